@@ -1,0 +1,14 @@
+"""CP-SAT encodings of the movement rules, one module per rule family.
+
+The encodings see only the indexed :class:`Problem` (what the prescan left of the
+orders: legal, matched, which move uses a convoy) — never text or files. Each
+decision of DATC 5.A is one boolean, defined by an equivalence with the rule it
+encodes; :class:`Encoding` builds them on demand and records which decision's
+definition reads which other decision: the dependency graph the solve driver
+uses for the acyclic fast path and for applying backup rules per cycle.
+"""
+
+from .problem import ConvoyOrder, Key, MoveOrder, Problem, SupportOrder, UnitSlot
+from .model import Encoding
+
+__all__ = ["ConvoyOrder", "Encoding", "Key", "MoveOrder", "Problem", "SupportOrder", "UnitSlot"]

@@ -1,0 +1,82 @@
+"""Building the CP-SAT model: one boolean per decision, defined on demand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ortools.sat.python import cp_model
+
+from .problem import Key, Problem
+
+
+class Encoding:
+    """The CP-SAT model of one movement turn (or of the part of it that `roots` need).
+
+    ``overrides`` replace a decision's definition by a constant: that is how a
+    backup rule (DATC 5.B.9) is imposed on a cycle. Every definition reads other
+    decisions through :meth:`lit`, which records the dependency edge.
+    """
+
+    def __init__(self, problem: Problem, rules, overrides: dict[Key, bool] | None = None,
+                 roots: Iterable[Key] | None = None) -> None:
+        self.problem = problem
+        self.rules = rules
+        self.overrides = dict(overrides or {})
+        self.model = cp_model.CpModel()
+        self.lits: dict[Key, cp_model.IntVar] = {}
+        self.deps: dict[Key, set[Key]] = {}
+        self.cache: dict[tuple[str, int], object] = {}
+        self._pending: list[Key] = []
+        self._current: Key | None = None
+        for key in (problem.decisions() if roots is None else roots):
+            self.lit(key)
+        self._define_pending()
+
+    def lit(self, key: Key) -> cp_model.IntVar:
+        """The boolean of a decision; reading it from a definition records a dependency."""
+        if self._current is not None:
+            self.deps[self._current].add(key)
+        var = self.lits.get(key)
+        if var is None:
+            var = self.model.new_bool_var(f"{key[0]}[{key[1]}]")
+            self.lits[key] = var
+            self.deps[key] = set()
+            self._pending.append(key)
+        return var
+
+    def _define_pending(self) -> None:
+        from . import move, path, support  # the rule families
+        definitions: dict[str, Callable[[Encoding, int], None]] = {
+            "move": move.define_move,
+            "dislodged": move.define_dislodged,
+            "support": support.define_support,
+            "path": path.define_path,
+            "convoy": path.define_convoy,
+        }
+        while self._pending:
+            key = self._pending.pop()
+            self._current = key
+            if key in self.overrides:
+                # DATC 5.B.9: a backup rule decides this order, not its usual condition.
+                self.model.add(self.lits[key] == int(self.overrides[key]))
+            else:
+                definitions[key[0]](self, key[1])
+            self._current = None
+
+    # --- small helpers shared by the rule families --------------------------
+    def iff_and(self, target: cp_model.IntVar, conjuncts: list) -> None:
+        """target <-> AND(conjuncts) (empty AND is true)."""
+        if not conjuncts:
+            self.model.add(target == 1)
+            return
+        self.model.add_bool_and(conjuncts).only_enforce_if(target)
+        self.model.add_bool_or([c.Not() for c in conjuncts] + [target])
+
+    def iff_or(self, target: cp_model.IntVar, disjuncts: list) -> None:
+        """target <-> OR(disjuncts) (empty OR is false)."""
+        if not disjuncts:
+            self.model.add(target == 0)
+            return
+        self.model.add_bool_or(disjuncts).only_enforce_if(target)
+        for d in disjuncts:
+            self.model.add_implication(d, target)

@@ -1,0 +1,397 @@
+"""Maps and variants as data: TOML files beside this module and their loader.
+
+A map file declares provinces (kind, supply centre, split coasts, names), each
+edge once per unit kind (``army``, ``fleet``, ``both``), the powers with their home
+centres and starting units, and the variant facts (first year, centres to win).
+The loader validates in stages and raises :class:`~dipsat.errors.MapError`
+naming the file and key.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import tomllib
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..board import Location, Power, Unit, UnitKind
+from ..errors import MapError
+
+MAP_DIR = Path(__file__).resolve().parent
+
+
+class ProvinceKind(enum.Enum):
+    LAND = "land"
+    COAST = "coast"
+    SEA = "sea"
+
+
+@dataclass(frozen=True, slots=True)
+class Province:
+    id: str
+    name: str
+    kind: ProvinceKind
+    centre: bool = False
+    coasts: tuple[str, ...] = ()
+    home: Power | None = None
+
+    @property
+    def is_sea(self) -> bool:
+        return self.kind is ProvinceKind.SEA
+
+    @property
+    def is_land(self) -> bool:
+        return self.kind is not ProvinceKind.SEA
+
+
+@dataclass(frozen=True, slots=True)
+class PowerInfo:
+    name: Power
+    adjective: str
+    home_centres: tuple[str, ...]
+    units: tuple[Unit, ...]
+    country: tuple[str, ...] = ()  # the provinces of its home country (centres or not)
+
+
+def fold(name: str) -> str:
+    """Normalise a name for lookup: accents folded, case folded, dots dropped."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    plain = plain.replace("ß", "ss").casefold().replace(".", " ").replace("’", "'")
+    return " ".join(plain.split())
+
+
+@dataclass(frozen=True)
+class Map:
+    """The geography of a variant: provinces, locations and adjacency per kind."""
+
+    name: str
+    provinces: dict[str, Province]
+    army_adjacency: dict[str, frozenset[str]]
+    fleet_adjacency: dict[Location, frozenset[Location]]
+    province_names: dict[str, str]  # folded alias -> province id
+    coast_names: dict[str, str]  # folded alias -> coast id
+    coast_titles: dict[str, str]  # coast id -> "north coast"
+    impassable: dict[str, str]  # folded alias -> display name
+    wing_adjacency: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    # --- geography -------------------------------------------------------
+    def province(self, pid: str) -> Province:
+        return self.provinces[pid]
+
+    def fleet_locations(self, pid: str) -> tuple[Location, ...]:
+        """Where a fleet can stand in a province (its coasts, or the province)."""
+        prov = self.provinces[pid]
+        if prov.coasts:
+            return tuple(Location(pid, c) for c in prov.coasts)
+        if prov.kind is ProvinceKind.LAND:
+            return ()
+        return (Location(pid),)
+
+    def can_occupy(self, kind: UnitKind, loc: Location) -> bool:
+        prov = self.provinces.get(loc.province)
+        if prov is None:
+            return False
+        if kind is UnitKind.ARMY:
+            return prov.is_land and loc.coast is None
+        if kind is UnitKind.FLEET:
+            return loc in self.fleet_locations(loc.province)
+        return loc.coast is None
+
+    def can_move(self, kind: UnitKind, src: Location, dst: Location) -> bool:
+        """Direct movement (no convoy) from src to dst, coasts exact for fleets."""
+        if kind is UnitKind.ARMY:
+            return dst.coast is None and dst.province in self.army_adjacency.get(src.province, ())
+        if kind is UnitKind.FLEET:
+            return dst in self.fleet_adjacency.get(src, ())
+        return dst.province in self.wing_adjacency.get(src.province, ())
+
+    def reachable_coasts(self, src: Location, dst_province: str) -> tuple[Location, ...]:
+        """The locations of dst_province a fleet at src can move to directly."""
+        return tuple(l for l in self.fleet_locations(dst_province) if l in self.fleet_adjacency.get(src, ()))
+
+    def can_reach_province(self, kind: UnitKind, src: Location, dst_province: str) -> bool:
+        """Could the unit move into the province at all (any coast)? DATC 6.B.4."""
+        if kind is UnitKind.FLEET:
+            return bool(self.reachable_coasts(src, dst_province))
+        return self.can_move(kind, src, Location(dst_province))
+
+    def neighbours(self, pid: str) -> frozenset[str]:
+        """Provinces sharing a border with pid (any unit kind)."""
+        return self.wing_adjacency.get(pid, frozenset())
+
+    @functools.cached_property
+    def sea_provinces(self) -> frozenset[str]:
+        return frozenset(p for p, prov in self.provinces.items() if prov.is_sea)
+
+    @functools.cached_property
+    def sea_neighbours(self) -> dict[str, frozenset[str]]:
+        """For convoys: the seas a fleet in each province's water touches."""
+        out: dict[str, set[str]] = {p: set() for p in self.provinces}
+        for src, dsts in self.fleet_adjacency.items():
+            for dst in dsts:
+                if dst.province in self.sea_provinces:
+                    out[src.province].add(dst.province)
+        return {p: frozenset(s) for p, s in out.items()}
+
+    def convoy_possible(self, src: str, dst: str, seas: Iterable[str] | None = None) -> bool:
+        """Is there a chain of seas (all of them, or only `seas`) from src to dst?"""
+        allowed = self.sea_provinces if seas is None else frozenset(seas)
+        if self.provinces[src].kind is not ProvinceKind.COAST or self.provinces[dst].kind is not ProvinceKind.COAST:
+            return False
+        frontier = [s for s in self.sea_neighbours[src] if s in allowed]
+        seen = set(frontier)
+        while frontier:
+            sea = frontier.pop()
+            if dst in self._coast_neighbours(sea):
+                return True
+            for nxt in self.sea_neighbours[sea]:
+                if nxt in allowed and nxt not in seen:
+                    seen.add(nxt)
+                    frontier.append(nxt)
+        return False
+
+    def convoy_routes(self, src: str, dst: str, seas: Iterable[str]) -> list[frozenset[str]]:
+        """Minimal chains of `seas` from src to dst: no route contains another (DATC 6.G.19)."""
+        allowed = frozenset(seas)
+        found: set[frozenset[str]] = set()
+
+        def extend(path: list[str]) -> None:
+            here = path[-1]
+            if dst in self._coast_neighbours(here):
+                found.add(frozenset(path))
+                return
+            for nxt in sorted(self.sea_neighbours[here]):
+                if nxt in allowed and nxt not in path:
+                    extend(path + [nxt])
+
+        if self.provinces[src].kind is ProvinceKind.COAST and self.provinces[dst].kind is ProvinceKind.COAST:
+            for start in sorted(s for s in allowed if src in self._coast_neighbours(s)):
+                extend([start])
+        return sorted((r for r in found if not any(o < r for o in found)), key=lambda r: (len(r), sorted(r)))
+
+    def _coast_neighbours(self, sea: str) -> frozenset[str]:
+        return self.wing_adjacency.get(sea, frozenset())
+
+    # --- names -----------------------------------------------------------
+    def province_title(self, pid: str) -> str:
+        return self.provinces[pid].name
+
+    def location_title(self, loc: Location) -> str:
+        base = self.provinces[loc.province].name
+        return f"{base} ({self.coast_titles[loc.coast]})" if loc.coast else base
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A map plus the powers, their starting position and the victory rule."""
+
+    name: str
+    title: str
+    map: Map
+    powers: tuple[PowerInfo, ...]
+    start_year: int
+    victory_centres: int
+    power_names: dict[str, Power]  # folded alias -> power
+    wings: bool = False
+
+    def power(self, name: Power) -> PowerInfo:
+        for info in self.powers:
+            if info.name == name:
+                return info
+        raise KeyError(name)
+
+    @functools.cached_property
+    def home_of(self) -> dict[str, Power]:
+        return {c: info.name for info in self.powers for c in info.home_centres}
+
+    @functools.cached_property
+    def centres(self) -> frozenset[str]:
+        return frozenset(p for p, prov in self.map.provinces.items() if prov.centre)
+
+    def initial_state(self):  # -> State (import cycle kept out of module scope)
+        from ..state import State
+        return State.initial(self)
+
+
+# --- loading ---------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def load_variant(name_or_path: str = "standard") -> Variant:
+    """Load a bundled variant by name (``standard``) or a map file by path."""
+    path = Path(name_or_path)
+    if not path.suffix:
+        path = MAP_DIR / f"{name_or_path}.toml"
+    if not path.exists():
+        known = ", ".join(sorted(p.stem for p in MAP_DIR.glob("*.toml")))
+        raise MapError(f"unknown variant {name_or_path!r} (known: {known})")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise MapError(f"{path.name}: {exc}") from None
+    return _Loader(path.name, data).variant()
+
+
+def load_map(name_or_path: str = "standard") -> Map:
+    return load_variant(name_or_path).map
+
+
+class _Loader:
+    """Staged validation: provinces -> names -> edges -> powers."""
+
+    def __init__(self, source: str, data: dict) -> None:
+        self.source = source
+        self.data = data
+
+    def fail(self, key: str, message: str) -> MapError:
+        return MapError(f"{self.source}: [{key}] {message}")
+
+    def variant(self) -> Variant:
+        info = self.data.get("variant")
+        if not isinstance(info, dict):
+            raise self.fail("variant", "missing table")
+        provinces = self.provinces()
+        coast_names, coast_titles = self.coasts()
+        army, fleet = self.edges(provinces)
+        wing = self._wing_adjacency(army, fleet)
+        homes, powers, power_names = self.powers(provinces)
+        provinces = {
+            pid: Province(p.id, p.name, p.kind, p.centre, p.coasts, homes.get(pid))
+            for pid, p in provinces.items()
+        }
+        names = self.province_names(provinces, set(power_names) | set(coast_names))
+        impassable = {
+            fold(alias): entry.get("name", pid)
+            for pid, entry in self.data.get("impassable", {}).items()
+            for alias in [pid, entry.get("name", pid), *entry.get("aliases", [])]
+        }
+        the_map = Map(info.get("name", "?"), provinces, army, fleet, names, coast_names,
+                      coast_titles, impassable, wing)
+        for power in powers:
+            for unit in power.units:
+                if not the_map.can_occupy(unit.kind, unit.location):
+                    raise self.fail(f"powers.{power.name}", f"unit {unit.kind} {unit.location} cannot stand there")
+        try:
+            return Variant(
+                name=info["name"], title=info.get("title", info["name"]), map=the_map,
+                powers=tuple(powers), start_year=int(info["start_year"]),
+                victory_centres=int(info["victory_centres"]), power_names=power_names,
+                wings=bool(info.get("wings", False)),
+            )
+        except KeyError as exc:
+            raise self.fail("variant", f"missing key {exc.args[0]!r}") from None
+
+    def provinces(self) -> dict[str, Province]:
+        out: dict[str, Province] = {}
+        for pid, entry in self.data.get("provinces", {}).items():
+            try:
+                kind = ProvinceKind(entry["kind"])
+                out[pid] = Province(pid, entry["name"], kind, bool(entry.get("centre", False)),
+                                    tuple(entry.get("coasts", ())))
+            except (KeyError, ValueError) as exc:
+                raise self.fail(f"provinces.{pid}", f"bad entry: {exc}") from None
+        if not out:
+            raise self.fail("provinces", "no provinces")
+        return out
+
+    def coasts(self) -> tuple[dict[str, str], dict[str, str]]:
+        names: dict[str, str] = {}
+        titles: dict[str, str] = {}
+        for cid, entry in self.data.get("coasts", {}).items():
+            titles[cid] = entry.get("name", cid)
+            for alias in [cid, entry.get("name", cid), *entry.get("aliases", [])]:
+                names[fold(alias)] = cid
+        return names, titles
+
+    def province_names(self, provinces: dict[str, Province], reserved: set[str]) -> dict[str, str]:
+        names: dict[str, str] = {}
+        for pid, entry in self.data["provinces"].items():
+            for alias in [pid, entry["name"], *entry.get("aliases", [])]:
+                key = fold(alias)
+                other = names.get(key)
+                if other is not None and other != pid:
+                    raise self.fail(f"provinces.{pid}", f"name {alias!r} also names {other!r}")
+                names[key] = pid
+        return names
+
+    def _location(self, text: str, provinces: dict[str, Province], key: str) -> Location:
+        loc = Location.parse(text)
+        prov = provinces.get(loc.province)
+        if prov is None:
+            raise self.fail(key, f"unknown province {loc.province!r}")
+        if loc.coast is not None and loc.coast not in prov.coasts:
+            raise self.fail(key, f"{prov.name} has no coast {loc.coast!r}")
+        return loc
+
+    def edges(self, provinces: dict[str, Province]) -> tuple[dict[str, frozenset[str]], dict[Location, frozenset[Location]]]:
+        adjacency = self.data.get("adjacency", {})
+        army: dict[str, set[str]] = {p: set() for p in provinces}
+        fleet: dict[Location, set[Location]] = {}
+        seen: set[frozenset[Location]] = set()
+        for group in ("army", "fleet", "both"):
+            for edge in adjacency.get(group, []):
+                key = f"adjacency.{group}"
+                parts = edge.split()
+                if len(parts) != 2:
+                    raise self.fail(key, f"edge {edge!r} is not 'a b'")
+                a, b = (self._location(p, provinces, key) for p in parts)
+                pair = frozenset((a, b))
+                if pair in seen:
+                    raise self.fail(key, f"edge {edge!r} declared twice")
+                seen.add(pair)
+                if group in ("army", "both"):
+                    if not (provinces[a.province].is_land and provinces[b.province].is_land):
+                        raise self.fail(key, f"army edge {edge!r} touches a sea")
+                    army[a.province].add(b.province)
+                    army[b.province].add(a.province)
+                if group in ("fleet", "both"):
+                    for x in (a, b):
+                        if provinces[x.province].coasts and x.coast is None:
+                            raise self.fail(key, f"fleet edge {edge!r}: {x.province} needs a coast")
+                    fleet.setdefault(a, set()).add(b)
+                    fleet.setdefault(b, set()).add(a)
+        return ({p: frozenset(s) for p, s in army.items()}, {l: frozenset(s) for l, s in fleet.items()})
+
+    @staticmethod
+    def _wing_adjacency(army: dict[str, frozenset[str]], fleet: dict[Location, frozenset[Location]]) -> dict[str, frozenset[str]]:
+        out: dict[str, set[str]] = {p: set(s) for p, s in army.items()}
+        for src, dsts in fleet.items():
+            out.setdefault(src.province, set()).update(d.province for d in dsts)
+        return {p: frozenset(s) for p, s in out.items()}
+
+    def powers(self, provinces: dict[str, Province]) -> tuple[dict[str, Power], list[PowerInfo], dict[str, Power]]:
+        homes: dict[str, Power] = {}
+        infos: list[PowerInfo] = []
+        names: dict[str, Power] = {}
+        for entry in self.data.get("powers", []):
+            name = entry.get("name")
+            key = f"powers.{name}"
+            if not name:
+                raise self.fail("powers", "power without a name")
+            for centre in entry.get("home_centres", []):
+                if centre not in provinces or not provinces[centre].centre:
+                    raise self.fail(key, f"home centre {centre!r} is not a supply centre")
+                homes[centre] = name
+            units = []
+            for text in entry.get("units", []):
+                letter, _, where = text.partition(" ")
+                try:
+                    kind = UnitKind(letter.upper())
+                except ValueError:
+                    raise self.fail(key, f"unit {text!r}: unknown kind {letter!r}") from None
+                units.append(Unit(name, kind, self._location(where, provinces, key)))
+            adjective = entry.get("adjective", name)
+            for alias in [name, adjective, *entry.get("aliases", [])]:
+                names[fold(alias)] = name
+            country = tuple(entry.get("country", entry.get("home_centres", [])))
+            for pid in country:
+                if pid not in provinces:
+                    raise self.fail(key, f"country province {pid!r} is unknown")
+            infos.append(PowerInfo(name, adjective, tuple(entry.get("home_centres", [])), tuple(units), country))
+        if not infos:
+            raise self.fail("powers", "no powers")
+        return homes, infos, names

@@ -1,0 +1,187 @@
+"""The adjustment phase: builds, removals, waives, civil-disorder removals (DATC 6.I, 6.J, 4.D)."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from .board import Location, Power, Unit, UnitKind
+from .maps import ProvinceKind
+from .orders import Build, Order, Remove, Waive
+from .phases import after_adjustments
+from .results import OrderResult, PhaseResult, Reason
+from .rules import Rules
+from .state import State
+
+
+def adjustment_count(state: State, power: Power) -> int:
+    """Centres owned minus units: positive builds, negative removals."""
+    return len(state.centres_of(power)) - len(state.units_of(power))
+
+
+def adjudicate_adjustments(state: State, orders: list[Order], rules: Rules) -> PhaseResult:
+    results: dict[int, OrderResult] = {}
+    units = list(state.units)
+    powers = [p.name for p in state.variant.powers]
+    for power in powers:
+        mine = [k for k, o in enumerate(orders) if _power_of(state, o) == power]
+        delta = adjustment_count(state, power)
+        if delta > 0:
+            units += _builds(state, orders, mine, delta, rules, results)
+        elif delta < 0:
+            removed = _removals(state, power, orders, mine, -delta, rules, results)
+            units = [u for u in units if u not in removed]
+        for k in mine:
+            results.setdefault(k, OrderResult(orders[k], None, False, Reason.ILLEGAL,
+                                              f"{power} has no {'builds' if delta <= 0 else 'removals'} to make"))
+    for k, order in enumerate(orders):
+        results.setdefault(k, OrderResult(order, None, False, Reason.ILLEGAL, _unowned(state, order)))
+    after = after_adjustments(state.with_(units=tuple(units)))
+    return PhaseResult(state, after, tuple(results[k] for k in range(len(orders))), rules)
+
+
+def _power_of(state: State, order: Order) -> Power | None:
+    if isinstance(order, Remove):
+        unit = state.unit_at(order.unit.province)
+        if unit is None:
+            return order.power
+        return unit.power if order.power in (None, unit.power) else None
+    if isinstance(order, Build) and order.power is None:
+        return state.variant.home_of.get(order.location.province)
+    if isinstance(order, (Build, Waive)):
+        return order.power
+    return None
+
+
+def _unowned(state: State, order: Order) -> str:
+    if not isinstance(order, (Build, Remove, Waive)):
+        return f"not an adjustment-phase order ({type(order).__name__})"
+    if isinstance(order, Remove) and state.unit_at(order.unit.province) is not None:
+        return f"the unit in {order.unit.province} belongs to {state.unit_at(order.unit.province).power}"
+    return "no power can give this order"
+
+
+def _builds(state: State, orders: list[Order], mine: list[int], allowed: int, rules: Rules,
+            results: dict[int, OrderResult]) -> list[Unit]:
+    """Builds in order given; extra builds fail (4.D.4 b), a waive uses one build (4.D.7)."""
+    built: list[Unit] = []
+    used = 0
+    candidates = [k for k in mine if isinstance(orders[k], (Build, Waive))]
+    if rules.choice("4.D.4") == "c":
+        candidates = list(reversed(candidates))
+    legal = []
+    for k in candidates:
+        order = orders[k]
+        if isinstance(order, Waive):
+            legal.append((k, None))
+            continue
+        unit, why = _build_unit(state, order, built + [u for _, u in legal if u], rules)
+        if why is not None:
+            results[k] = OrderResult(order, None, False, Reason.ILLEGAL, why)
+        else:
+            legal.append((k, unit))
+    if rules.choice("4.D.4") == "a" and len(legal) > allowed:
+        for k, _ in legal:
+            results[k] = OrderResult(orders[k], None, False, Reason.ILLEGAL, "too many builds (DATC 4.D.4 a)")
+        return []
+    for k, unit in legal:
+        if used >= allowed:
+            results[k] = OrderResult(orders[k], unit, False, Reason.BLOCKED, "no builds left (DATC 4.D.4)")
+            continue
+        used += 1
+        results[k] = OrderResult(orders[k], unit, True)
+        if unit is not None:
+            built.append(unit)
+    return built
+
+
+def _build_unit(state: State, order: Build, pending: list[Unit], rules: Rules) -> tuple[Unit | None, str | None]:
+    the_map = state.map
+    province = order.location.province
+    power = order.power or state.variant.home_of.get(province)
+    if state.variant.home_of.get(province) != power:
+        return None, f"{province} is not a home centre of {power}"
+    if state.owner_of.get(province) != power:
+        return None, f"{power} does not own {province}"
+    if state.unit_at(province) is not None or any(u.province == province for u in pending):
+        return None, f"{province} is occupied (DATC 4.D.5)"
+    kind = order.kind
+    prov = the_map.provinces[province]
+    if kind is None:  # DATC 4.C.3 c: army inland; fleet only with a coast named
+        if prov.kind is ProvinceKind.LAND:
+            kind = UnitKind.ARMY
+        elif order.location.coast is not None:
+            kind = UnitKind.FLEET
+        else:
+            return None, "army or fleet? (DATC 4.C.3)"
+    if kind is UnitKind.FLEET:
+        if prov.kind is ProvinceKind.LAND:
+            return None, "a fleet cannot be built inland (DATC 4.C.4)"
+        if prov.coasts and order.location.coast is None:
+            return None, "the coast must be named (DATC 4.B.7, 6.B.14)"
+        location = order.location if prov.coasts else Location(province)
+    else:
+        if kind is UnitKind.WING and not state.variant.wings:
+            return None, "wings are not used in this variant"
+        location = Location(province)
+    return Unit(power, kind, location), None
+
+
+def _removals(state: State, power: Power, orders: list[Order], mine: list[int], required: int, rules: Rules,
+              results: dict[int, OrderResult]) -> set[Unit]:
+    """Removals in order given (4.D.6 b); too few -> the civil-disorder rule (4.D.8)."""
+    removed: set[Unit] = set()
+    for k in mine:
+        order = orders[k]
+        if isinstance(order, Waive) or isinstance(order, Build):
+            results[k] = OrderResult(order, None, False, Reason.ILLEGAL, "the power must remove units, not build")
+            continue
+        unit = state.unit_at(order.unit.province)
+        if unit is None or unit in removed:
+            results[k] = OrderResult(order, unit, False, Reason.ILLEGAL,
+                                     "no such unit" if unit is None else "already removed")
+            continue
+        if len(removed) >= required:
+            results[k] = OrderResult(order, unit, False, Reason.BLOCKED, "no more removals needed (DATC 4.D.6)")
+            continue
+        removed.add(unit)
+        results[k] = OrderResult(order, unit, True)
+    if len(removed) < required:
+        pool = list(state.units_of(power))
+        removed |= set(civil_disorder_removals(state, pool, removed, required - len(removed), rules))
+    return removed
+
+
+def civil_disorder_removals(state: State, units: list[Unit], already: set[Unit], count: int, rules: Rules) -> list[Unit]:
+    """DATC 4.D.8: farthest first; ties: fleets before armies, then alphabetical.
+
+    2023: distance to the nearest centre the power owns; 2000 (seed 000,
+    "Bürgerkrieg"): distance to its home country ("Heimatland": every province of
+    it, centre or not). Distance counts moves over land and sea for every unit kind.
+    """
+    if not units:
+        return []
+    power = units[0].power
+    if rules.choice("4.D.8") == "2000":
+        targets = set(state.variant.power(power).country)
+    else:
+        targets = set(state.centres_of(power))
+    distance = _distances(state, targets)
+    ranked = sorted((u for u in units if u not in already),
+                    key=lambda u: (-distance.get(u.province, 99), u.kind is not UnitKind.FLEET,
+                                   state.map.province_title(u.province).casefold()))
+    return ranked[:count]
+
+
+def _distances(state: State, targets: set[str]) -> dict[str, int]:
+    """Moves from each province to the nearest target, over land and sea."""
+    out = {t: 0 for t in targets}
+    queue = deque(targets)
+    while queue:
+        here = queue.popleft()
+        for nxt in state.map.neighbours(here):
+            if nxt not in out:
+                out[nxt] = out[here] + 1
+                queue.append(nxt)
+    return out
+
+

@@ -1,0 +1,197 @@
+"""Running case files: build the position, adjudicate, compare with POSTSTATE.
+
+This is the code path of ``dipsat cases`` and of the pytest suite alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .adjudicator import adjudicate
+from .board import Location, PhaseKind, Unit, UnitKind
+from .errors import CaseFileError, DipsatError, NotationError
+from .formats.casefile import Case, parse_phase, parse_unit_line, read_cases, resolve_variant
+from .maps import Variant, fold
+from .notation import format_order, parse_order
+from .orders import Convoy, Move, Order
+from .results import PhaseResult
+from .rules import DEFAULT_PROFILE, Rules
+from .state import Dislodged, State
+
+
+@dataclass
+class CaseRun:
+    """The outcome of running one case."""
+
+    case: Case
+    status: str  # "PASS", "FAIL", "SKIP", "ERROR"
+    problems: list[str] = field(default_factory=list)
+    result: PhaseResult | None = None
+    rules: Rules | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "PASS"
+
+
+def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Files named, and every file in folders named (sorted, recursive)."""
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in (".txt", ".case", ".dat")
+                              and p.name.lower() != "readme.md")
+        else:
+            yield path
+
+
+def load_cases(path: Path) -> tuple[list[Case], list[CaseFileError]]:
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return read_cases(handle, str(path))
+    except (OSError, UnicodeDecodeError) as exc:
+        return [], [CaseFileError(str(path), 0, f"cannot read: {exc}")]
+
+
+def case_rules(case: Case, profile: str | None = None) -> Rules | None:
+    """The rules a case runs under; None when `profile` is forced and the case is written for another."""
+    words = case.rules or [DEFAULT_PROFILE]
+    named = [w for w in words if "=" not in w]
+    overrides = [w for w in words if "=" in w]
+    own = named[-1] if named else DEFAULT_PROFILE
+    if profile is not None and case.rules is not None and own != profile:
+        return None
+    return Rules.parse([profile or own, *overrides])
+
+
+def run_case(case: Case, profile: str | None = None) -> CaseRun:
+    if case.errors:
+        return CaseRun(case, "ERROR", [str(e) for e in case.errors])
+    try:
+        rules = case_rules(case, profile)
+    except DipsatError as exc:
+        return CaseRun(case, "ERROR", [f"{case.source}:{case.line}: {exc}"])
+    if rules is None:
+        return CaseRun(case, "SKIP", [f"written for rules {' '.join(case.rules or [])}"])
+    try:
+        state, orders, problems = build_position(case, rules)
+    except (ValueError, DipsatError) as exc:
+        return CaseRun(case, "ERROR", [str(exc)], rules=rules)
+    if problems:
+        return CaseRun(case, "ERROR", problems, rules=rules)
+    result = adjudicate(state, orders, rules)
+    problems = compare(case, state, result)
+    return CaseRun(case, "FAIL" if problems else "PASS", problems, result, rules)
+
+
+def build_position(case: Case, rules: Rules) -> tuple[State, list[Order], list[str]]:
+    """The case's position and orders; problems are returned as 'file:line: message'."""
+    problems: list[str] = []
+    variant = resolve_variant(case.variant_name)
+    try:
+        phase = parse_phase(case.phase_text)
+    except ValueError as exc:
+        raise ValueError(f"{case.source}:{case.phase_line or case.line}: {exc}") from None
+    units = _units(case, "PRESTATE", variant, problems)
+    if case.has("PRESTATE_SUPPLYCENTER_OWNERS"):
+        owners = tuple((u.province, u.power) for u in _units(case, "PRESTATE_SUPPLYCENTER_OWNERS", variant, problems))
+    else:
+        owners = tuple((c, p.name) for p in variant.powers for c in p.home_centres)
+    previous = _orders(case, "PRESTATE_RESULTS", variant, PhaseKind.MOVEMENT, problems, results=True)
+    dislodged = tuple(_dislodgement(u, previous, variant) for u in _units(case, "PRESTATE_DISLODGED", variant, problems))
+    occupied = {u.province for u in units}
+    standoffs = _standoffs(previous, occupied)
+    state = State(variant, phase, tuple(units), owners, dislodged, standoffs)
+    orders = [o for _, o in _orders(case, "ORDERS", variant, phase.kind, problems)]
+    return state, orders, problems
+
+
+def _standoffs(previous: list[tuple[bool, Order]], occupied: set[str]) -> frozenset[str]:
+    """Empty areas where two or more moves failed and none succeeded (DATC 6.H.9)."""
+    failed: dict[str, int] = {}
+    entered = {o.dest.province for ok, o in previous if ok and isinstance(o, Move)}
+    for ok, order in previous:
+        if isinstance(order, Move) and not ok:
+            failed[order.dest.province] = failed.get(order.dest.province, 0) + 1
+    return frozenset(p for p, n in failed.items() if n >= 2 and p not in occupied and p not in entered)
+
+
+def _units(case: Case, block: str, variant: Variant, problems: list[str]) -> list[Unit]:
+    out = []
+    for line in case.block(block):
+        try:
+            out.append(parse_unit_line(line.text, variant))
+        except (ValueError, DipsatError) as exc:
+            problems.append(f"{case.source}:{line.number}: {block}: {exc}")
+    return out
+
+
+def _orders(case: Case, block: str, variant: Variant, kind: PhaseKind, problems: list[str],
+            results: bool = False) -> list[tuple[bool, Order]]:
+    out = []
+    for line in case.block(block):
+        text, ok = line.text, True
+        if results:
+            head, sep, rest = text.partition(":")
+            if not sep or fold(head) not in ("success", "failure"):
+                problems.append(f"{case.source}:{line.number}: {block}: expected 'SUCCESS: ...' or 'FAILURE: ...', found {text!r}")
+                continue
+            text, ok = rest, fold(head) == "success"
+        try:
+            out.append((ok, parse_order(text, variant, kind)))
+        except NotationError as exc:
+            problems.append(f"{case.source}:{line.number}: {block}: {exc}")
+    return out
+
+
+def _dislodgement(unit: Unit, previous: list[tuple[bool, Order]], variant: Variant) -> Dislodged:
+    """Attacker's origin (and whether it came by convoy) from PRESTATE_RESULTS."""
+    for ok, order in previous:
+        if ok and isinstance(order, Move) and order.dest.province == unit.province:
+            origin = order.unit.province
+            by_convoy = order.via_convoy or any(
+                ok2 and isinstance(o, Convoy) and o.target.province == origin for ok2, o in previous) or (
+                not variant.map.can_move(UnitKind.ARMY, Location(origin), Location(unit.province)))
+            return Dislodged(unit, origin, by_convoy and order.unit.kind is not UnitKind.FLEET)
+    return Dislodged(unit)
+
+
+def compare(case: Case, state: State, result: PhaseResult) -> list[str]:
+    """Differences between the expected and the adjudicated board."""
+    variant = state.variant
+    problems: list[str] = []
+    if case.post_same:
+        expected, expected_dislodged = set(state.units), set()
+    else:
+        expected = set(_units(case, "POSTSTATE", variant, problems))
+        expected_dislodged = set(_units(case, "POSTSTATE_DISLODGED", variant, problems))
+    got = set(result.after.units)
+    got_dislodged = {d.unit for d in result.after.dislodged} if result.after.phase.kind is PhaseKind.RETREAT else set()
+    if state.phase.kind is not PhaseKind.MOVEMENT:
+        got_dislodged = set()
+    problems += _diff("board", expected, got)
+    problems += _diff("dislodged", expected_dislodged, got_dislodged)
+    return problems
+
+
+def _diff(what: str, expected: set[Unit], got: set[Unit]) -> list[str]:
+    out = []
+    missing, extra = sorted(expected - got, key=str), sorted(got - expected, key=str)
+    if missing:
+        out.append(f"{what}: expected but missing: " + "; ".join(map(str, missing)))
+    if extra:
+        out.append(f"{what}: not expected: " + "; ".join(map(str, extra)))
+    return out
+
+
+def describe_results(result: PhaseResult) -> list[str]:
+    lines = []
+    for r in result.results:
+        detail = f" — {r.detail}" if r.detail else ""
+        lines.append(f"{format_order(r.order)}: {r.status}{detail}")
+    for d in result.after.dislodged:
+        options = result.retreat_options.get(d.unit, ())
+        lines.append(f"dislodged {d.unit} (retreats: {', '.join(map(str, options)) or 'none'})")
+    return lines

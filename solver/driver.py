@@ -1,0 +1,175 @@
+"""The solve driver: solve, enumerate consistent resolutions, apply backup rules.
+
+With no cycle in the dependency graph of the decisions there is exactly one
+resolution and one solver call finds it (the fast path). Otherwise every
+consistent resolution is enumerated; when there is not exactly one, the backup
+rule of DATC 5.B.9 is applied per strongly connected component, dependencies
+first: moves only -> all moves in the cycle succeed (circular movement);
+convoys involved -> the convoying fleets in it do not convoy (Szykman).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from .errors import SolverError
+from .rules import Rules
+from .encodings import Encoding, Key, Problem
+
+MAX_RESOLUTIONS = 64
+
+
+@dataclass
+class Solved:
+    values: dict[Key, bool]
+    strengths: dict[tuple[str, int], int]
+    calls: int
+    resolutions: list[dict[Key, bool]] | None  # None: acyclic, not enumerated
+    backups: list[tuple[str, tuple[Key, ...]]] = field(default_factory=list)
+
+
+def solve(problem: Problem, rules: Rules) -> Solved:
+    enc = Encoding(problem, rules)
+    if not cyclic_components(enc.deps):
+        values, strengths = _solve_once(enc)
+        return Solved(values, strengths, 1, None)
+    first = _enumerate(enc)
+    calls = 1
+    overrides: dict[Key, bool] = {}
+    backups: list[tuple[str, tuple[Key, ...]]] = []
+    current, solutions = enc, first
+    while len(solutions) != 1:
+        settled = False
+        for component in cyclic_components(current.deps):
+            sub = Encoding(problem, rules, overrides, roots=component)
+            found = _enumerate(sub)
+            calls += 1
+            rule = _backup(component, found)
+            if rule is not None:
+                name, decided = rule
+                overrides.update(decided)
+                backups.append((name, tuple(sorted(decided))))
+                settled = True
+                break
+        if not settled:
+            raise SolverError(f"{len(solutions)} resolutions but no cycle to settle")
+        current = Encoding(problem, rules, overrides)
+        solutions = _enumerate(current)
+        calls += 1
+    values, strengths = _solve_once(current)
+    return Solved(values, strengths, calls + 1, first, backups)
+
+
+def _backup(component: list[Key], found: list[dict[Key, bool]]) -> tuple[str, dict[Key, bool]] | None:
+    """DATC 5.B.9 for one cycle, or None when the cycle has exactly one resolution."""
+    projected = {tuple(sol[k] for k in component) for sol in found}
+    if len(projected) == 1:
+        return None
+    if projected:
+        differing = [k for i, k in enumerate(component) if len({p[i] for p in projected}) > 1]
+    else:
+        differing = list(component)  # no resolution: a paradox; all of the cycle is in it
+    convoys = [k for k in differing if k[0] == "convoy"] or [k for k in component if k[0] == "convoy"]
+    if convoys and (any(k[0] in ("convoy", "path") for k in differing) or not projected):
+        # 5.B.9 / 4.A.2 (Szykman): the convoying fleets in the paradox do not convoy.
+        return "szykman", {k: False for k in convoys}
+    moves = [k for k in differing if k[0] == "move"]
+    if projected:
+        # 5.B.9: a circular movement: all moves in it succeed.
+        return "circular movement", {k: True for k in moves}
+    # 5.B.9 (variants): a paradox without convoys: all moves in the cycle fail.
+    return "all hold", {k: False for k in moves or [k for k in component if k[0] == "move"]}
+
+
+def cyclic_components(deps: dict[Key, set[Key]]) -> list[list[Key]]:
+    """Strongly connected components with a cycle, dependencies first (Tarjan)."""
+    index: dict[Key, int] = {}
+    low: dict[Key, int] = {}
+    on_stack: set[Key] = set()
+    stack: list[Key] = []
+    out: list[list[Key]] = []
+    counter = 0
+    for root in sorted(deps):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(deps[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(deps[child]))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1 or node in deps[node]:
+                    out.append(sorted(component))
+    return out
+
+
+def _solver() -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    return solver
+
+
+def _solve_once(enc: Encoding) -> tuple[dict[Key, bool], dict[tuple[str, int], int]]:
+    solver = _solver()
+    status = solver.solve(enc.model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise SolverError(f"movement model: {solver.status_name(status)}")
+    values = {k: bool(solver.value(v)) for k, v in enc.lits.items()}
+    strengths = {k: int(solver.value(v)) for k, v in enc.cache.items()}
+    return values, strengths
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    def __init__(self, lits: dict[Key, cp_model.IntVar], limit: int) -> None:
+        super().__init__()
+        self.lits = lits
+        self.limit = limit
+        self.found: list[dict[Key, bool]] = []
+
+    def on_solution_callback(self) -> None:
+        self.found.append({k: bool(self.value(v)) for k, v in self.lits.items()})
+        if len(self.found) >= self.limit:
+            self.stop_search()
+
+
+def _enumerate(enc: Encoding, limit: int = MAX_RESOLUTIONS) -> list[dict[Key, bool]]:
+    """Every consistent resolution (up to `limit`), distinct on the decisions."""
+    solver = _solver()
+    solver.parameters.enumerate_all_solutions = True
+    collector = _Collector(enc.lits, limit)
+    status = solver.solve(enc.model, collector)
+    if status == cp_model.MODEL_INVALID:
+        raise SolverError("movement model invalid")
+    unique: dict[tuple, dict[Key, bool]] = {}
+    for sol in collector.found:
+        unique.setdefault(tuple(sorted(sol.items())), sol)
+    return list(unique.values())

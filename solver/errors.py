@@ -1,0 +1,55 @@
+"""The exceptions dipsat raises. Adjudication itself never raises on bad orders:
+illegal and void orders are results (see :mod:`dipsat.results`)."""
+
+from __future__ import annotations
+
+
+class DipsatError(Exception):
+    """Base class of every error dipsat raises on purpose."""
+
+
+class MapError(DipsatError, ValueError):
+    """A map or variant file is malformed; the message names the file and key."""
+
+
+class NotationError(DipsatError, ValueError):
+    """Text that is not an order (or a unit, a phase ...).
+
+    ``text`` is the whole input, ``position`` the 0-based offset where reading
+    failed and ``expected`` what would have been understood there.
+    """
+
+    def __init__(self, text: str, position: int, expected: str, found: str | None = None) -> None:
+        self.text = text
+        self.position = position
+        self.expected = expected
+        self.found = found if found is not None else _fragment(text, position)
+        where = f"at column {position + 1}"
+        got = f"found {self.found!r}" if self.found else "found end of text"
+        super().__init__(f"{text.strip()!r}: {where}: expected {expected}, {got}")
+
+
+class UnknownNameError(NotationError):
+    """A province, coast or power name the map does not know."""
+
+
+class AmbiguousNameError(NotationError):
+    """A name that means more than one thing on this map."""
+
+
+class CaseFileError(DipsatError, ValueError):
+    """A malformed case file; the message names the file and line."""
+
+    def __init__(self, source: str, line: int, message: str) -> None:
+        self.source = source
+        self.line = line
+        super().__init__(f"{source}:{line}: {message}")
+
+
+class SolverError(DipsatError, RuntimeError):
+    """CP-SAT answered with a status the adjudicator cannot use."""
+
+
+def _fragment(text: str, position: int) -> str:
+    rest = text[position:].strip()
+    return rest.split()[0] if rest else ""

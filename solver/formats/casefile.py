@@ -1,0 +1,189 @@
+"""The jDip/DATC case-file format: read leniently, write strictly.
+
+See ``shared/CASEFILES.md`` and ``cases/README.md`` (dipsat's one addition: the
+optional ``RULES`` line). The reader collects one :class:`CaseFileError` per bad
+line and goes on; a case with an error is still returned, marked broken.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import TextIO
+
+from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
+from ..errors import CaseFileError, NotationError
+from ..maps import Variant, fold, load_variant
+from ..notation import parse_location
+
+BLOCKS = ("PRESTATE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE_DISLODGED", "PRESTATE_RESULTS",
+          "ORDERS", "POSTSTATE", "POSTSTATE_DISLODGED")
+VARIANTS = {"standard": ("standard", False), "datc_standard": ("standard", True)}
+
+
+@dataclass
+class CaseLine:
+    number: int
+    text: str
+
+
+@dataclass
+class Case:
+    """One case as written in the file (positions still as text lines)."""
+
+    id: str
+    title: str
+    source: str
+    line: int
+    variant_name: str = "Standard"
+    rules: list[str] | None = None
+    phase_text: str = ""
+    phase_line: int = 0
+    blocks: dict[str, list[CaseLine]] = field(default_factory=dict)
+    post_same: bool = False
+    errors: list[CaseFileError] = field(default_factory=list)
+
+    def block(self, name: str) -> list[CaseLine]:
+        return self.blocks.get(name, [])
+
+    def has(self, name: str) -> bool:
+        return name in self.blocks
+
+
+def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], list[CaseFileError]]:
+    """All cases of a file, plus errors found outside any case."""
+    cases: list[Case] = []
+    errors: list[CaseFileError] = []
+    variant = "Standard"
+    case: Case | None = None
+    block: str | None = None
+    for number, raw in enumerate(handle, start=1):
+        text = raw.split("#", 1)[0].rstrip()
+        if not text.strip():
+            continue
+        indented = text[0] in " \t"
+        words = text.split()
+        keyword = words[0].upper()
+        if indented:
+            if case is None or block is None:
+                errors.append(CaseFileError(source, number, f"unexpected indented line {text.strip()!r} (no open block)"))
+                continue
+            case.blocks[block].append(CaseLine(number, text.strip()))
+            continue
+        block = None
+        if keyword == "VARIANT_ALL":
+            variant = " ".join(words[1:]) or "Standard"
+        elif keyword == "CASE":
+            if case is not None:
+                case.errors.append(CaseFileError(source, case.line, f"case {case.id} has no END"))
+                cases.append(case)
+            if len(words) < 2:
+                errors.append(CaseFileError(source, number, "CASE needs an id"))
+                case = Case(f"{source}:{number}", "", source, number, variant)
+                case.errors.append(CaseFileError(source, number, "CASE needs an id"))
+            else:
+                case = Case(words[1], " ".join(words[2:]), source, number, variant)
+        elif case is None:
+            errors.append(CaseFileError(source, number, f"{keyword} outside a case (expected CASE or VARIANT_ALL)"))
+        elif keyword == "END":
+            cases.append(case)
+            case = None
+        elif keyword == "RULES":
+            case.rules = words[1:]
+        elif keyword == "PRESTATE_SETPHASE":
+            case.phase_text, case.phase_line = " ".join(words[1:]), number
+        elif keyword == "POSTSTATE_SAME":
+            case.post_same = True
+        elif keyword in BLOCKS:
+            block = keyword
+            case.blocks.setdefault(block, [])
+        else:
+            case.errors.append(CaseFileError(source, number, f"unknown keyword {words[0]!r} (expected one of "
+                                             f"{', '.join(BLOCKS)}, PRESTATE_SETPHASE, POSTSTATE_SAME, RULES, END)"))
+    if case is not None:
+        case.errors.append(CaseFileError(source, case.line, f"case {case.id} has no END"))
+        cases.append(case)
+    return cases, errors
+
+
+_PHASE = re.compile(r"^\s*(spring|fall|autumn|winter)\s+(\d+)\s*,?\s*(movement|retreats?|adjustments?|builds?)?\s*$", re.I)
+
+
+def parse_phase(text: str) -> Phase:
+    """``Spring 1901, Movement`` (also Fall/Autumn/Winter, Retreat(s), Adjustment(s))."""
+    m = _PHASE.match(text)
+    if not m:
+        raise ValueError(f"phase {text!r}: expected e.g. 'Spring 1901, Movement'")
+    season_word, year, kind_word = m.group(1).lower(), int(m.group(2)), (m.group(3) or "").lower()
+    season = Season.SPRING if season_word == "spring" else Season.FALL
+    if kind_word.startswith("retreat"):
+        kind = PhaseKind.RETREAT
+    elif kind_word.startswith(("adjust", "build")) or season_word == "winter":
+        kind = PhaseKind.ADJUSTMENT
+    else:
+        kind = PhaseKind.MOVEMENT
+    return Phase(year, season, kind)
+
+
+def resolve_variant(name: str) -> Variant:
+    """The variant a VARIANT_ALL name means (``DATC_Standard``: standard map with wings)."""
+    key = fold(name).replace(" ", "_")
+    if key not in VARIANTS:
+        raise ValueError(f"unknown variant {name!r} (known: Standard, DATC_Standard)")
+    map_name, wings = VARIANTS[key]
+    variant = load_variant(map_name)
+    return replace(variant, wings=True) if wings and not variant.wings else variant
+
+
+def parse_unit_line(text: str, variant: Variant) -> Unit:
+    """``England: F nth`` -> Unit. Raises ValueError/NotationError."""
+    power_text, sep, rest = text.partition(":")
+    if not sep:
+        raise ValueError(f"{text!r}: expected 'Power: A|F|W location'")
+    power = variant.power_names.get(fold(power_text))
+    if power is None:
+        raise ValueError(f"{text!r}: unknown power {power_text.strip()!r}")
+    parts = rest.split(None, 1)
+    if len(parts) != 2 or parts[0].upper() not in ("A", "F", "W"):
+        raise ValueError(f"{text!r}: expected a unit 'A|F|W location' after the power")
+    return Unit(power, UnitKind(parts[0].upper()), parse_location(parts[1], variant))
+
+
+def format_unit_line(unit: Unit) -> str:
+    return f"{unit.power}: {unit.kind} {unit.location}"
+
+
+def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], orders: list[str],
+               after: list[Unit] | None, dislodged: list[Unit] = (), owners: list[tuple[str, str]] | None = None,
+               rules: str | None = None, title: str = "", prestate_dislodged: list[Unit] = (),
+               prestate_results: list[str] = ()) -> None:
+    """Write one case (strict: canonical abbreviations, tabs, every block named)."""
+    out = [f"CASE {case_id}" + (f" {title}" if title else "")]
+    if rules:
+        out.append(f"RULES {rules}")
+    out.append(f"PRESTATE_SETPHASE {phase}")
+    if owners is not None:
+        out.append("PRESTATE_SUPPLYCENTER_OWNERS")
+        out += [f"\t{power}: A {centre}" for centre, power in sorted(owners)]
+    out.append("PRESTATE")
+    out += [f"\t{format_unit_line(u)}" for u in units]
+    if prestate_dislodged:
+        out.append("PRESTATE_DISLODGED")
+        out += [f"\t{format_unit_line(u)}" for u in prestate_dislodged]
+    if prestate_results:
+        out.append("PRESTATE_RESULTS")
+        out += [f"\t{line}" for line in prestate_results]
+    out.append("ORDERS")
+    out += [f"\t{o}" for o in orders]
+    if after is not None:
+        out.append("POSTSTATE")
+        out += [f"\t{format_unit_line(u)}" for u in after]
+        if dislodged:
+            out.append("POSTSTATE_DISLODGED")
+            out += [f"\t{format_unit_line(u)}" for u in dislodged]
+    out.append("END")
+    handle.write("\n".join(out) + "\n")
+
+
+__all__ = ["Case", "CaseLine", "read_cases", "parse_phase", "parse_unit_line", "write_case",
+           "resolve_variant", "NotationError", "Location"]

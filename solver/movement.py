@@ -1,0 +1,322 @@
+"""A movement turn: prescan in Python, decisions in CP-SAT, results and the new state.
+
+The prescan settles what DESIGN.md §3 keeps out of the model: which orders are
+legal (DATC 4.E.1), which unit each order goes to (4.D.3), which supports and
+convoys match (void otherwise), and which army moves go by convoy (4.A.3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .board import Location, PhaseKind, Unit, UnitKind
+from .driver import Solved, solve
+from .encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
+from .legality import move_destination, order_problem
+from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
+from .phases import after_movement
+from .results import OrderResult, PhaseResult, Reason
+from .retreats import retreat_options
+from .rules import Rules
+from .state import Dislodged, State
+
+
+@dataclass
+class _Prescan:
+    """What the prescan decided: the problem plus how each given order maps onto it."""
+
+    problem: Problem
+    verdicts: dict[int, OrderResult] = field(default_factory=dict)  # order index -> settled result
+    chosen: dict[int, int] = field(default_factory=dict)  # unit index -> order index
+    move_of: dict[int, int] = field(default_factory=dict)  # order index -> move index
+    support_of: dict[int, int] = field(default_factory=dict)
+    convoy_of: dict[int, int] = field(default_factory=dict)
+    dest_of: dict[int, Location] = field(default_factory=dict)  # move index -> exact destination
+
+
+def adjudicate_movement(state: State, orders: list[Order], rules: Rules) -> PhaseResult:
+    """Adjudicate a movement phase; never raises on bad orders."""
+    scan = prescan(state, orders, rules)
+    solved = solve(scan.problem, rules)
+    return _result(state, orders, rules, scan, solved)
+
+
+# --- prescan -----------------------------------------------------------------------
+
+
+def prescan(state: State, orders: list[Order], rules: Rules) -> _Prescan:
+    units = list(state.units)
+    index_of = {u.province: i for i, u in enumerate(units)}
+    scan = _Prescan(Problem([UnitSlot(i, u.province, u.power) for i, u in enumerate(units)],
+                            [], [], [], dict(index_of), {}))
+    legal: dict[int, list[int]] = {}
+    for k, order in enumerate(orders):
+        unit_index, reason = _ordered_unit(state, order, index_of, rules)
+        if reason is None:
+            reason = order_problem(state, units[unit_index], order, rules)
+        if reason is not None:
+            scan.verdicts[k] = OrderResult(order, units[unit_index] if unit_index is not None else None,
+                                           False, Reason.ILLEGAL, reason)
+            continue
+        legal.setdefault(unit_index, []).append(k)
+    for u, ks in legal.items():
+        scan.chosen[u] = _one_order(orders, ks, rules, scan, units[u])
+    _build_moves(state, orders, rules, scan, units)
+    _match_supports(state, orders, scan, units)
+    _match_convoys(orders, scan, units)
+    _route_convoys(state, scan)
+    _drop_void_convoys(orders, scan, units)
+    return scan
+
+
+def _ordered_unit(state: State, order: Order, index_of: dict[str, int], rules: Rules) -> tuple[int | None, str | None]:
+    if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
+        return None, f"not a movement-phase order ({type(order).__name__})"
+    u = index_of.get(order.unit.province)
+    if u is None:
+        return None, f"there is no unit in {order.unit.province}"
+    unit = state.units[u]
+    if order.power is not None and order.power != unit.power:
+        return u, f"the unit in {unit.province} belongs to {unit.power} (DATC 6.A.6)"
+    if order.unit.location.coast not in (None, unit.location.coast) and rules.choice("4.B.5") == "a":
+        return u, f"the fleet is at {unit.location}, not {order.unit.location} (DATC 4.B.5 a)"
+    return u, None
+
+
+def _one_order(orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan, unit: Unit) -> int | None:
+    """DATC 4.D.3: one legal order per unit; several different ones -> per the rule."""
+    distinct = {orders[k] for k in ks}
+    if len(distinct) == 1:
+        keep = ks[0]
+    else:
+        choice = rules.choice("4.D.3")
+        keep = ks[0] if choice == "a" else ks[-1] if choice == "b" else None
+    for k in ks:
+        if k != keep and orders[k] != (orders[keep] if keep is not None else None):
+            scan.verdicts[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL,
+                                           "the unit has more than one order (DATC 4.D.3)")
+    return keep
+
+
+def _build_moves(state: State, orders: list[Order], rules: Rules, scan: _Prescan, units: list[Unit]) -> None:
+    p = scan.problem
+    for u, k in sorted(scan.chosen.items()):
+        if k is None or not isinstance(orders[k], Move):
+            continue
+        order = orders[k]
+        dest, _ = move_destination(state, units[u], order, rules)
+        m = len(p.moves)
+        convoyed = units[u].kind is UnitKind.ARMY and (
+            not state.map.can_move(UnitKind.ARMY, units[u].location, dest)
+            or _convoy_intended(state, orders, scan, units, units[u], order, dest))
+        p.moves.append(MoveOrder(m, u, units[u].province, dest.province, units[u].power, convoyed))
+        p.units[u].move = m
+        p.moves_into.setdefault(dest.province, []).append(m)
+        scan.move_of[k] = m
+        scan.dest_of[m] = dest
+    for move in p.moves:  # head-to-head battles: opposite moves, both over land
+        other = p.unit_at.get(move.dest)
+        if other is not None and not move.convoyed:
+            back = p.units[other].move
+            if back is not None and p.moves[back].dest == move.origin and not p.moves[back].convoyed:
+                move.opposing = back
+
+
+def _convoy_intended(state: State, orders: list[Order], scan: _Prescan, units: list[Unit],
+                     unit: Unit, order: Move, dest: Location) -> bool:
+    """DATC 4.A.3 (2000/2023): an army that could go by land uses a convoy only if
+    ordered 'via convoy' or a fleet of its own power is ordered to convoy it."""
+    if order.via_convoy:
+        return True
+    for u, k in scan.chosen.items():
+        o = orders[k] if k is not None else None
+        if (isinstance(o, Convoy) and units[u].power == unit.power
+                and o.target.province == unit.province and o.dest.province == dest.province):
+            return True
+    return False
+
+
+def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: list[Unit]) -> None:
+    p = scan.problem
+    for u, k in sorted(scan.chosen.items()):
+        order = orders[k] if k is not None else None
+        if not isinstance(order, (SupportHold, SupportMove)):
+            continue
+        target = p.unit_at[order.target.province]
+        target_move = p.units[target].move
+        if isinstance(order, SupportHold):
+            if target_move is not None:
+                scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID,
+                                               "the supported unit moves (DATC 6.D.7)")
+                continue
+            s = len(p.supports)
+            p.supports.append(SupportOrder(s, u, units[u].province, units[u].power, order.target.province))
+            p.units[target].hold_supports.append(s)
+        else:
+            why = _support_mismatch(order, target_move, scan)
+            if why is not None:
+                scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID, why)
+                continue
+            s = len(p.supports)
+            p.supports.append(SupportOrder(s, u, units[u].province, units[u].power, order.dest.province, target_move))
+            p.moves[target_move].supports.append(s)
+        scan.support_of[k] = s
+
+
+def _support_mismatch(order: SupportMove, target_move: int | None, scan: _Prescan) -> str | None:
+    if target_move is None:
+        return "the supported unit does not move (DATC 6.D.9)"
+    move = scan.problem.moves[target_move]
+    dest = scan.dest_of[target_move]
+    if move.dest != order.dest.province:
+        return f"the supported unit moves to {dest}, not {order.dest.province}"
+    if order.dest.coast is not None and dest.coast is not None and order.dest.coast != dest.coast:
+        return f"the supported fleet moves to {dest}, not {order.dest} (DATC 6.B.9)"
+    return None
+
+
+def _match_convoys(orders: list[Order], scan: _Prescan, units: list[Unit]) -> None:
+    p = scan.problem
+    for u, k in sorted(scan.chosen.items()):
+        order = orders[k] if k is not None else None
+        if not isinstance(order, Convoy):
+            continue
+        target_move = p.units[p.unit_at[order.target.province]].move
+        if target_move is None or p.moves[target_move].dest != order.dest.province:
+            scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID,
+                                           "the army is not ordered to that destination")
+            continue
+        if not p.moves[target_move].convoyed:
+            scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID,
+                                           "the army goes by land (DATC 4.A.3)")
+            continue
+        c = len(p.convoys)
+        p.convoys.append(ConvoyOrder(c, u, units[u].province, target_move))
+        scan.convoy_of[k] = c
+
+
+def _route_convoys(state: State, scan: _Prescan) -> None:
+    """Minimal convoy routes of each convoyed move: chains of its convoying fleets."""
+    p = scan.problem
+    for move in p.moves:
+        if move.convoyed:
+            fleets = {c.province: c.index for c in p.convoys if c.move == move.index}
+            routes = state.map.convoy_routes(move.origin, move.dest, fleets)
+            move.routes = [tuple(sorted(fleets[s] for s in route)) for route in routes]
+
+
+def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: list[Unit]) -> None:
+    """A convoy order on no route of its army has nothing to do (it still holds)."""
+    p = scan.problem
+    used = {c for move in p.moves for route in move.routes for c in route}
+    for k, c in list(scan.convoy_of.items()):
+        if c not in used:
+            scan.verdicts[k] = OrderResult(orders[k], units[p.convoys[c].unit], False, Reason.VOID,
+                                           "the fleet is on no complete convoy route")
+    # keep indices stable: unused convoys stay in the problem, on no route
+
+
+# --- results -------------------------------------------------------------------------
+
+
+def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, solved: Solved) -> PhaseResult:
+    p = scan.problem
+    units = list(state.units)
+    v = solved.values
+    paradox = {key for _, keys in solved.backups for key in keys}
+    results = []
+    for k, order in enumerate(orders):
+        if k in scan.verdicts:
+            results.append(scan.verdicts[k])
+        else:
+            results.append(_order_result(order, units, scan, solved, paradox))
+    dislodged = []
+    for slot in p.units:
+        if v.get(("dislodged", slot.index), False):
+            dislodged.append(_dislodgement(slot.index, scan, solved, units))
+    moved = {p.moves[m].unit: scan.dest_of[m] for m in range(len(p.moves)) if v[("move", m)]}
+    gone = {d.unit for d in dislodged}
+    new_units = [Unit(u.power, u.kind, moved.get(i, u.location)) for i, u in enumerate(units) if u not in gone]
+    standoffs = _standoffs(scan, v, new_units)
+    after = after_movement(state, new_units, dislodged, standoffs, rules)
+    options = {d.unit: retreat_options(after, d, rules) for d in after.dislodged}
+    resolutions = None if solved.resolutions is None else len(solved.resolutions)
+    backups = tuple(f"{name}: " + ", ".join(_describe_key(key, p, units) for key in keys)
+                    for name, keys in solved.backups)
+    return PhaseResult(state, after, tuple(results), rules, options, solved.calls, resolutions, backups)
+
+
+def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solved, paradox: set) -> OrderResult:
+    p = scan.problem
+    v = solved.values
+    unit_index = p.unit_at[order.unit.province]
+    unit = units[unit_index]
+    was_dislodged = v.get(("dislodged", unit_index), False)
+    k = scan.chosen.get(unit_index)
+    if k in scan.move_of:
+        m = scan.move_of[k]
+        if v[("move", m)]:
+            return OrderResult(order, unit, True, None, _strength_note(m, p, solved))
+        if p.moves[m].convoyed and not v[("path", m)]:
+            why = Reason.PARADOX if any(("convoy", c) in paradox for r in p.moves[m].routes for c in r) else Reason.NO_PATH
+            return OrderResult(order, unit, False, why, "no convoy route of undislodged convoying fleets")
+        return OrderResult(order, unit, False, Reason.BOUNCED, _strength_note(m, p, solved))
+    if k in scan.support_of:
+        s = scan.support_of[k]
+        if v[("support", s)]:
+            return OrderResult(order, unit, True)
+        if was_dislodged:
+            return OrderResult(order, unit, False, Reason.DISLODGED, "the supporting unit was dislodged")
+        cutters = [units[p.moves[m].unit] for m in p.moves_into.get(unit.province, [])
+                   if p.moves[m].power != unit.power]
+        return OrderResult(order, unit, False, Reason.CUT, "cut by " + ", ".join(f"{u.kind} {u.location}" for u in cutters))
+    if k in scan.convoy_of:
+        c = scan.convoy_of[k]
+        if ("convoy", c) in paradox:
+            return OrderResult(order, unit, False, Reason.PARADOX, "the convoy is part of a paradox; Szykman rule (DATC 4.A.2, 5.B.9)")
+        if not v.get(("convoy", c), True):
+            return OrderResult(order, unit, False, Reason.DISLODGED, "the convoying fleet was dislodged")
+        return OrderResult(order, unit, True)
+    # holds (given or implicit)
+    if was_dislodged:
+        return OrderResult(order, unit, False, Reason.DISLODGED)
+    return OrderResult(order, unit, True)
+
+
+def _strength_note(m: int, p: Problem, solved: Solved) -> str:
+    attack = solved.strengths.get(("attack", m))
+    return f"attack strength {attack}" if attack is not None else ""
+
+
+def _dislodgement(u: int, scan: _Prescan, solved: Solved, units: list[Unit]) -> Dislodged:
+    p = scan.problem
+    for m in p.moves_into.get(p.units[u].province, []):
+        if solved.values[("move", m)]:
+            move = p.moves[m]
+            return Dislodged(units[u], move.origin, move.convoyed)
+    return Dislodged(units[u])
+
+
+def _standoffs(scan: _Prescan, v: dict, new_units: list[Unit]) -> frozenset[str]:
+    """Areas left empty after moves into them all failed (no retreat there, DATC 6.H)."""
+    p = scan.problem
+    occupied = {u.province for u in new_units}
+    out = set()
+    for province, ms in p.moves_into.items():
+        if province in occupied or any(v[("move", m)] for m in ms):
+            continue
+        if sum(1 for m in ms if not p.moves[m].convoyed or v[("path", m)]) >= 2:
+            out.add(province)  # a standoff needs two units (a lost head-to-head is none, 6.H.9)
+    return frozenset(out)
+
+
+def _describe_key(key, p: Problem, units: list[Unit]) -> str:
+    kind, i = key
+    if kind == "convoy":
+        u = units[p.convoys[i].unit]
+        return f"convoy by {u.kind} {u.location}"
+    if kind == "move":
+        move = p.moves[i]
+        u = units[move.unit]
+        return f"{u.kind} {u.location} - {move.dest}"
+    return f"{kind} {i}"

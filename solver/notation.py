@@ -1,0 +1,337 @@
+"""Order notation: parse and print every order kind, in one module.
+
+Reads what players and other programs write: full names and abbreviations in
+any case (English, the 2000 rulebook's, German and Dutch aliases from the map),
+``-``/``->``/``–``/``to``, ``H``/``hold``/``XXX``, ``S``/``supports``, ``C``/``convoys``,
+``via convoy``, coasts as ``spa/nc``, ``spa nc``, ``spa(nc)``, ``Spain (north
+coast)``, power prefixes ``England:``/``ENG:``, nationality in supports
+(``S Turkish F con - bul``). Syntax needs no position; errors are
+:class:`~dipsat.errors.NotationError` naming the text, the column and what was
+expected. Which orders are *legal* is not decided here (DATC 4.E.1).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .board import Location, PhaseKind, Power, UnitKind
+from .errors import AmbiguousNameError, NotationError, UnknownNameError
+from .maps import Variant, fold
+from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
+                     SupportMove, UnitRef, Waive)
+
+__all__ = ["parse_order", "parse_orders", "format_order", "parse_location", "format_unit_ref"]
+
+_KINDS = {
+    "a": UnitKind.ARMY, "army": UnitKind.ARMY, "armee": UnitKind.ARMY, "leger": UnitKind.ARMY,
+    "f": UnitKind.FLEET, "fleet": UnitKind.FLEET, "flotte": UnitKind.FLEET, "vloot": UnitKind.FLEET,
+    "w": UnitKind.WING, "wing": UnitKind.WING,
+}
+_HOLD = {"h", "hold", "holds", "xxx", "stand", "stands", "halt", "halten", "hält", "halt", "houdt", "blijft"}
+_SUPPORT = {"s", "support", "supports", "sup", "u", "unterstutzt", "unterstuetzt", "unterstutzen", "st", "steunt", "ondersteunt"}
+_CONVOY = {"c", "convoy", "convoys", "k", "konvoi", "konvoiert", "konvoiiert", "transportiert", "convoieert"}
+_MOVE_WORDS = {"to", "m", "moves", "move", "nach", "naar"}
+_RETREAT = {"r", "retreat", "retreats"}
+_DISBAND = {"d", "disband", "disbands", "auflosen", "opheffen"}
+_BUILD = {"b", "build", "builds", "baue", "bauen", "bouw", "bouwt"}
+_REMOVE = {"remove", "removes"}
+_WAIVE = {"waive", "waives", "verzicht", "verzichtet"}
+_VIA = {"via", "by"}
+_ARROWS = ("->", "=>", "-", "–", "—", ">")
+
+_TOKEN = re.compile(r"\s*(?:(->|=>|[-–—>:/(),])|([^\s\-–—>:/(),]+))")
+
+
+@dataclass
+class _Cursor:
+    """Reading position in one line of text."""
+
+    text: str
+    pos: int = 0
+
+    def skip_space(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def at_end(self) -> bool:
+        self.skip_space()
+        return self.pos >= len(self.text)
+
+    def peek(self) -> str:
+        """The next token (punctuation or word), folded; '' at the end."""
+        m = _TOKEN.match(self.text, self.pos)
+        if not m or m.end() == self.pos:
+            return ""
+        return fold(m.group(1) or m.group(2))
+
+    def take(self) -> str:
+        m = _TOKEN.match(self.text, self.pos)
+        if not m or m.end() == self.pos:
+            return ""
+        self.pos = m.end()
+        return fold(m.group(1) or m.group(2))
+
+    def accept(self, words: Iterable[str]) -> str | None:
+        word = self.peek()
+        if word and word in words:
+            self.take()
+            return word
+        return None
+
+    def error(self, expected: str, cls: type[NotationError] = NotationError) -> NotationError:
+        self.skip_space()
+        return cls(self.text, self.pos, expected)
+
+
+class _Parser:
+    def __init__(self, text: str, variant: Variant) -> None:
+        self.cur = _Cursor(text)
+        self.variant = variant
+        self.map = variant.map
+
+    # --- names ---------------------------------------------------------------
+    def _longest(self, table: dict[str, object], max_words: int = 6) -> tuple[object, int] | None:
+        """Longest alias from `table` at the cursor; returns (value, end)."""
+        cur = self.cur
+        cur.skip_space()
+        start, text = cur.pos, cur.text
+        ends = [m.start() for m in re.finditer(r"(?=[\s\-–—>:/(),]|$)", text[start:start + 60])]
+        best = None
+        for rel in sorted(set(ends), reverse=True):
+            if rel == 0:
+                continue
+            candidate = fold(text[start:start + rel])
+            if candidate.count(" ") >= max_words:
+                continue
+            if candidate in table:
+                best = (table[candidate], start + rel)
+                break
+        return best
+
+    def power_prefix(self) -> Power | None:
+        save = self.cur.pos
+        found = self._longest(self.variant.power_names)
+        if found is not None:
+            power, end = found
+            self.cur.pos = end
+            if self.cur.accept({":"}):
+                return power  # type: ignore[return-value]
+        self.cur.pos = save
+        return None
+
+    def nationality(self) -> Power | None:
+        save = self.cur.pos
+        found = self._longest(self.variant.power_names)
+        if found is not None:
+            power, end = found
+            self.cur.pos = end
+            self.cur.accept({":"})
+            nxt = self.cur.peek()
+            if nxt in _KINDS or self._longest(self.map.province_names) is not None:
+                return power  # type: ignore[return-value]
+        self.cur.pos = save
+        return None
+
+    def location(self) -> Location:
+        found = self._longest(self.map.province_names)
+        if found is None:
+            word = self.cur.peek()
+            if word and fold(word) in self.map.impassable:
+                raise self.cur.error("a province (Switzerland is impassable)", UnknownNameError)
+            raise self.cur.error("a province name or abbreviation", UnknownNameError)
+        pid, end = found
+        self.cur.pos = end
+        return Location(pid, self.coast(pid))  # type: ignore[arg-type]
+
+    def coast(self, pid: str) -> str | None:
+        cur = self.cur
+        save = cur.pos
+        opened = cur.accept({"(", "/"})
+        if opened:
+            found = self._longest(self.map.coast_names, 3)
+            if found is None:
+                raise cur.error("a coast (nc, sc, ec, north coast ...)", UnknownNameError)
+            coast, end = found
+            cur.pos = end
+            if opened == "(" and not cur.accept({")"}):
+                raise cur.error("')'")
+        else:
+            found = self._longest(self.map.coast_names, 3)
+            if found is None or len(fold(cur.text[cur.pos:found[1]])) < 2 or not self.map.provinces[pid].coasts:
+                cur.pos = save
+                return None
+            coast, end = found
+            cur.pos = end
+        # DATC 4.B.6 (choice b): an unknown or irrelevant coast is ignored.
+        return coast if coast in self.map.provinces[pid].coasts else None  # type: ignore[return-value]
+
+    def unit_ref(self, allow_power: bool = False) -> UnitRef:
+        power = self.nationality() if allow_power else None
+        kind = _KINDS.get(self.cur.peek())
+        if kind is not None:
+            save = self.cur.pos
+            self.cur.take()
+            if self._longest(self.map.province_names) is None:
+                self.cur.pos = save  # the letter was a province after all
+                kind = None
+        return UnitRef(self.location(), kind, power)
+
+    # --- orders --------------------------------------------------------------
+    def order(self, phase: PhaseKind | None) -> Order:
+        cur = self.cur
+        power = self.power_prefix()
+        if cur.at_end():
+            raise cur.error("an order")
+        head = cur.peek()
+        if head in _WAIVE:
+            cur.take()
+            return self.end(Waive(power))
+        if head in _BUILD:
+            cur.take()
+            ref = self.unit_ref()
+            return self.end(Build(ref.location, ref.kind, power))
+        if head in _REMOVE or (head in _DISBAND and head != "d"):
+            cur.take()
+            ref = self.unit_ref()
+            return self.end(Remove(ref, power) if phase is not PhaseKind.RETREAT else Disband(ref, power))
+        unit = self.unit_ref()
+        return self.end(self.action(unit, power, phase))
+
+    def action(self, unit: UnitRef, power: Power | None, phase: PhaseKind | None) -> Order:
+        cur = self.cur
+        if cur.at_end():
+            return Hold(unit, power)  # a bare unit holds
+        word = cur.peek()
+        if word in _HOLD:
+            cur.take()
+            return Hold(unit, power)
+        if word in _SUPPORT:
+            cur.take()
+            target = self.unit_ref(allow_power=True)
+            if self.arrow():
+                return SupportMove(unit, target, self.location(), power)
+            cur.accept(_HOLD)
+            return SupportHold(unit, target, power)
+        if word in _CONVOY:
+            cur.take()
+            target = self.unit_ref(allow_power=True)
+            if not self.arrow():
+                raise cur.error("'-' and the convoy's destination")
+            return Convoy(unit, target, self.location(), power)
+        if word in _DISBAND or word in _REMOVE:
+            cur.take()
+            return Remove(unit, power) if phase is PhaseKind.ADJUSTMENT else Disband(unit, power)
+        if word in _BUILD:
+            cur.take()
+            return Build(unit.location, unit.kind, power)
+        if word in _RETREAT:
+            cur.take()
+            self.arrow()
+            return Retreat(unit, self.location(), power)
+        if self.arrow():
+            dest = self.location()
+            via = False
+            while self.arrow():  # DATC 4.A.6: a convoy path written out; the last is the destination
+                dest, via = self.location(), True
+            if cur.accept(_VIA):
+                cur.accept({"convoy", "konvoi"})
+                via = True
+            if phase is PhaseKind.RETREAT:
+                return Retreat(unit, dest, power)
+            return Move(unit, dest, via, power)
+        raise cur.error("an order (H, -, S, C, R, D, Build, Remove)")
+
+    def arrow(self) -> bool:
+        cur = self.cur
+        word = cur.peek()
+        if word in _ARROWS:
+            cur.take()
+            return True
+        if word in _MOVE_WORDS:
+            cur.take()
+            cur.accept({"to"})
+            return True
+        return False
+
+    def end(self, order: Order) -> Order:
+        if not self.cur.at_end():
+            raise self.cur.error("end of order")
+        return order
+
+
+def parse_order(text: str, variant: Variant, phase: PhaseKind | None = None) -> Order:
+    """Parse one order. `phase` decides what ``A par - bur`` and ``D`` mean.
+
+    :raises NotationError: the text is not an order of this map.
+    """
+    return _Parser(_strip_comment(text), variant).order(phase)
+
+
+def parse_orders(text: str, variant: Variant, phase: PhaseKind | None = None) -> tuple[list[Order], list[NotationError]]:
+    """Parse one order per line; returns the orders and one error per bad line."""
+    orders: list[Order] = []
+    errors: list[NotationError] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not _strip_comment(line).strip():
+            continue
+        try:
+            orders.append(parse_order(line, variant, phase))
+        except NotationError as exc:
+            exc.line = number  # type: ignore[attr-defined]
+            errors.append(exc)
+    return orders, errors
+
+
+def parse_location(text: str, variant: Variant) -> Location:
+    parser = _Parser(text, variant)
+    loc = parser.location()
+    parser.end(None)  # type: ignore[arg-type]
+    return loc
+
+
+def _strip_comment(text: str) -> str:
+    return text.split("#", 1)[0]
+
+
+# --- printing -------------------------------------------------------------------
+
+
+def format_unit_ref(ref: UnitRef) -> str:
+    parts = [ref.power] if ref.power else []
+    if ref.kind is not None:
+        parts.append(str(ref.kind))
+    parts.append(str(ref.location))
+    return " ".join(parts)
+
+
+def format_order(order: Order, with_power: bool = True) -> str:
+    """Canonical text of an order; :func:`parse_order` reads it back unchanged."""
+    prefix = f"{order.power}: " if with_power and order.power else ""
+    return prefix + _body(order)
+
+
+def _body(order: Order) -> str:
+    match order:
+        case Hold(unit=u):
+            return f"{format_unit_ref(u)} H"
+        case Move(unit=u, dest=d, via_convoy=via):
+            return f"{format_unit_ref(u)} - {d}" + (" via convoy" if via else "")
+        case SupportHold(unit=u, target=t):
+            return f"{format_unit_ref(u)} S {format_unit_ref(t)}"
+        case SupportMove(unit=u, target=t, dest=d):
+            return f"{format_unit_ref(u)} S {format_unit_ref(t)} - {d}"
+        case Convoy(unit=u, target=t, dest=d):
+            return f"{format_unit_ref(u)} C {format_unit_ref(t)} - {d}"
+        case Retreat(unit=u, dest=d):
+            return f"{format_unit_ref(u)} R {d}"
+        case Disband(unit=u):
+            return f"{format_unit_ref(u)} D"
+        case Build(location=loc, kind=k):
+            return f"Build {k} {loc}" if k else f"Build {loc}"
+        case Remove(unit=u):
+            return f"Remove {format_unit_ref(u)}"
+        case Waive():
+            return "Waive"
+    raise TypeError(f"not an order: {order!r}")

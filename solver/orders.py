@@ -1,0 +1,114 @@
+"""Orders as typed values. Text goes through :mod:`dipsat.notation`; every other
+module takes these.
+
+An order names the unit it is given to as a :class:`UnitRef`: what the order
+*says* (kind, location, nationality may be missing or wrong, DATC 4.B.5, 4.C.1-2,
+4.C.5-6). Matching it to a unit on the board is the adjudicator's job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from .board import Location, Power, UnitKind
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRef:
+    """A unit as an order names it: ``A par``, ``F stp/sc``, ``Turkish F con``."""
+
+    location: Location
+    kind: UnitKind | None = None
+    power: Power | None = None
+
+    @property
+    def province(self) -> str:
+        return self.location.province
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    unit: UnitRef
+    power: Power | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    unit: UnitRef
+    dest: Location
+    via_convoy: bool = False
+    power: Power | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SupportHold:
+    unit: UnitRef
+    target: UnitRef
+    power: Power | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SupportMove:
+    unit: UnitRef
+    target: UnitRef
+    dest: Location
+    power: Power | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Convoy:
+    unit: UnitRef
+    target: UnitRef
+    dest: Location
+    power: Power | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat:
+    unit: UnitRef
+    dest: Location
+    power: Power | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Disband:
+    unit: UnitRef
+    power: Power | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    location: Location
+    kind: UnitKind | None = None
+    power: Power | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Remove:
+    unit: UnitRef
+    power: Power | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Waive:
+    power: Power | None = None
+
+
+Order = Union[Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Remove, Waive]
+MovementOrder = Union[Hold, Move, SupportHold, SupportMove, Convoy]
+RetreatOrder = Union[Retreat, Disband]
+AdjustmentOrder = Union[Build, Remove, Waive]
+
+MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
+RETREAT_ORDERS = (Retreat, Disband)
+ADJUSTMENT_ORDERS = (Build, Remove, Waive)
+
+
+def ordered_province(order: Order) -> str | None:
+    """The province of the unit an order is given to (None for builds/waives)."""
+    if isinstance(order, (Build,)):
+        return order.location.province
+    if isinstance(order, Waive):
+        return None
+    return order.unit.province

@@ -1,0 +1,147 @@
+"""Rule options, named by DATC chapter-4 issue.
+
+A :class:`Rules` value is a profile (``2000``: the 2000 rulebook of our seeds with
+the DATC preferences where it is silent — the default; ``2023``: every DATC v3.0
+preference) plus overrides by issue, e.g. ``Rules.profile("2023", {"4.A.2": "c"})``.
+Choices are the DATC's own letters (``a`` = the first option the DATC lists for
+the issue); the common ones also have names (``4.A.2=szykman``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .errors import DipsatError
+
+
+@dataclass(frozen=True)
+class Issue:
+    number: str
+    title: str
+    options: dict[str, str]  # letter -> description
+    names: dict[str, str]  # alias -> letter
+    preferred: str  # the DATC v3.0 preference
+
+
+def _issue(number: str, title: str, preferred: str, *options: tuple[str, str, tuple[str, ...]]) -> Issue:
+    return Issue(number, title, {l: d for l, d, _ in options},
+                 {alias: l for l, _, aliases in options for alias in aliases}, preferred)
+
+
+ISSUES: dict[str, Issue] = {i.number: i for i in (
+    _issue("4.A.1", "multi-route convoy disruption", "b",
+           ("a", "disrupted when any route is disrupted (1971)", ("1971",)),
+           ("b", "disrupted only when every route is disrupted", ("1982", "2000", "2023"))),
+    _issue("4.A.2", "convoy disruption paradoxes", "f",
+           ("c", "2000/2023 rule: a convoyed army does not cut support for an attack on a fleet its convoy needs; Szykman as backup", ("2000",)),
+           ("f", "Szykman: the convoying fleets in the paradox hold", ("szykman", "2023"))),
+    _issue("4.A.3", "convoying to an adjacent province", "c",
+           ("c", "2000/2023: convoy used if a fleet of the army's power convoys it or it is ordered 'via convoy'; no land fallback", ("2000", "2023"))),
+    _issue("4.A.4", "support cut on attack on itself via convoy", "a",
+           ("a", "the support is not cut (the attack comes from the army's province)", ("not_cut",))),
+    _issue("4.A.5", "retreat when dislodged by convoy", "b",
+           ("a", "no retreat to the attacker's origin", ("forbidden",)),
+           ("b", "may retreat to the origin of an army that came by convoy (2023)", ("allowed", "2023"))),
+    _issue("4.A.7", "avoiding a head-to-head battle to bounce a unit", "b",
+           ("b", "a dislodged unit has no effect on the attacker's origin only after a head-to-head battle", ("head_to_head",))),
+    _issue("4.B.2", "omitted coast when one coast is possible", "a",
+           ("a", "the move goes to the only possible coast", ("only_coast",)),
+           ("b", "the move fails", ("fails",))),
+    _issue("4.B.3", "move to an impossible coast", "b",
+           ("a", "the coast is ignored", ("ignored",)),
+           ("b", "the order is illegal", ("illegal",))),
+    _issue("4.B.5", "wrong coast of the ordered unit", "b",
+           ("a", "the order fails", ("fails",)),
+           ("b", "the coast is ignored", ("ignored",))),
+    _issue("4.B.6", "unknown or irrelevant coasts", "b",
+           ("a", "the move fails", ("fails",)),
+           ("b", "the coast is ignored", ("ignored",))),
+    _issue("4.D.3", "multiple orders to the same unit", "c",
+           ("a", "the first order is used", ("first",)),
+           ("b", "the last order is used", ("last",)),
+           ("c", "the unit holds (illegal orders ignored first)", ("hold",))),
+    _issue("4.D.4", "too many build orders", "b",
+           ("a", "all build orders are invalid", ("all_invalid",)),
+           ("b", "the first legal builds are used", ("first",)),
+           ("c", "the last legal builds are used", ("last",))),
+    _issue("4.D.5", "multiple build orders for one province", "b",
+           ("b", "the first build order is used", ("first",))),
+    _issue("4.D.6", "too many disband orders", "b",
+           ("b", "the first legal disband orders are used", ("first",))),
+    _issue("4.D.7", "waiving builds", "a",
+           ("a", "waiving is allowed", ("allowed",))),
+    _issue("4.D.8", "removing a unit in civil disorder", "2023",
+           ("2000", "2000 rulebook: farthest from its home country first (moves over land and sea), fleets before armies, then alphabetical", ("a",)),
+           ("2023", "2023 rulebook: farthest from the nearest owned centre first (moves over land and sea), fleets before armies, then alphabetical", ("b",))),
+    _issue("4.D.9", "receiving hold support in civil disorder", "b",
+           ("b", "the support succeeds", ("succeeds",))),
+    _issue("4.E.1", "illegal orders", "b",
+           ("b", "illegal orders are ignored: the unit holds", ("ignored",))),
+)}
+
+PROFILES: dict[str, dict[str, str]] = {
+    "2023": {},
+    "2000": {"4.A.2": "c", "4.D.8": "2000"},
+}
+DEFAULT_PROFILE = "2000"
+
+
+class RulesError(DipsatError, ValueError):
+    """An unknown profile, issue or option."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule options an adjudication uses: one choice per DATC issue."""
+
+    profile_name: str
+    choices: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def profile(cls, name: str = DEFAULT_PROFILE, overrides: Mapping[str, str] | None = None) -> Rules:
+        if name not in PROFILES:
+            raise RulesError(f"unknown rules profile {name!r} (known: {', '.join(sorted(PROFILES))})")
+        chosen = {n: i.preferred for n, i in ISSUES.items()}
+        chosen.update(PROFILES[name])
+        for number, value in (overrides or {}).items():
+            chosen[number] = resolve_choice(number, value)
+        return cls(name, tuple(sorted(chosen.items())))
+
+    @classmethod
+    def parse(cls, words: list[str]) -> Rules:
+        """From ``["2023", "4.A.2=c"]`` (a RULES line or CLI options)."""
+        name = DEFAULT_PROFILE
+        overrides: dict[str, str] = {}
+        for word in words:
+            if "=" in word:
+                number, _, value = word.partition("=")
+                overrides[number.strip().upper()] = value.strip()
+            else:
+                name = word
+        return cls.profile(name, overrides)
+
+    def choice(self, number: str) -> str:
+        return dict(self.choices)[number]
+
+    @property
+    def overrides(self) -> dict[str, str]:
+        base = dict(Rules.profile(self.profile_name).choices)
+        return {n: c for n, c in self.choices if base[n] != c}
+
+    def __str__(self) -> str:
+        extra = " ".join(f"{n}={c}" for n, c in sorted(self.overrides.items()))
+        return f"{self.profile_name} {extra}".strip()
+
+
+def resolve_choice(number: str, value: str) -> str:
+    issue = ISSUES.get(number.upper())
+    if issue is None:
+        raise RulesError(f"unknown or not yet selectable DATC issue {number!r} (selectable: {', '.join(ISSUES)})")
+    value = value.strip().lower()
+    if value in issue.options:
+        return value
+    if value in issue.names:
+        return issue.names[value]
+    known = ", ".join(f"{l} ({d.split(':')[0]})" for l, d in issue.options.items())
+    raise RulesError(f"DATC {number}: option {value!r} is not selectable (selectable: {known})")

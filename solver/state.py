@@ -1,0 +1,76 @@
+"""The position between two phases: immutable; phase logic returns a new one."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from .board import Location, Phase, PhaseKind, Power, Season, Unit
+
+if TYPE_CHECKING:
+    from .maps import Variant
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodged:
+    """A unit dislodged in the last movement, waiting to retreat."""
+
+    unit: Unit
+    attacker_origin: str | None = None
+    """Province the dislodging unit came from (None: unknown)."""
+    by_convoy: bool = False
+    """The dislodging army came by convoy (DATC 4.A.5: it may matter)."""
+
+
+@dataclass(frozen=True)
+class State:
+    """Units, dislodged units, standoffs and centre ownership at a phase."""
+
+    variant: Variant
+    phase: Phase
+    units: tuple[Unit, ...]
+    owners: tuple[tuple[str, Power], ...]
+    dislodged: tuple[Dislodged, ...] = ()
+    standoffs: frozenset[str] = frozenset()
+    """Provinces left empty by a standoff in the last movement (no retreat there)."""
+    _index: dict[str, Unit] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "units", tuple(sorted(self.units, key=_unit_key)))
+        object.__setattr__(self, "owners", tuple(sorted(self.owners)))
+        self._index.clear()
+        self._index.update({u.province: u for u in self.units})
+
+    @classmethod
+    def initial(cls, variant: Variant) -> State:
+        units = tuple(u for p in variant.powers for u in p.units)
+        owners = tuple((c, p.name) for p in variant.powers for c in p.home_centres)
+        return cls(variant, Phase(variant.start_year, Season.SPRING, PhaseKind.MOVEMENT), units, owners)
+
+    @property
+    def map(self):
+        return self.variant.map
+
+    def unit_at(self, province: str) -> Unit | None:
+        return self._index.get(province)
+
+    def units_of(self, power: Power) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if u.power == power)
+
+    @functools.cached_property
+    def owner_of(self) -> dict[str, Power]:
+        return dict(self.owners)
+
+    def centres_of(self, power: Power) -> tuple[str, ...]:
+        return tuple(c for c, p in self.owners if p == power)
+
+    def with_(self, **changes) -> State:
+        return replace(self, _index={}, **changes)
+
+    def __hash__(self) -> int:
+        return hash((self.phase, self.units, self.owners, self.dislodged, self.standoffs))
+
+
+def _unit_key(unit: Unit) -> tuple[str, str]:
+    return (unit.location.province, unit.location.coast or "")
