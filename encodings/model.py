@@ -25,7 +25,8 @@ class Encoding:
         self.model = cp_model.CpModel()
         self.lits: dict[Key, cp_model.IntVar] = {}
         self.deps: dict[Key, set[Key]] = {}
-        self.cache: dict[tuple[str, int], object] = {}
+        self.cache: dict[tuple[str, int], object] = {}  # strengths, read back for explanations
+        self.cache_conditions: dict[tuple[str, int], object] = {}
         self._pending: list[Key] = []
         self._current: Key | None = None
         for key in (problem.decisions() if roots is None else roots):

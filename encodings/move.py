@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from .model import Encoding
-from .strength import attack_strength, defend_strength, hold_strength, prevent_strength
+from .strength import attack_strength, prevent_strength, resisting_strength
 
 
 def define_move(enc: Encoding, m: int) -> None:
     """moves[m] <-> attack strength beats the resistance and every prevent strength (5.B.1)."""
     move = enc.problem.moves[m]
     attack = attack_strength(enc, m)
-    if move.opposing is not None:
-        opponents = [defend_strength(enc, move.opposing)]  # 5.B.1: head-to-head: beat its defend strength
-    else:
-        opponents = [hold_strength(enc, move.dest)]  # 5.B.1: beat the hold strength of the area
+    opponents = [resisting_strength(enc, m)]  # 5.B.1: defend strength head to head, else hold strength
     # 5.B.1: and beat the prevent strength of every other unit moving to the same area
     opponents += [prevent_strength(enc, other) for other in enc.problem.moves_into[move.dest] if other != m]
     beats = []

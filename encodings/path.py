@@ -1,4 +1,4 @@
-"""Convoys and convoy paths: DATC 5.B.3 and 5.B.4 (4.A.1: all routes must fail)."""
+"""Convoys and convoy paths: DATC 5.B.3, 5.B.4 and 4.A.1."""
 
 from __future__ import annotations
 
@@ -6,8 +6,14 @@ from .model import Encoding
 
 
 def define_path(enc: Encoding, m: int) -> None:
-    """path[m] <-> some route of the convoy has every fleet convoying (5.B.4, 4.A.1 b)."""
+    """path[m] <-> some route has every fleet convoying (5.B.4; 4.A.1 b), or under
+    4.A.1 a (1971) every route does (a convoy is disrupted when one route is)."""
     move = enc.problem.moves[m]
+    path = enc.lit(("path", m))
+    if enc.rules.choice("4.A.1") == "a":
+        fleets = sorted({c for route in move.routes for c in route})
+        enc.iff_and(path, [enc.lit(("convoy", c)) for c in fleets]) if move.routes else enc.model.add(path == 0)
+        return
     routes = []
     for r, route in enumerate(move.routes):
         if len(route) == 1:
@@ -16,7 +22,7 @@ def define_path(enc: Encoding, m: int) -> None:
         alive = enc.model.new_bool_var(f"route[{m},{r}]")
         enc.iff_and(alive, [enc.lit(("convoy", c)) for c in route])
         routes.append(alive)
-    enc.iff_or(enc.lit(("path", m)), routes)
+    enc.iff_or(path, routes)
 
 
 def define_convoy(enc: Encoding, c: int) -> None:

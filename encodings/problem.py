@@ -15,6 +15,7 @@ class UnitSlot:
     index: int
     province: str
     power: str
+    fleet: bool = False
     move: int | None = None  # its valid move order, if any
     hold_supports: list[int] = field(default_factory=list)  # matched supports to hold it
 
@@ -26,10 +27,19 @@ class MoveOrder:
     origin: str
     dest: str
     power: str
-    convoyed: bool  # goes by convoy (DATC 4.A.3 decided in the prescan)
+    convoyed: bool  # tries the convoy route (DATC 4.A.3 decided in the prescan)
+    fallback: bool = False  # takes the land route when no convoy route is alive (4.A.3 options)
     supports: list[int] = field(default_factory=list)  # matched supports of this move
     routes: list[tuple[int, ...]] = field(default_factory=list)  # convoy orders per minimal route
-    opposing: int | None = None  # the move it meets head to head (both by land)
+    opposite: int | None = None  # the move from our destination to our origin, by any route
+
+    @property
+    def land_only(self) -> bool:
+        return not self.convoyed
+
+    @property
+    def convoy_only(self) -> bool:
+        return self.convoyed and not self.fallback
 
 
 @dataclass(slots=True)

@@ -1,7 +1,9 @@
 """Strengths of DATC 5.B.5-5.B.8: hold, attack, defend and prevent strength.
 
 Each is an integer expression of the decisions ``support_given``, ``moves`` and
-``path``; integer variables are made only where a strength has cases.
+``path``; integer variables are made only where a strength has cases. Whether
+two opposite moves meet head to head depends on both going over land, which a
+land fallback (DATC 4.A.3 options) makes a decision too: :func:`head_to_head`.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from ortools.sat.python import cp_model
 from .model import Encoding
 
 Strength = cp_model.LinearExprT
+Condition = bool | cp_model.IntVar  # a constant or a literal
 
 
 def _supports(enc: Encoding, m: int, excluded_power: str | None = None) -> Strength:
@@ -20,17 +23,66 @@ def _supports(enc: Encoding, m: int, excluded_power: str | None = None) -> Stren
                if excluded_power is None or enc.problem.supports[s].power != excluded_power)
 
 
-def _cases(enc: Encoding, name: str, upper: int, cases: list[tuple[list, Strength]]) -> Strength:
-    """An integer equal to the value of the first case whose literals all hold.
+def _cases(enc: Encoding, name: str, upper: int, cases: list[tuple[list[Condition], Strength]]) -> Strength:
+    """An integer equal to the value of the case whose conditions all hold.
 
-    `cases` must be exhaustive and mutually exclusive (each lists its literals).
+    Cases must be exhaustive and mutually exclusive; constant conditions are
+    folded (a False condition drops its case, True ones are left out).
     """
-    if len(cases) == 1 and not cases[0][0]:
-        return cases[0][1]
+    live = [([c for c in conds if c is not True], value) for conds, value in cases
+            if not any(c is False for c in conds)]
+    if len(live) == 1:
+        return live[0][1]
     var = enc.model.new_int_var(0, upper, name)
-    for literals, value in cases:
+    for literals, value in live:
         enc.model.add(var == value).only_enforce_if(literals)
     return var
+
+
+def negate(c: Condition) -> Condition:
+    return (not c) if isinstance(c, bool) else c.Not()
+
+
+def by_land(enc: Encoding, m: int) -> Condition:
+    """Does move m go over land? (convoy-only: never; with a fallback: when PATH fails)."""
+    move = enc.problem.moves[m]
+    if move.land_only:
+        return True
+    if move.convoy_only:
+        return False
+    return enc.lit(("path", m)).Not()  # 4.A.3: the land route when no convoy route is alive
+
+
+def has_path(enc: Encoding, m: int) -> Condition:
+    """5.B.4 PATH of move m (a land route, or a land fallback, always has one)."""
+    if not enc.problem.moves[m].convoy_only:
+        return True
+    return enc.lit(("path", m))
+
+
+def both(enc: Encoding, a: Condition, b: Condition) -> Condition:
+    """a AND b as a condition (a literal is made only when both are literals)."""
+    if a is False or b is False:
+        return False
+    if a is True:
+        return b
+    if b is True:
+        return a
+    var = enc.model.new_bool_var("and")
+    enc.iff_and(var, [a, b])
+    return var
+
+
+def head_to_head(enc: Encoding, m: int) -> Condition:
+    """5.B.1: m and the opposite move meet head to head when both go over land."""
+    key = ("h2h", m)
+    if key not in enc.cache_conditions:
+        move = enc.problem.moves[m]
+        if move.opposite is None:
+            enc.cache_conditions[key] = False
+        else:
+            enc.cache_conditions[key] = both(enc, by_land(enc, m), by_land(enc, move.opposite))
+    return enc.cache_conditions[key]
 
 
 def hold_strength(enc: Encoding, province: str) -> Strength:
@@ -49,19 +101,43 @@ def defend_strength(enc: Encoding, m: int) -> Strength:
     return 1 + _supports(enc, m)
 
 
+def resisting_strength(enc: Encoding, m: int) -> Strength:
+    """5.B.1: the defend strength of a head-to-head opponent, else the area's hold strength."""
+    move = enc.problem.moves[m]
+    h2h = head_to_head(enc, m)
+    cases: list[tuple[list[Condition], Strength]] = [([negate(h2h)], hold_strength(enc, move.dest))]
+    if move.opposite is not None:
+        cases.append(([h2h], defend_strength(enc, move.opposite)))
+    upper = 1 + max(len(enc.problem.supports), 1)
+    return _cases(enc, f"resisting_strength[{m}]", upper, cases)
+
+
 def prevent_strength(enc: Encoding, m: int) -> Strength:
-    """DATC 5.B.6: 0 without PATH, 0 after losing... to a successful head-to-head opponent, else 1 + supports."""
+    """DATC 5.B.6: 0 without PATH, 0 after losing a head-to-head battle, else 1 + supports.
+
+    Under DATC 4.A.7 a, a unit dislodged from the area it moves to prevents
+    nothing there even without a head-to-head battle."""
     key = ("prevent", m)
     if key not in enc.cache:
         move = enc.problem.moves[m]
-        zero_if = []
-        if move.convoyed:
-            zero_if.append(enc.lit(("path", m)).Not())  # 5.B.6: PATH fails
-        if move.opposing is not None:
-            zero_if.append(enc.lit(("move", move.opposing)))  # 5.B.6: head-to-head lost
-        full = 1 + _supports(enc, m)
-        cases = [([lit], 0) for lit in zero_if] + [([lit.Not() for lit in zero_if], full)]
-        enc.cache[key] = _cases(enc, f"prevent_strength[{m}]", 1 + len(move.supports), cases)
+        zero_if: list[Condition] = [negate(has_path(enc, m))]  # 5.B.6: PATH fails
+        if move.opposite is not None:
+            beaten = enc.lit(("move", move.opposite))
+            if enc.rules.choice("4.A.7") == "a":
+                zero_if.append(beaten)  # 4.A.7 a: dislodged from there, by any route
+            else:
+                zero_if.append(both(enc, head_to_head(enc, m), beaten))  # 5.B.6: head-to-head lost
+        zero_if = [z for z in zero_if if z is not False]
+        if any(z is True for z in zero_if):
+            enc.cache[key] = 0
+        elif not zero_if:
+            enc.cache[key] = 1 + _supports(enc, m)
+        else:
+            var = enc.model.new_int_var(0, 1 + len(move.supports), f"prevent_strength[{m}]")
+            for z in zero_if:
+                enc.model.add(var == 0).only_enforce_if(z)
+            enc.model.add(var == 1 + _supports(enc, m)).only_enforce_if([negate(z) for z in zero_if])
+            enc.cache[key] = var
     return enc.cache[key]
 
 
@@ -73,22 +149,24 @@ def attack_strength(enc: Encoding, m: int) -> Strength:
     if key in enc.cache:
         return enc.cache[key]
     move = enc.problem.moves[m]
+    path = has_path(enc, m)
     full = 1 + _supports(enc, m)
-    guard = [enc.lit(("path", m))] if move.convoyed else []
-    cases: list[tuple[list, Strength]] = [([guard[0].Not()], 0)] if guard else []
+    cases: list[tuple[list[Condition], Strength]] = [([negate(path)], 0)]  # 5.B.8: no PATH
     u = enc.problem.unit_at.get(move.dest)
     if u is None:
-        cases.append((guard, full))  # destination empty
+        cases.append(([path], full))  # destination empty
     else:
         occupant = enc.problem.units[u]
         # 5.B.8: a unit never attacks its own power's unit; others' supports count.
         blocked: Strength = 0 if occupant.power == move.power else 1 + _supports(enc, m, occupant.power)
-        if occupant.move is not None and occupant.move != move.opposing:
-            leaves = enc.lit(("move", occupant.move))  # no head-to-head: it may move away
-            cases.append((guard + [leaves], full))
-            cases.append((guard + [leaves.Not()], blocked))
+        if occupant.move is None:
+            cases.append(([path], blocked))
         else:
-            cases.append((guard, blocked))
+            h2h = head_to_head(enc, m) if occupant.move == move.opposite else False
+            leaves = enc.lit(("move", occupant.move))
+            cases.append(([path, h2h], blocked))  # head-to-head: it stays to fight
+            cases.append(([path, negate(h2h), leaves], full))  # it moves away
+            cases.append(([path, negate(h2h), leaves.Not()], blocked))
     strength = _cases(enc, f"attack_strength[{m}]", 1 + len(move.supports), cases)
     enc.cache[key] = strength
     return strength

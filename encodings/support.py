@@ -1,9 +1,10 @@
-"""Support and cutting support: DATC 5.B.2, with the 2000 rulebook's convoy rule."""
+"""Support and cutting support: DATC 5.B.2, with the rulebooks' convoy rules (4.A.2)."""
 
 from __future__ import annotations
 
 from .model import Encoding
 from .problem import MoveOrder, SupportOrder
+from .strength import by_land
 
 
 def define_support(enc: Encoding, s: int) -> None:
@@ -13,27 +14,47 @@ def define_support(enc: Encoding, s: int) -> None:
     for m in enc.problem.moves_into.get(support.province, []):
         attack = enc.problem.moves[m]
         if _protected_by_convoy_rule(enc, attack, support):
-            continue  # 2000 rule; it takes precedence over dislodgement too (DATC 6.F.17)
+            continue  # the rulebook's convoy rule takes precedence over dislodgement too (DATC 6.F.17)
         failing.append(enc.lit(("move", m)))  # 5.B.2: a unit that dislodges the supporter cuts
         if attack.power == support.power:
             continue  # 5.B.2: a unit does not cut the support of its own power
         if support.move is not None and attack.origin == support.target:
-            continue  # 5.B.2 / 4.A.4 a: not cut from the area the support is directed at
-        if not attack.convoyed:
+            if enc.rules.choice("4.A.4") == "a" or attack.land_only:
+                continue  # 5.B.2 / 4.A.4 a: not cut from the area the support is directed at
+            # 4.A.4 b: an attack from there by convoy cuts
+            failing.append(enc.lit(("path", m)))
+            continue
+        land = by_land(enc, m)
+        if land is True:
             enc.model.add(enc.lit(("support", s)) == 0)  # cut by an attack over land, whatever happens
             return
-        failing.append(enc.lit(("path", m)))  # 5.B.2: a convoyed attack cuts if its PATH succeeds
+        if land is False:
+            failing.append(enc.lit(("path", m)))  # 5.B.2: a convoyed attack cuts if its PATH succeeds
+        # with a land fallback the attack always arrives by one route or the other
+        else:
+            enc.model.add(enc.lit(("support", s)) == 0)
+            return
     enc.iff_and(enc.lit(("support", s)), [f.Not() for f in failing])
 
 
 def _protected_by_convoy_rule(enc: Encoding, attack: MoveOrder, support: SupportOrder) -> bool:
-    """2000 rulebook ("the 22 rules", 21-22; DATC 4.A.2 c): a convoyed army does not
-    cut the support of a unit supporting an attack on a fleet its convoy needs."""
-    if enc.rules.choice("4.A.2") != "c" or not attack.convoyed or support.move is None:
+    """DATC 4.A.2: the rulebooks' exceptions to cutting support by a convoyed army."""
+    rule = enc.rules.choice("4.A.2")
+    if rule == "f" or not attack.convoy_only or attack.power == support.power:
         return False
-    if attack.power == support.power:
-        return False
-    convoys = enc.problem.convoys
-    # "needs": the fleet lies on every route of the convoy (DATC 6.F.19)
-    return bool(attack.routes) and all(
-        any(convoys[c].province == support.target for c in route) for route in attack.routes)
+    p = enc.problem
+    convoy_fleets = {p.convoys[c].province for route in attack.routes for c in route}
+    if rule == "a":
+        # 1971: not cut when the army attacks a fleet supporting a fleet attacking a convoying fleet.
+        supported = p.moves[support.move] if support.move is not None else None
+        return (p.units[support.unit].fleet and supported is not None
+                and p.units[supported.unit].fleet and support.target in convoy_fleets)
+    if rule == "b":
+        # 1982: not cut when the army attacks a fleet supporting an action in a body of water
+        # that contains a convoying fleet.
+        convoying = {c.province for c in p.convoys}
+        return p.units[support.unit].fleet and support.target in convoying
+    # 2000/2023 ("the 22 rules", 21-22): not cut when the support is for an attack on a
+    # fleet the convoy needs, i.e. one on every route (DATC 6.F.19).
+    return support.move is not None and bool(attack.routes) and all(
+        any(p.convoys[c].province == support.target for c in route) for route in attack.routes)

@@ -114,8 +114,10 @@ def _build_unit(state: State, order: Build, pending: list[Unit], rules: Rules) -
         else:
             return None, "army or fleet? (DATC 4.C.3)"
     if kind is UnitKind.FLEET:
-        if prov.kind is ProvinceKind.LAND:
+        if prov.kind is ProvinceKind.LAND and rules.choice("4.C.4") == "a":
             return None, "a fleet cannot be built inland (DATC 4.C.4)"
+        if prov.kind is ProvinceKind.LAND:
+            kind = UnitKind.ARMY  # 4.C.4 b: an army is built instead
         if prov.coasts and order.location.coast is None:
             return None, "the coast must be named (DATC 4.B.7, 6.B.14)"
         location = order.location if prov.coasts else Location(province)
@@ -128,26 +130,35 @@ def _build_unit(state: State, order: Build, pending: list[Unit], rules: Rules) -
 
 def _removals(state: State, power: Power, orders: list[Order], mine: list[int], required: int, rules: Rules,
               results: dict[int, OrderResult]) -> set[Unit]:
-    """Removals in order given (4.D.6 b); too few -> the civil-disorder rule (4.D.8)."""
-    removed: set[Unit] = set()
+    """Removals as ordered; too many per DATC 4.D.6, too few -> the civil-disorder rule (4.D.8)."""
+    legal: list[tuple[int, Unit]] = []
     for k in mine:
         order = orders[k]
-        if isinstance(order, Waive) or isinstance(order, Build):
+        unit = state.unit_at(order.unit.province) if isinstance(order, Remove) else None
+        if not isinstance(order, Remove):
             results[k] = OrderResult(order, None, False, Reason.ILLEGAL, "the power must remove units, not build")
-            continue
-        unit = state.unit_at(order.unit.province)
-        if unit is None or unit in removed:
+        elif unit is None or any(unit == u for _, u in legal):
             results[k] = OrderResult(order, unit, False, Reason.ILLEGAL,
                                      "no such unit" if unit is None else "already removed")
-            continue
+        else:
+            legal.append((k, unit))
+    choice = rules.choice("4.D.6")
+    if len(legal) > required and choice == "a":
+        for k, unit in legal:  # 4.D.6 a: too many -> the civil-disorder rule decides
+            results[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL, "too many removals (DATC 4.D.6 a)")
+        legal = []
+    elif choice == "c":
+        legal.reverse()  # 4.D.6 c: the last ones count
+    removed: set[Unit] = set()
+    for k, unit in legal:
         if len(removed) >= required:
-            results[k] = OrderResult(order, unit, False, Reason.BLOCKED, "no more removals needed (DATC 4.D.6)")
+            results[k] = OrderResult(orders[k], unit, False, Reason.BLOCKED, "no more removals needed (DATC 4.D.6)")
             continue
         removed.add(unit)
-        results[k] = OrderResult(order, unit, True)
+        results[k] = OrderResult(orders[k], unit, True)
     if len(removed) < required:
-        pool = list(state.units_of(power))
-        removed |= set(civil_disorder_removals(state, pool, removed, required - len(removed), rules))
+        removed |= set(civil_disorder_removals(state, list(state.units_of(power)), removed,
+                                               required - len(removed), rules))
     return removed
 
 

@@ -46,7 +46,7 @@ def solve(problem: Problem, rules: Rules) -> Solved:
             sub = Encoding(problem, rules, overrides, roots=component)
             found = _enumerate(sub)
             calls += 1
-            rule = _backup(component, found)
+            rule = _backup(component, found, rules)
             if rule is not None:
                 name, decided = rule
                 overrides.update(decided)
@@ -62,7 +62,7 @@ def solve(problem: Problem, rules: Rules) -> Solved:
     return Solved(values, strengths, calls + 1, first, backups)
 
 
-def _backup(component: list[Key], found: list[dict[Key, bool]]) -> tuple[str, dict[Key, bool]] | None:
+def _backup(component: list[Key], found: list[dict[Key, bool]], rules: Rules) -> tuple[str, dict[Key, bool]] | None:
     """DATC 5.B.9 for one cycle, or None when the cycle has exactly one resolution."""
     projected = {tuple(sol[k] for k in component) for sol in found}
     if len(projected) == 1:
@@ -73,6 +73,9 @@ def _backup(component: list[Key], found: list[dict[Key, bool]]) -> tuple[str, di
         differing = list(component)  # no resolution: a paradox; all of the cycle is in it
     convoys = [k for k in differing if k[0] == "convoy"] or [k for k in component if k[0] == "convoy"]
     if convoys and (any(k[0] in ("convoy", "path") for k in differing) or not projected):
+        if rules.choice("4.A.2") == "d":
+            # 4.A.2 d (All Hold backup): every move in the paradox fails.
+            return "all hold", {k: False for k in component if k[0] == "move"}
         # 5.B.9 / 4.A.2 (Szykman): the convoying fleets in the paradox do not convoy.
         return "szykman", {k: False for k in convoys}
     moves = [k for k in differing if k[0] == "move"]

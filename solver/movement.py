@@ -47,7 +47,7 @@ def adjudicate_movement(state: State, orders: list[Order], rules: Rules) -> Phas
 def prescan(state: State, orders: list[Order], rules: Rules) -> _Prescan:
     units = list(state.units)
     index_of = {u.province: i for i, u in enumerate(units)}
-    scan = _Prescan(Problem([UnitSlot(i, u.province, u.power) for i, u in enumerate(units)],
+    scan = _Prescan(Problem([UnitSlot(i, u.province, u.power, u.kind is UnitKind.FLEET) for i, u in enumerate(units)],
                             [], [], [], dict(index_of), {}))
     legal: dict[int, list[int]] = {}
     for k, order in enumerate(orders):
@@ -103,37 +103,43 @@ def _build_moves(state: State, orders: list[Order], rules: Rules, scan: _Prescan
     for u, k in sorted(scan.chosen.items()):
         if k is None or not isinstance(orders[k], Move):
             continue
-        order = orders[k]
-        dest, _ = move_destination(state, units[u], order, rules)
+        dest, _ = move_destination(state, units[u], orders[k], rules)
         m = len(p.moves)
-        convoyed = units[u].kind is UnitKind.ARMY and (
-            not state.map.can_move(UnitKind.ARMY, units[u].location, dest)
-            or _convoy_intended(state, orders, scan, units, units[u], order, dest))
-        p.moves.append(MoveOrder(m, u, units[u].province, dest.province, units[u].power, convoyed))
+        over_land = state.map.can_move(units[u].kind, units[u].location, dest)
+        p.moves.append(MoveOrder(m, u, units[u].province, dest.province, units[u].power, not over_land))
         p.units[u].move = m
         p.moves_into.setdefault(dest.province, []).append(m)
         scan.move_of[k] = m
         scan.dest_of[m] = dest
-    for move in p.moves:  # head-to-head battles: opposite moves, both over land
+    for move in p.moves:
         other = p.unit_at.get(move.dest)
-        if other is not None and not move.convoyed:
-            back = p.units[other].move
-            if back is not None and p.moves[back].dest == move.origin and not p.moves[back].convoyed:
-                move.opposing = back
+        back = p.units[other].move if other is not None else None
+        if back is not None and p.moves[back].dest == move.origin:
+            move.opposite = back
+    for k, m in scan.move_of.items():
+        move = p.moves[m]
+        if not move.convoyed and units[move.unit].kind is UnitKind.ARMY:
+            move.convoyed, move.fallback = _adjacent_convoy(orders, scan, units, orders[k], move, rules)
 
 
-def _convoy_intended(state: State, orders: list[Order], scan: _Prescan, units: list[Unit],
-                     unit: Unit, order: Move, dest: Location) -> bool:
-    """DATC 4.A.3 (2000/2023): an army that could go by land uses a convoy only if
-    ordered 'via convoy' or a fleet of its own power is ordered to convoy it."""
-    if order.via_convoy:
-        return True
-    for u, k in scan.chosen.items():
-        o = orders[k] if k is not None else None
-        if (isinstance(o, Convoy) and units[u].power == unit.power
-                and o.target.province == unit.province and o.dest.province == dest.province):
-            return True
-    return False
+def _adjacent_convoy(orders: list[Order], scan: _Prescan, units: list[Unit], order: Move,
+                     move: MoveOrder, rules: Rules) -> tuple[bool, bool]:
+    """DATC 4.A.3: does an army that can go by land try the convoy route, and may it
+    fall back to the land route? Returns (convoyed, fallback)."""
+    convoyers = [units[u].power for u, k in scan.chosen.items()
+                 if k is not None and isinstance(orders[k], Convoy)
+                 and orders[k].target.province == move.origin and orders[k].dest.province == move.dest]
+    own_fleet = units[move.unit].power in convoyers
+    choice = rules.choice("4.A.3")
+    if choice == "a":  # 1971: only when the unit there moves the opposite way; disrupted -> by land
+        wanted = bool(convoyers) and move.opposite is not None
+        return wanted, wanted
+    if choice == "b":  # 1982: intent shown by the player's own orders (a fleet of its own)
+        return own_fleet, False
+    if choice == "dptg":  # DPTG: only when written 'via convoy'
+        return order.via_convoy, False
+    wanted = order.via_convoy or own_fleet  # 2000/2023: own fleet or 'via convoy'
+    return wanted, choice == "fallback"  # DATC v2 reading: land route if no convoy route
 
 
 def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: list[Unit]) -> None:
@@ -257,7 +263,7 @@ def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solve
         m = scan.move_of[k]
         if v[("move", m)]:
             return OrderResult(order, unit, True, None, _strength_note(m, p, solved))
-        if p.moves[m].convoyed and not v[("path", m)]:
+        if p.moves[m].convoy_only and not v[("path", m)]:
             why = Reason.PARADOX if any(("convoy", c) in paradox for r in p.moves[m].routes for c in r) else Reason.NO_PATH
             return OrderResult(order, unit, False, why, "no convoy route of undislodged convoying fleets")
         return OrderResult(order, unit, False, Reason.BOUNCED, _strength_note(m, p, solved))
@@ -293,7 +299,7 @@ def _dislodgement(u: int, scan: _Prescan, solved: Solved, units: list[Unit]) -> 
     for m in p.moves_into.get(p.units[u].province, []):
         if solved.values[("move", m)]:
             move = p.moves[m]
-            return Dislodged(units[u], move.origin, move.convoyed)
+            return Dislodged(units[u], move.origin, move.convoyed and solved.values.get(("path", m), False))
     return Dislodged(units[u])
 
 
@@ -305,7 +311,7 @@ def _standoffs(scan: _Prescan, v: dict, new_units: list[Unit]) -> frozenset[str]
     for province, ms in p.moves_into.items():
         if province in occupied or any(v[("move", m)] for m in ms):
             continue
-        if sum(1 for m in ms if not p.moves[m].convoyed or v[("path", m)]) >= 2:
+        if sum(1 for m in ms if not p.moves[m].convoy_only or v[("path", m)]) >= 2:
             out.add(province)  # a standoff needs two units (a lost head-to-head is none, 6.H.9)
     return frozenset(out)
 
