@@ -25,8 +25,9 @@ class Encoding:
         self.model = cp_model.CpModel()
         self.lits: dict[Key, cp_model.IntVar] = {}
         self.deps: dict[Key, set[Key]] = {}
-        self.cache: dict[tuple[str, int], object] = {}  # strengths, read back for explanations
-        self.cache_conditions: dict[tuple[str, int], object] = {}
+        self.cache: dict[tuple[str, int], object] = {}  # strengths and conditions, by name
+        self._reads: dict[tuple[str, int], set[Key]] = {}  # decisions each cached term reads
+        self._collecting: list[set[Key]] = []
         self._pending: list[Key] = []
         self._current: Key | None = None
         for key in (problem.decisions() if roots is None else roots):
@@ -35,8 +36,7 @@ class Encoding:
 
     def lit(self, key: Key) -> cp_model.IntVar:
         """The boolean of a decision; reading it from a definition records a dependency."""
-        if self._current is not None:
-            self.deps[self._current].add(key)
+        self._note((key,))
         var = self.lits.get(key)
         if var is None:
             var = self.model.new_bool_var(f"{key[0]}[{key[1]}]")
@@ -44,6 +44,21 @@ class Encoding:
             self.deps[key] = set()
             self._pending.append(key)
         return var
+
+    def memo(self, key: tuple[str, int], build: Callable[[], object]) -> object:
+        """A term (strength, condition) built once; every definition using it depends on what it reads."""
+        if key not in self.cache:
+            self._collecting.append(set())
+            self.cache[key] = build()
+            self._reads[key] = self._collecting.pop()
+        self._note(self._reads[key])
+        return self.cache[key]
+
+    def _note(self, keys: Iterable[Key]) -> None:
+        for collector in self._collecting:
+            collector.update(keys)
+        if self._current is not None:
+            self.deps[self._current].update(k for k in keys if k != self._current)
 
     def _define_pending(self) -> None:
         from . import move, path, support  # the rule families

@@ -75,14 +75,10 @@ def both(enc: Encoding, a: Condition, b: Condition) -> Condition:
 
 def head_to_head(enc: Encoding, m: int) -> Condition:
     """5.B.1: m and the opposite move meet head to head when both go over land."""
-    key = ("h2h", m)
-    if key not in enc.cache_conditions:
-        move = enc.problem.moves[m]
-        if move.opposite is None:
-            enc.cache_conditions[key] = False
-        else:
-            enc.cache_conditions[key] = both(enc, by_land(enc, m), by_land(enc, move.opposite))
-    return enc.cache_conditions[key]
+    move = enc.problem.moves[m]
+    if move.opposite is None:
+        return False
+    return enc.memo(("h2h", m), lambda: both(enc, by_land(enc, m), by_land(enc, move.opposite)))
 
 
 def hold_strength(enc: Encoding, province: str) -> Strength:
@@ -109,7 +105,7 @@ def resisting_strength(enc: Encoding, m: int) -> Strength:
     if move.opposite is not None:
         cases.append(([h2h], defend_strength(enc, move.opposite)))
     upper = 1 + max(len(enc.problem.supports), 1)
-    return _cases(enc, f"resisting_strength[{m}]", upper, cases)
+    return enc.memo(("resisting", m), lambda: _cases(enc, f"resisting_strength[{m}]", upper, cases))
 
 
 def prevent_strength(enc: Encoding, m: int) -> Strength:
@@ -117,37 +113,38 @@ def prevent_strength(enc: Encoding, m: int) -> Strength:
 
     Under DATC 4.A.7 a, a unit dislodged from the area it moves to prevents
     nothing there even without a head-to-head battle."""
-    key = ("prevent", m)
-    if key not in enc.cache:
-        move = enc.problem.moves[m]
-        zero_if: list[Condition] = [negate(has_path(enc, m))]  # 5.B.6: PATH fails
-        if move.opposite is not None:
-            beaten = enc.lit(("move", move.opposite))
-            if enc.rules.choice("4.A.7") == "a":
-                zero_if.append(beaten)  # 4.A.7 a: dislodged from there, by any route
-            else:
-                zero_if.append(both(enc, head_to_head(enc, m), beaten))  # 5.B.6: head-to-head lost
-        zero_if = [z for z in zero_if if z is not False]
-        if any(z is True for z in zero_if):
-            enc.cache[key] = 0
-        elif not zero_if:
-            enc.cache[key] = 1 + _supports(enc, m)
+    return enc.memo(("prevent", m), lambda: _prevent_strength(enc, m))
+
+
+def _prevent_strength(enc: Encoding, m: int) -> Strength:
+    move = enc.problem.moves[m]
+    zero_if: list[Condition] = [negate(has_path(enc, m))]  # 5.B.6: PATH fails
+    if move.opposite is not None:
+        beaten = enc.lit(("move", move.opposite))
+        if enc.rules.choice("4.A.7") == "a":
+            zero_if.append(beaten)  # 4.A.7 a: dislodged from there, by any route
         else:
-            var = enc.model.new_int_var(0, 1 + len(move.supports), f"prevent_strength[{m}]")
-            for z in zero_if:
-                enc.model.add(var == 0).only_enforce_if(z)
-            enc.model.add(var == 1 + _supports(enc, m)).only_enforce_if([negate(z) for z in zero_if])
-            enc.cache[key] = var
-    return enc.cache[key]
+            zero_if.append(both(enc, head_to_head(enc, m), beaten))  # 5.B.6: head-to-head lost
+    zero_if = [z for z in zero_if if z is not False]
+    if any(z is True for z in zero_if):
+        return 0
+    if not zero_if:
+        return 1 + _supports(enc, m)
+    var = enc.model.new_int_var(0, 1 + len(move.supports), f"prevent_strength[{m}]")
+    for z in zero_if:
+        enc.model.add(var == 0).only_enforce_if(z)
+    enc.model.add(var == 1 + _supports(enc, m)).only_enforce_if([negate(z) for z in zero_if])
+    return var
 
 
 def attack_strength(enc: Encoding, m: int) -> Strength:
     """DATC 5.B.8: 0 without PATH; full support if the destination is empty or
     emptied (no head-to-head); 0 against a unit of the same power; else 1 +
     supports of powers other than the defender's."""
-    key = ("attack", m)
-    if key in enc.cache:
-        return enc.cache[key]
+    return enc.memo(("attack", m), lambda: _attack_strength(enc, m))
+
+
+def _attack_strength(enc: Encoding, m: int) -> Strength:
     move = enc.problem.moves[m]
     path = has_path(enc, m)
     full = 1 + _supports(enc, m)
@@ -167,6 +164,4 @@ def attack_strength(enc: Encoding, m: int) -> Strength:
             cases.append(([path, h2h], blocked))  # head-to-head: it stays to fight
             cases.append(([path, negate(h2h), leaves], full))  # it moves away
             cases.append(([path, negate(h2h), leaves.Not()], blocked))
-    strength = _cases(enc, f"attack_strength[{m}]", 1 + len(move.supports), cases)
-    enc.cache[key] = strength
-    return strength
+    return _cases(enc, f"attack_strength[{m}]", 1 + len(move.supports), cases)

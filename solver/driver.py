@@ -19,6 +19,7 @@ from .rules import Rules
 from .encodings import Encoding, Key, Problem
 
 MAX_RESOLUTIONS = 64
+STRENGTHS = ("attack", "prevent", "resisting")
 
 
 @dataclass
@@ -35,7 +36,9 @@ def solve(problem: Problem, rules: Rules) -> Solved:
     if not cyclic_components(enc.deps):
         values, strengths = _solve_once(enc)
         return Solved(values, strengths, 1, None)
-    first = _enumerate(enc)
+    first, first_strengths = _enumerate(enc)
+    if len(first) == 1:
+        return Solved(first[0], first_strengths[0], 1, first)
     calls = 1
     overrides: dict[Key, bool] = {}
     backups: list[tuple[str, tuple[Key, ...]]] = []
@@ -44,7 +47,7 @@ def solve(problem: Problem, rules: Rules) -> Solved:
         settled = False
         for component in cyclic_components(current.deps):
             sub = Encoding(problem, rules, overrides, roots=component)
-            found = _enumerate(sub)
+            found, _ = _enumerate(sub)
             calls += 1
             rule = _backup(component, found, rules)
             if rule is not None:
@@ -56,10 +59,9 @@ def solve(problem: Problem, rules: Rules) -> Solved:
         if not settled:
             raise SolverError(f"{len(solutions)} resolutions but no cycle to settle")
         current = Encoding(problem, rules, overrides)
-        solutions = _enumerate(current)
+        solutions, strengths = _enumerate(current)
         calls += 1
-    values, strengths = _solve_once(current)
-    return Solved(values, strengths, calls + 1, first, backups)
+    return Solved(solutions[0], strengths[0], calls, first, backups)
 
 
 def _backup(component: list[Key], found: list[dict[Key, bool]], rules: Rules) -> tuple[str, dict[Key, bool]] | None:
@@ -147,32 +149,34 @@ def _solve_once(enc: Encoding) -> tuple[dict[Key, bool], dict[tuple[str, int], i
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise SolverError(f"movement model: {solver.status_name(status)}")
     values = {k: bool(solver.value(v)) for k, v in enc.lits.items()}
-    strengths = {k: int(solver.value(v)) for k, v in enc.cache.items()}
+    strengths = {k: int(solver.value(v)) for k, v in enc.cache.items() if k[0] in STRENGTHS}
     return values, strengths
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
-    def __init__(self, lits: dict[Key, cp_model.IntVar], limit: int) -> None:
+    def __init__(self, enc: Encoding, limit: int) -> None:
         super().__init__()
-        self.lits = lits
+        self.lits = enc.lits
+        self.strengths = {k: v for k, v in enc.cache.items() if k[0] in STRENGTHS}
         self.limit = limit
-        self.found: list[dict[Key, bool]] = []
+        self.found: dict[tuple, tuple[dict[Key, bool], dict[tuple[str, int], int]]] = {}
 
     def on_solution_callback(self) -> None:
-        self.found.append({k: bool(self.value(v)) for k, v in self.lits.items()})
+        values = {k: bool(self.value(v)) for k, v in self.lits.items()}
+        signature = tuple(sorted(values.items()))
+        if signature not in self.found:  # distinct on the decisions
+            self.found[signature] = (values, {k: int(self.value(v)) for k, v in self.strengths.items()})
         if len(self.found) >= self.limit:
             self.stop_search()
 
 
-def _enumerate(enc: Encoding, limit: int = MAX_RESOLUTIONS) -> list[dict[Key, bool]]:
-    """Every consistent resolution (up to `limit`), distinct on the decisions."""
+def _enumerate(enc: Encoding, limit: int = MAX_RESOLUTIONS) -> tuple[list[dict[Key, bool]], list[dict]]:
+    """Every consistent resolution (up to `limit`), with the strengths of each."""
     solver = _solver()
     solver.parameters.enumerate_all_solutions = True
-    collector = _Collector(enc.lits, limit)
+    collector = _Collector(enc, limit)
     status = solver.solve(enc.model, collector)
     if status == cp_model.MODEL_INVALID:
         raise SolverError("movement model invalid")
-    unique: dict[tuple, dict[Key, bool]] = {}
-    for sol in collector.found:
-        unique.setdefault(tuple(sorted(sol.items())), sol)
-    return list(unique.values())
+    ordered = [collector.found[k] for k in sorted(collector.found)]
+    return [v for v, _ in ordered], [s for _, s in ordered]
