@@ -64,6 +64,33 @@ def solve(problem: Problem, rules: Rules) -> Solved:
     return Solved(solutions[0], strengths[0], calls, first, backups)
 
 
+def paradox_core(problem: Problem, rules: Rules, component: list[Key]) -> list[Key]:
+    """The decisions whose definitions cannot all hold (a minimal infeasibility core).
+
+    Built from CP-SAT's ``SufficientAssumptionsForInfeasibility`` and then made
+    minimal by dropping one assumption at a time."""
+    enc = Encoding(problem, rules, roots=component, assumptions=True)
+    keys = sorted(enc.assumed)
+
+    def infeasible(subset: list[Key]) -> list[Key] | None:
+        enc.model.clear_assumptions()
+        enc.model.add_assumptions([enc.assumed[k] for k in subset])
+        solver = _solver()
+        if solver.solve(enc.model) != cp_model.INFEASIBLE:
+            return None
+        core = {i for i in solver.sufficient_assumptions_for_infeasibility()}
+        return [k for k in subset if enc.assumed[k].index in core]
+
+    core = infeasible(keys)
+    if core is None:
+        return []
+    for key in list(core):
+        smaller = [k for k in core if k != key]
+        if infeasible(smaller) is not None:
+            core = smaller
+    return core
+
+
 def _backup(component: list[Key], found: list[dict[Key, bool]], rules: Rules) -> tuple[str, dict[Key, bool]] | None:
     """DATC 5.B.9 for one cycle, or None when the cycle has exactly one resolution."""
     projected = {tuple(sol[k] for k in component) for sol in found}

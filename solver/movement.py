@@ -34,6 +34,16 @@ class _Prescan:
     dest_of: dict[int, Location] = field(default_factory=dict)  # move index -> exact destination
 
 
+@dataclass
+class MovementTrace:
+    """What an explanation reads: the orders, the prescan and the solved model."""
+
+    orders: list[Order]
+    scan: _Prescan
+    solved: Solved
+    units: list[Unit]
+
+
 def adjudicate_movement(state: State, orders: list[Order], rules: Rules) -> PhaseResult:
     """Adjudicate a movement phase; never raises on bad orders."""
     scan = prescan(state, orders, rules)
@@ -249,7 +259,8 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     resolutions = None if solved.resolutions is None else len(solved.resolutions)
     backups = tuple(f"{name}: " + ", ".join(_describe_key(key, p, units) for key in keys)
                     for name, keys in solved.backups)
-    return PhaseResult(state, after, tuple(results), rules, options, solved.calls, resolutions, backups)
+    trace = MovementTrace(orders, scan, solved, units)
+    return PhaseResult(state, after, tuple(results), rules, options, solved.calls, resolutions, backups, trace)
 
 
 def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solved, paradox: set) -> OrderResult:

@@ -39,9 +39,12 @@ _BUILD = {"b", "build", "builds", "baue", "bauen", "bouw", "bouwt"}
 _REMOVE = {"remove", "removes"}
 _WAIVE = {"waive", "waives", "verzicht", "verzichtet"}
 _VIA = {"via", "by"}
+_CONVOY_WORD = {"convoy", "konvoi"}
 _ARROWS = ("->", "=>", "-", "–", "—", ">")
 
-_TOKEN = re.compile(r"\s*(?:(->|=>|[-–—>:/(),])|([^\s\-–—>:/(),]+))")
+# Characters that end a word: 'vie=>bud' and 'spa(nc)' are read as several tokens.
+_BREAKS = r"\s\-–—>=:/(),"
+_TOKEN = re.compile(rf"\s*(?:(->|=>|[{_BREAKS}])|([^{_BREAKS}]+))")
 
 
 @dataclass
@@ -97,7 +100,7 @@ class _Parser:
         cur = self.cur
         cur.skip_space()
         start, text = cur.pos, cur.text
-        ends = [m.start() for m in re.finditer(r"(?=[\s\-–—>:/(),]|$)", text[start:start + 60])]
+        ends = [m.start() for m in re.finditer(rf"(?=[{_BREAKS}]|$)", text[start:start + 60])]
         best = None
         for rel in sorted(set(ends), reverse=True):
             if rel == 0:
@@ -124,12 +127,17 @@ class _Parser:
     def nationality(self) -> Power | None:
         save = self.cur.pos
         found = self._longest(self.variant.power_names)
+        place = self._longest(self.map.province_names)
         if found is not None:
             power, end = found
             self.cur.pos = end
             self.cur.accept({":"})
             nxt = self.cur.peek()
-            if nxt in _KINDS or self._longest(self.map.province_names) is not None:
+            # A province name that merely starts with a nationality is the province:
+            # 'English Channel' is eng, not English + 'Channel' (also an alias of eng).
+            # 'ENG F lon' is a nationality: a unit kind follows.
+            whole_name = place is not None and place[1] > end
+            if nxt in _KINDS or (not whole_name and self._longest(self.map.province_names) is not None):
                 return power  # type: ignore[return-value]
         self.cur.pos = save
         return None
@@ -174,8 +182,11 @@ class _Parser:
             save = self.cur.pos
             self.cur.take()
             if self._longest(self.map.province_names) is None:
-                self.cur.pos = save  # the letter was a province after all
-                kind = None
+                after, self.cur.pos = self.cur.pos, save
+                if self._longest(self.map.province_names) is None:
+                    self.cur.pos = after  # neither reading works: the error names what follows the kind
+                else:
+                    kind = None  # the letter was a province after all
         return UnitRef(self.location(), kind, power)
 
     # --- orders --------------------------------------------------------------
@@ -195,7 +206,7 @@ class _Parser:
         if head in _REMOVE or (head in _DISBAND and head != "d"):
             cur.take()
             ref = self.unit_ref()
-            return self.end(Remove(ref, power) if phase is not PhaseKind.RETREAT else Disband(ref, power))
+            return self.end(self.removal(head, ref, power, phase))
         unit = self.unit_ref()
         return self.end(self.action(unit, power, phase))
 
@@ -222,7 +233,7 @@ class _Parser:
             return Convoy(unit, target, self.location(), power)
         if word in _DISBAND or word in _REMOVE:
             cur.take()
-            return Remove(unit, power) if phase is PhaseKind.ADJUSTMENT else Disband(unit, power)
+            return self.removal(word, unit, power, phase)
         if word in _BUILD:
             cur.take()
             return Build(unit.location, unit.kind, power)
@@ -236,12 +247,23 @@ class _Parser:
             while self.arrow():  # DATC 4.A.6: a convoy path written out; the last is the destination
                 dest, via = self.location(), True
             if cur.accept(_VIA):
-                cur.accept({"convoy", "konvoi"})
+                if not cur.accept(_CONVOY_WORD):  # 'via' alone is not an order: 'via convoy'
+                    raise cur.error("'convoy' after 'via'")
                 via = True
             if phase is PhaseKind.RETREAT:
                 return Retreat(unit, dest, power)
             return Move(unit, dest, via, power)
         raise cur.error("an order (H, -, S, C, R, D, Build, Remove)")
+
+    @staticmethod
+    def removal(word: str, unit: UnitRef, power: Power | None, phase: PhaseKind | None) -> Order:
+        """'Disband'/'Remove': a retreat-phase disband or an adjustment-phase removal.
+        The phase decides (a unit disbanded in winter is removed); without one, the word."""
+        if phase is PhaseKind.RETREAT:
+            return Disband(unit, power)
+        if phase is PhaseKind.ADJUSTMENT or word in _REMOVE:
+            return Remove(unit, power)
+        return Disband(unit, power)
 
     def arrow(self) -> bool:
         cur = self.cur
@@ -308,8 +330,9 @@ def format_unit_ref(ref: UnitRef) -> str:
 
 def format_order(order: Order, with_power: bool = True) -> str:
     """Canonical text of an order; :func:`parse_order` reads it back unchanged."""
+    body = _body(order)  # TypeError for anything but an order
     prefix = f"{order.power}: " if with_power and order.power else ""
-    return prefix + _body(order)
+    return prefix + body
 
 
 def _body(order: Order) -> str:

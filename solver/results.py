@@ -54,6 +54,8 @@ class PhaseResult:
     solver_calls: int = 0
     resolutions: int | None = None  # consistent resolutions found (None: acyclic fast path)
     backup_rules: tuple[str, ...] = ()  # the backup rules applied, in words
+    trace: object | None = field(default=None, compare=False, repr=False)
+    """Movement only: the prescan and the solved model, read by :mod:`dipsat.explain`."""
 
     @property
     def dislodged(self) -> tuple[Dislodged, ...]:

@@ -109,6 +109,10 @@ PARSE_TABLE = [
     ("F nth S English F eng", None, SupportHold(U(F, "nth"), U(F, "eng", "England"))),
     ("A bel S Engelse A hol - ruh", None, SupportMove(U(A, "bel"), U(A, "hol", "England"), L("ruh"))),
     ("F bre S con", None, SupportHold(U(F, "bre"), U(None, "con"))),
+    ("F nth S ENG F lon", None, SupportHold(U(F, "nth"), U(F, "lon", "England"))),
+    ("F nth S ENG: F lon - eng", None, SupportMove(U(F, "nth"), U(F, "lon", "England"), L("eng"))),
+    ("F bre S eng - pic", None, SupportMove(U(F, "bre"), U(None, "eng"), L("pic"))),
+    ("F lon S English F Channel", None, SupportHold(U(F, "lon"), U(F, "eng", "England"))),
     # a province whose name starts like a nationality is the province (English Channel)
     ("F lon S English Channel - nth", None, SupportMove(U(F, "lon"), U(None, "eng"), L("nth"))),
     ("F lon S English Channel", None, SupportHold(U(F, "lon"), U(None, "eng"))),
@@ -274,7 +278,8 @@ def test_parse_location_rejects_trailing_text():
 
 POWERS = [p.name for p in V.powers]
 LOCATIONS = sorted(
-    [Location(pid) for pid in MAP.provinces] + [Location(pid, c) for pid, p in MAP.provinces.items() for c in p.coasts]
+    [Location(pid) for pid in MAP.provinces] + [Location(pid, c) for pid, p in MAP.provinces.items() for c in p.coasts],
+    key=str,
 )
 SPOTS = [(kind, loc) for kind in (A, F, W) for loc in LOCATIONS if MAP.can_occupy(kind, loc)]
 

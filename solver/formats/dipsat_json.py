@@ -1,0 +1,645 @@
+"""dipsat JSON: states, orders and full phase results (schema ``dipsat/1``).
+
+The schema is documented in ``docs/json.md``. Writers are deterministic: keys
+come in a fixed order and every list is sorted, so the same input always gives
+byte-identical ``json.dumps(doc, indent=2)`` output. The reader is lenient about
+spelling (power aliases, ``army``/``A``, ``stp/nc`` or ``St. Petersburg (north
+coast)``, a phase as an object or as ``"Spring 1901, Movement"``) and strict about
+meaning: it checks every province, power and unit placement against the variant,
+collects every problem, and raises one :class:`JsonFormatError` whose
+``problems`` name the JSON path of each bad field and what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
+from ..errors import DipsatError, NotationError
+from ..maps import Variant, fold, load_variant
+from ..notation import format_order, parse_location
+from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
+                      SupportMove, Waive, ordered_province)
+from ..results import OrderResult, PhaseResult, Reason
+from ..state import Dislodged, State
+
+__all__ = ["FORMAT", "JsonFormatError", "state_to_json", "state_from_json", "position_from_json",
+           "result_to_json", "state_problems", "dislodged_report", "disbanded_report", "sorted_results",
+           "DislodgedInfo", "DisbandedInfo"]
+
+FORMAT = "dipsat/1"
+
+ORDER_TYPES: dict[type, str] = {
+    Hold: "hold", Move: "move", SupportHold: "support_hold", SupportMove: "support_move",
+    Convoy: "convoy", Retreat: "retreat", Disband: "disband", Build: "build", Remove: "remove",
+    Waive: "waive",
+}
+
+
+class JsonFormatError(DipsatError, ValueError):
+    """A dipsat JSON document that cannot be read.
+
+    ``problems`` holds one line per bad field: ``[source: ]$.path: what is wrong
+    (expected ...)``. The message is the single problem, or all of them joined.
+    """
+
+    def __init__(self, problems: list[str], source: str | None = None) -> None:
+        self.source = source
+        self.problems = [f"{source}: {p}" if source else p for p in problems]
+        if len(self.problems) == 1:
+            message = self.problems[0]
+        else:
+            message = f"{len(self.problems)} problems: " + "; ".join(self.problems)
+        super().__init__(message)
+
+
+# --- writing ---------------------------------------------------------------------------
+
+
+def _loc_key(loc: Location) -> tuple[str, str]:
+    return (loc.province, loc.coast or "")
+
+
+def _unit_key(unit: Unit) -> tuple[str, str, str, str]:
+    return (*_loc_key(unit.location), unit.power, unit.kind.value)
+
+
+def _power_key(unit: Unit) -> tuple[str, str, str]:
+    return (unit.power, *_loc_key(unit.location))
+
+
+def unit_to_json(unit: Unit) -> dict[str, str]:
+    return {"power": unit.power, "kind": unit.kind.value, "location": str(unit.location)}
+
+
+def phase_to_json(phase: Phase) -> dict[str, Any]:
+    return {"year": phase.year, "season": phase.season.value, "kind": phase.kind.value}
+
+
+def _dislodged_to_json(d: Dislodged) -> dict[str, Any]:
+    return {**unit_to_json(d.unit), "attacker_origin": d.attacker_origin, "by_convoy": d.by_convoy}
+
+
+def _state_body(state: State) -> dict[str, Any]:
+    return {
+        "variant": state.variant.name,
+        "wings": state.variant.wings,
+        "phase": phase_to_json(state.phase),
+        "units": [unit_to_json(u) for u in sorted(state.units, key=_unit_key)],
+        "owners": {centre: power for centre, power in sorted(state.owners)},
+        "dislodged": [_dislodged_to_json(d) for d in sorted(state.dislodged, key=lambda d: _unit_key(d.unit))],
+        "standoffs": sorted(state.standoffs),
+    }
+
+
+def state_to_json(state: State, orders: list[Order] | None = None) -> dict[str, Any]:
+    """A ``state`` document; with `orders`, it also carries them (in the order given)."""
+    doc: dict[str, Any] = {"format": FORMAT, "type": "state", **_state_body(state)}
+    if orders is not None:
+        doc["orders"] = [format_order(o) for o in orders]
+    return doc
+
+
+def order_power(result: OrderResult) -> str | None:
+    """Who gave the order: its power prefix, else the owner of the unit it went to."""
+    return result.order.power or (result.unit.power if result.unit else None)
+
+
+def status_word(result: OrderResult) -> str:
+    """``succeeds``, or the reason it failed (``bounced``, ``cut``, ``illegal`` ...)."""
+    if result.succeeded:
+        return "succeeds"
+    return str(result.reason) if result.reason else "fails"
+
+
+def sorted_results(result: PhaseResult) -> list[tuple[int, OrderResult]]:
+    """The order results with their index in the given orders, sorted by power,
+    then the ordered unit's location, then the index (orders without a power last)."""
+    def key(item: tuple[int, OrderResult]):
+        index, r = item
+        power = order_power(r)
+        where = r.unit.location if r.unit else _order_location(r.order)
+        return (power is None, power or "", *(_loc_key(where) if where else ("", "")), index)
+    return sorted(enumerate(result.results), key=key)
+
+
+def _order_location(order: Order) -> Location | None:
+    if isinstance(order, Build):
+        return order.location
+    if isinstance(order, Waive):
+        return None
+    return order.unit.location if ordered_province(order) else None
+
+
+@dataclass(frozen=True)
+class DislodgedInfo:
+    """A unit dislodged by a movement phase, with where it may go."""
+
+    dislodged: Dislodged
+    options: tuple[Location, ...]
+
+    @property
+    def disbanded(self) -> bool:
+        """No retreat is possible: the unit is disbanded at once."""
+        return not self.options
+
+
+@dataclass(frozen=True)
+class DisbandedInfo:
+    """A unit that left the board without a successful order of its own."""
+
+    unit: Unit
+    reason: str
+
+
+def dislodged_report(result: PhaseResult) -> list[DislodgedInfo]:
+    """Every unit the movement phase dislodged, including those with no retreat
+    (which the new state no longer holds: they are disbanded at once)."""
+    before, after = result.before, result.after
+    if before.phase.kind is not PhaseKind.MOVEMENT:
+        return []
+    waiting = {d.unit: d for d in after.dislodged} if after.phase.kind is PhaseKind.RETREAT else {}
+    moves = [r for r in result.results if r.succeeded and isinstance(r.order, Move) and r.unit is not None]
+    moved_from = {r.unit.province for r in moves}
+    after_units = set(after.units)
+    out = []
+    for unit in before.units:
+        if unit in waiting:
+            d = waiting[unit]
+            out.append(DislodgedInfo(d, tuple(result.retreat_options.get(unit, ()))))
+        elif unit.province not in moved_from and unit not in after_units:
+            out.append(DislodgedInfo(_reconstruct(unit, moves, before), ()))
+    return sorted(out, key=lambda i: _power_key(i.dislodged.unit))
+
+
+def _reconstruct(unit: Unit, moves: list[OrderResult], state: State) -> Dislodged:
+    """The dislodgement of a unit the new state dropped (no retreat): from the move that entered."""
+    for r in moves:
+        order = r.order
+        if order.dest.province == unit.province:
+            by_convoy = r.unit.kind is UnitKind.ARMY and (
+                order.via_convoy or not state.map.can_move(UnitKind.ARMY, r.unit.location, Location(unit.province)))
+            return Dislodged(unit, r.unit.province, by_convoy)
+    return Dislodged(unit)
+
+
+def disbanded_report(result: PhaseResult) -> list[DisbandedInfo]:
+    """Units removed from the board without a successful order of their own:
+    dislodged with no retreat (movement), retreat failed or not ordered (retreat),
+    removed in civil disorder (adjustment)."""
+    before, after = result.before, result.after
+    kind = before.phase.kind
+    out: list[DisbandedInfo] = []
+    if kind is PhaseKind.MOVEMENT:
+        out = [DisbandedInfo(i.dislodged.unit, "dislodged with no possible retreat")
+               for i in dislodged_report(result) if i.disbanded]
+    elif kind is PhaseKind.RETREAT:
+        by_unit: dict[Unit, list[OrderResult]] = {}
+        for r in result.results:
+            if r.unit is not None:
+                by_unit.setdefault(r.unit, []).append(r)
+        for d in before.dislodged:
+            rs = by_unit.get(d.unit, [])
+            if any(r.succeeded for r in rs):
+                continue  # retreated, or disbanded as ordered
+            if any(r.reason is Reason.BOUNCED for r in rs):
+                why = "retreat failed: disbanded"
+            elif rs:
+                why = "no legal retreat order: disbanded"
+            else:
+                why = "no retreat order: disbanded"
+            out.append(DisbandedInfo(d.unit, why))
+    else:
+        removed = {r.unit for r in result.results if r.succeeded and isinstance(r.order, Remove) and r.unit}
+        removed |= {before.unit_at(r.order.unit.province) for r in result.results
+                    if r.succeeded and isinstance(r.order, Remove)}
+        after_units = set(after.units)
+        out = [DisbandedInfo(u, "removed in civil disorder") for u in before.units
+               if u not in after_units and u not in removed]
+    return sorted(out, key=lambda i: _power_key(i.unit))
+
+
+def result_to_json(result: PhaseResult) -> dict[str, Any]:
+    """A ``result`` document: every order's outcome, dislodgements, the new state."""
+    orders = []
+    for index, r in sorted_results(result):
+        orders.append({
+            "index": index,
+            "order": format_order(r.order),
+            "type": ORDER_TYPES[type(r.order)],
+            "power": order_power(r),
+            "unit": unit_to_json(r.unit) if r.unit else None,
+            "succeeded": r.succeeded,
+            "result": status_word(r),
+            "reason": str(r.reason) if r.reason else None,
+            "detail": r.detail,
+        })
+    dislodged = [{**_dislodged_to_json(i.dislodged), "retreat_options": [str(o) for o in sorted(i.options, key=_loc_key)]}
+                 for i in dislodged_report(result)]
+    disbanded = [{**unit_to_json(i.unit), "reason": i.reason} for i in disbanded_report(result)]
+    return {
+        "format": FORMAT,
+        "type": "result",
+        "rules": str(result.rules),
+        "phase": phase_to_json(result.before.phase),
+        "next_phase": phase_to_json(result.after.phase),
+        "orders": orders,
+        "dislodged": dislodged,
+        "disbanded": disbanded,
+        "solver": {
+            "calls": result.solver_calls,
+            "resolutions": result.resolutions,
+            "backup_rules": list(result.backup_rules),
+        },
+        "after": _state_body(result.after),
+        "before": _state_body(result.before),
+    }
+
+
+# --- reading ---------------------------------------------------------------------------
+
+_CANONICAL = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)?$")
+_SHORT_PHASE = re.compile(r"^\s*([SFW])\s*(\d+)\s*([MRAB])\s*$", re.I)
+_KIND_WORDS = {"a": UnitKind.ARMY, "army": UnitKind.ARMY, "f": UnitKind.FLEET, "fleet": UnitKind.FLEET,
+               "w": UnitKind.WING, "wing": UnitKind.WING}
+
+
+class _Reader:
+    """Reads a state body, recording one problem per bad field (with its JSON path)."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.variant: Variant | None = None
+
+    def fail(self, path: str, message: str) -> None:
+        self.problems.append(f"{path}: {message}")
+
+    @staticmethod
+    def _show(value: Any) -> str:
+        text = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
+        return text if len(text) <= 40 else text[:37] + "..."
+
+    # --- whole document --------------------------------------------------------------
+    def document(self, data: Any, path: str, want: tuple[str, ...]) -> str | None:
+        """Checks ``format`` and ``type``; returns the type (None if unusable)."""
+        if not isinstance(data, dict):
+            self.fail(path, f"expected a JSON object (a dipsat/1 document), found {self._show(data)}")
+            return None
+        fmt = data.get("format", FORMAT)
+        if fmt != FORMAT:
+            self.fail(f"{path}.format", f"unsupported format {self._show(fmt)} (expected {FORMAT!r})")
+            return None
+        kind = data.get("type", want[0])
+        if kind not in want:
+            self.fail(f"{path}.type", f"expected {' or '.join(map(repr, want))}, found {self._show(kind)}")
+            return None
+        return kind
+
+    def state(self, data: Any, path: str) -> State | None:
+        if not isinstance(data, dict):
+            self.fail(path, f"expected a JSON object (a state), found {self._show(data)}")
+            return None
+        variant = self.read_variant(data, path)
+        if variant is None:
+            return None
+        self.variant = variant
+        phase = self.phase(data.get("phase"), f"{path}.phase") if "phase" in data else None
+        if "phase" not in data:
+            self.fail(f"{path}.phase", "missing (expected e.g. {\"year\": 1901, \"season\": \"Spring\", \"kind\": \"Movement\"})")
+        units = self.units(data, path)
+        owners = self.owners(data, path, variant)
+        dislodged = self.dislodged(data, path, phase, units)
+        standoffs = self.standoffs(data, path, phase, units)
+        if phase is None or self.problems:
+            return None
+        return State(variant, phase, tuple(units), owners, tuple(dislodged), frozenset(standoffs))
+
+    def read_variant(self, data: dict, path: str) -> Variant | None:
+        name = data.get("variant")
+        if not isinstance(name, str) or not name.strip():
+            self.fail(f"{path}.variant", f"expected a variant name such as 'standard', found {self._show(name)}")
+            return None
+        key = fold(name).replace(" ", "_")
+        wings = data.get("wings", False)
+        if key == "datc_standard":
+            key, wings = "standard", True
+        if not isinstance(wings, bool):
+            self.fail(f"{path}.wings", f"expected true or false, found {self._show(wings)}")
+            wings = False
+        if not re.fullmatch(r"[a-z0-9_]+", key):
+            self.fail(f"{path}.variant", f"expected the name of a bundled variant such as 'standard', found {name!r}")
+            return None
+        try:
+            variant = load_variant(key)
+        except DipsatError as exc:
+            self.fail(f"{path}.variant", str(exc))
+            return None
+        return replace(variant, wings=True) if wings and not variant.wings else variant
+
+    def phase(self, value: Any, path: str) -> Phase | None:
+        if isinstance(value, str):
+            return self._phase_text(value, path)
+        if not isinstance(value, dict):
+            self.fail(path, f"expected an object {{\"year\", \"season\", \"kind\"}} or text like "
+                            f"'Spring 1901, Movement', found {self._show(value)}")
+            return None
+        year = value.get("year")
+        ok = True
+        if isinstance(year, bool) or not isinstance(year, int):
+            self.fail(f"{path}.year", f"expected a whole number such as 1901, found {self._show(year)}")
+            ok = False
+        season = {"spring": Season.SPRING, "fall": Season.FALL, "autumn": Season.FALL}.get(
+            fold(value["season"]) if isinstance(value.get("season"), str) else "")
+        if season is None:
+            self.fail(f"{path}.season", f"expected 'Spring' or 'Fall', found {self._show(value.get('season'))}")
+            ok = False
+        kind_text = fold(value["kind"]) if isinstance(value.get("kind"), str) else ""
+        kind = next((k for k in PhaseKind if kind_text and k.value.lower().startswith(kind_text.rstrip("s"))), None)
+        if kind is None and kind_text.startswith("build"):
+            kind = PhaseKind.ADJUSTMENT
+        if kind is None:
+            self.fail(f"{path}.kind", f"expected 'Movement', 'Retreat' or 'Adjustment', found {self._show(value.get('kind'))}")
+            ok = False
+        return Phase(year, season, kind) if ok else None
+
+    def _phase_text(self, text: str, path: str) -> Phase | None:
+        from .casefile import parse_phase
+        m = _SHORT_PHASE.match(text)
+        if m:
+            season = Season.SPRING if m.group(1).upper() == "S" else Season.FALL
+            kind = {"M": PhaseKind.MOVEMENT, "R": PhaseKind.RETREAT}.get(m.group(3).upper(), PhaseKind.ADJUSTMENT)
+            return Phase(int(m.group(2)), season, kind)
+        try:
+            return parse_phase(text)
+        except ValueError:
+            self.fail(path, f"expected a phase like 'Spring 1901, Movement' or 'S1901M', found {text!r}")
+            return None
+
+    # --- names -----------------------------------------------------------------------
+    def power(self, value: Any, path: str) -> str | None:
+        assert self.variant is not None
+        name = self.variant.power_names.get(fold(value)) if isinstance(value, str) else None
+        if name is None:
+            known = ", ".join(p.name for p in self.variant.powers)
+            self.fail(path, f"expected a power of {self.variant.name} ({known}), found {self._show(value)}")
+        return name
+
+    def location(self, value: Any, path: str) -> Location | None:
+        assert self.variant is not None
+        the_map = self.variant.map
+        if not isinstance(value, str) or not value.strip():
+            self.fail(path, f"expected a location such as 'lon' or 'stp/nc', found {self._show(value)}")
+            return None
+        text = value.strip().lower()
+        if _CANONICAL.match(text):
+            loc = Location.parse(text)
+            prov = the_map.provinces.get(loc.province)
+            if prov is None:
+                self.fail(path, f"unknown province {loc.province!r} (expected a province id of the "
+                                f"{self.variant.name} map, such as 'lon' or 'stp/nc')")
+                return None
+            if loc.coast is not None and loc.coast not in prov.coasts:
+                has = f"its coasts are {', '.join(f'{loc.province}/{c}' for c in prov.coasts)}" if prov.coasts else "it has one coast only"
+                self.fail(path, f"{prov.name} has no coast {loc.coast!r} ({has})")
+                return None
+            return loc
+        try:
+            return parse_location(value, self.variant)
+        except NotationError:
+            self.fail(path, f"unknown location {value!r} (expected a province id of the {self.variant.name} "
+                            f"map, such as 'lon' or 'stp/nc')")
+            return None
+
+    def province(self, value: Any, path: str) -> str | None:
+        loc = self.location(value, path)
+        if loc is None:
+            return None
+        if loc.coast is not None:
+            self.fail(path, f"expected a province without a coast, found {value!r}")
+            return None
+        return loc.province
+
+    # --- units -----------------------------------------------------------------------
+    def unit(self, value: Any, path: str) -> Unit | None:
+        assert self.variant is not None
+        if not isinstance(value, dict):
+            self.fail(path, f"expected a unit object {{\"power\", \"kind\", \"location\"}}, found {self._show(value)}")
+            return None
+        power = self.power(value.get("power"), f"{path}.power")
+        raw_kind = value.get("kind")
+        kind = _KIND_WORDS.get(fold(raw_kind)) if isinstance(raw_kind, str) else None
+        if kind is None:
+            self.fail(f"{path}.kind", f"expected 'A', 'F' or 'W', found {self._show(raw_kind)}")
+        elif kind is UnitKind.WING and not self.variant.wings:
+            self.fail(f"{path}.kind", "wings are not used in this variant (expected 'A' or 'F'; set \"wings\": true to allow them)")
+            kind = None
+        loc = self.location(value.get("location"), f"{path}.location")
+        if kind is not None and loc is not None:
+            why = placement_problem(self.variant, kind, loc)
+            if why is not None:
+                self.fail(f"{path}.location", why)
+                return None
+        if power is None or kind is None or loc is None:
+            return None
+        return Unit(power, kind, loc)
+
+    def unit_list(self, data: dict, key: str, path: str, required: bool) -> list[tuple[str, Unit, dict]]:
+        if key not in data and required:
+            self.fail(f"{path}.{key}", "missing (expected a list of units, e.g. [{\"power\": \"England\", \"kind\": \"F\", \"location\": \"lon\"}])")
+            return []
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            self.fail(f"{path}.{key}", f"expected a list of units, found {self._show(value)}")
+            return []
+        out = []
+        for i, item in enumerate(value):
+            unit = self.unit(item, f"{path}.{key}[{i}]")
+            if unit is not None:
+                out.append((f"{path}.{key}[{i}]", unit, item))
+        return out
+
+    def units(self, data: dict, path: str) -> list[Unit]:
+        seen: dict[str, str] = {}
+        out = []
+        for where, unit, _ in self.unit_list(data, "units", path, required=True):
+            if unit.province in seen:
+                self.fail(f"{where}.location", f"{unit.province} already holds the unit at {seen[unit.province]} "
+                                               "(expected one unit per province)")
+                continue
+            seen[unit.province] = where
+            out.append(unit)
+        return out
+
+    def owners(self, data: dict, path: str, variant: Variant) -> tuple[tuple[str, str], ...]:
+        if "owners" not in data:
+            return tuple((c, p.name) for p in variant.powers for c in p.home_centres)
+        value = data["owners"]
+        if not isinstance(value, dict):
+            self.fail(f"{path}.owners", f"expected an object {{centre: power}}, found {self._show(value)}")
+            return ()
+        pairs: list[tuple[str, Any, str]] = []
+        if value and all(isinstance(v, list) for v in value.values()):  # lenient: {power: [centres]}
+            for power_text, centres in value.items():
+                for i, centre in enumerate(centres):
+                    pairs.append((centre, power_text, f"{path}.owners.{power_text}[{i}]"))
+        else:
+            pairs = [(centre, power, f"{path}.owners.{centre}") for centre, power in value.items()]
+        owners: dict[str, str] = {}
+        for centre_text, power_text, where in pairs:
+            if power_text is None:
+                continue  # written out as unowned
+            centre = self.province(centre_text, where)
+            power = self.power(power_text, where)
+            if centre is None or power is None:
+                continue
+            if not variant.map.provinces[centre].centre:
+                self.fail(where, f"{variant.map.provinces[centre].name} is not a supply centre")
+                continue
+            if centre in owners and owners[centre] != power:
+                self.fail(where, f"{centre} is already owned by {owners[centre]}")
+                continue
+            owners[centre] = power
+        return tuple(sorted(owners.items()))
+
+    def dislodged(self, data: dict, path: str, phase: Phase | None, units: list[Unit]) -> list[Dislodged]:
+        entries = self.unit_list(data, "dislodged", path, required=False)
+        if entries and phase is not None and phase.kind is not PhaseKind.RETREAT:
+            self.fail(f"{path}.dislodged", f"dislodged units only exist in a retreat phase (the phase is {phase})")
+            return []
+        seen: dict[str, str] = {}
+        out = []
+        for where, unit, item in entries:
+            if unit.province in seen:
+                self.fail(f"{where}.location", f"a unit dislodged from {unit.province} is already listed at {seen[unit.province]}")
+                continue
+            seen[unit.province] = where
+            origin = item.get("attacker_origin")
+            if origin is not None:
+                origin = self.province(origin, f"{where}.attacker_origin")
+            by_convoy = item.get("by_convoy", False)
+            if not isinstance(by_convoy, bool):
+                self.fail(f"{where}.by_convoy", f"expected true or false, found {self._show(by_convoy)}")
+                by_convoy = False
+            out.append(Dislodged(unit, origin, by_convoy))
+        return sorted(out, key=lambda d: _unit_key(d.unit))
+
+    def standoffs(self, data: dict, path: str, phase: Phase | None, units: list[Unit]) -> list[str]:
+        value = data.get("standoffs", [])
+        if not isinstance(value, list):
+            self.fail(f"{path}.standoffs", f"expected a list of provinces, found {self._show(value)}")
+            return []
+        if value and phase is not None and phase.kind is not PhaseKind.RETREAT:
+            self.fail(f"{path}.standoffs", f"standoffs only matter in a retreat phase (the phase is {phase})")
+            return []
+        occupied = {u.province for u in units}
+        out = []
+        for i, item in enumerate(value):
+            province = self.province(item, f"{path}.standoffs[{i}]")
+            if province is None:
+                continue
+            if province in occupied:
+                self.fail(f"{path}.standoffs[{i}]", f"{province} is occupied (a standoff leaves a province empty)")
+                continue
+            out.append(province)
+        return out
+
+    def order_texts(self, data: dict, path: str) -> list[tuple[str, str]] | None:
+        if "orders" not in data:
+            return None
+        value = data["orders"]
+        if not isinstance(value, list):
+            self.fail(f"{path}.orders", f"expected a list of order strings, found {self._show(value)}")
+            return None
+        out = []
+        for i, item in enumerate(value):
+            if isinstance(item, str):
+                out.append((f"{path}.orders[{i}]", item))
+            else:
+                self.fail(f"{path}.orders[{i}]", f"expected an order as text, such as 'England: F lon - nth', found {self._show(item)}")
+        return out
+
+
+def placement_problem(variant: Variant, kind: UnitKind, loc: Location) -> str | None:
+    """Why a unit of `kind` cannot stand at `loc` (None: it can)."""
+    the_map = variant.map
+    prov = the_map.provinces.get(loc.province)
+    if prov is None:
+        return f"unknown province {loc.province!r}"
+    if the_map.can_occupy(kind, loc):
+        return None
+    if kind is UnitKind.ARMY:
+        if prov.is_sea:
+            return f"an army cannot stand in {prov.name} (a sea)"
+        return f"an army stands in {loc.province}, not on a coast (expected {loc.province!r})"
+    if kind is UnitKind.FLEET:
+        if prov.coasts and loc.coast is None:
+            return (f"a fleet in {prov.name} must name its coast (expected one of "
+                    f"{', '.join(repr(f'{loc.province}/{c}') for c in prov.coasts)})")
+        return f"a fleet cannot stand in {prov.name} (inland)"
+    return f"a wing stands in {loc.province}, not on a coast (expected {loc.province!r})"
+
+
+def state_problems(state: State) -> list[str]:
+    """What is wrong with a position built some other way (e.g. from a case file):
+    unit placements, two units in a province, dislodged units outside a retreat phase."""
+    problems = []
+    seen: dict[str, Unit] = {}
+    for unit in state.units:
+        why = placement_problem(state.variant, unit.kind, unit.location)
+        if why is not None:
+            problems.append(f"{unit}: {why}")
+        if unit.kind is UnitKind.WING and not state.variant.wings:
+            problems.append(f"{unit}: wings are not used in this variant")
+        if unit.province in seen:
+            problems.append(f"{unit}: {unit.province} already holds {seen[unit.province]}")
+        seen[unit.province] = unit
+    for d in state.dislodged:
+        why = placement_problem(state.variant, d.unit.kind, d.unit.location)
+        if why is not None:
+            problems.append(f"dislodged {d.unit}: {why}")
+    if state.dislodged and state.phase.kind is not PhaseKind.RETREAT:
+        problems.append(f"dislodged units only exist in a retreat phase (the phase is {state.phase})")
+    for centre, power in state.owners:
+        prov = state.map.provinces.get(centre)
+        if prov is None or not prov.centre:
+            problems.append(f"{power} owns {centre}, which is not a supply centre")
+    return problems
+
+
+def state_from_json(data: Any, source: str | None = None) -> State:
+    """Read a ``state`` document (``format`` and ``type`` may be left out).
+
+    :raises JsonFormatError: listing every bad field by JSON path.
+    """
+    reader = _Reader()
+    state = None
+    if reader.document(data, "$", ("state",)) is not None:
+        state = reader.state(data, "$")
+    if state is None:
+        raise JsonFormatError(reader.problems or ["$: not a usable state"], source)
+    return state
+
+
+def position_from_json(data: Any, source: str | None = None) -> tuple[State, list[tuple[str, str]] | None]:
+    """A position to adjudicate: a ``state`` document (and its optional ``orders``,
+    as ``(json path, text)`` pairs), or a ``result`` document (its ``after`` state,
+    so results chain into the next phase; no orders).
+
+    :raises JsonFormatError: listing every bad field by JSON path.
+    """
+    reader = _Reader()
+    kind = reader.document(data, "$", ("state", "result"))
+    state, orders = None, None
+    if kind == "state":
+        state = reader.state(data, "$")
+        orders = reader.order_texts(data, "$")
+    elif kind == "result":
+        if "after" not in data:
+            reader.fail("$.after", "missing (a result document holds the new state in 'after')")
+        else:
+            state = reader.state(data["after"], "$.after")
+    if state is None or reader.problems:
+        raise JsonFormatError(reader.problems or ["$: not a usable position"], source)
+    return state, orders

@@ -1,0 +1,136 @@
+"""The case-file reader and `dipsat cases`: lenient reading, one clear error per problem."""
+
+from __future__ import annotations
+
+import io
+
+from click.testing import CliRunner
+
+from dipsat.casework import run_case
+from dipsat.cli import main
+from dipsat.formats.casefile import parse_phase, read_cases, write_case
+from dipsat.board import Phase, PhaseKind, Season, Unit, UnitKind, Location
+
+GOOD = """VARIANT_ALL Standard
+CASE good.1 a simple bounce
+PRESTATE_SETPHASE Spring 1901, Movement
+PRESTATE
+\tAustria: A vie
+\tItaly: A ven
+ORDERS
+\tAustria: A vie - tyr
+\tItaly: A ven - tyr
+POSTSTATE_SAME
+END
+"""
+
+BROKEN = """VARIANT_ALL Standard
+CASE bad.keyword
+PRESTATE_SETPHASE Spring 1901, Movement
+PRESTATE
+\tAustria: A vie
+PRESTATEX
+ORDERS
+\tAustria: A vie H
+POSTSTATE_SAME
+END
+CASE bad.province
+PRESTATE_SETPHASE Spring 1901, Movement
+PRESTATE
+\tAustria: A atlantis
+ORDERS
+\tAustria: A vie H
+POSTSTATE_SAME
+END
+CASE bad.order
+PRESTATE_SETPHASE Spring 1901, Movement
+PRESTATE
+\tAustria: A vie
+ORDERS
+\tAustria: A vie ~~ zzz
+POSTSTATE_SAME
+END
+CASE bad.phase
+PRESTATE_SETPHASE Summer 1901
+PRESTATE
+\tAustria: A vie
+ORDERS
+POSTSTATE_SAME
+END
+CASE bad.noend
+PRESTATE_SETPHASE Spring 1901, Movement
+"""
+
+
+def _cases(text: str, name: str = "t.txt"):
+    return read_cases(io.StringIO(text), name)
+
+
+def test_good_case_passes():
+    cases, errors = _cases(GOOD)
+    assert not errors and len(cases) == 1
+    run = run_case(cases[0])
+    assert run.status == "PASS", run.problems
+
+
+def test_each_problem_names_file_line_and_expectation():
+    cases, errors = _cases(BROKEN, "broken.txt")
+    runs = {c.id: run_case(c) for c in cases}
+    assert set(runs) == {"bad.keyword", "bad.province", "bad.order", "bad.phase", "bad.noend"}
+    assert all(r.status == "ERROR" for r in runs.values())
+    assert "broken.txt:6: unknown keyword 'PRESTATEX'" in runs["bad.keyword"].problems[0]
+    assert "broken.txt:14" in runs["bad.province"].problems[0] and "atlantis" in runs["bad.province"].problems[0]
+    assert "broken.txt:24" in runs["bad.order"].problems[0] and "expected" in runs["bad.order"].problems[0]
+    assert "Summer 1901" in runs["bad.phase"].problems[0]
+    assert "has no END" in runs["bad.noend"].problems[0]
+    for run in runs.values():
+        assert all("\n" not in p for p in run.problems)  # one line per problem
+
+
+def test_cli_continues_after_bad_cases(tmp_path):
+    (tmp_path / "a_broken.txt").write_text(BROKEN)
+    (tmp_path / "b_good.txt").write_text(GOOD)
+    result = CliRunner().invoke(main, ["cases", str(tmp_path)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert "PASS good.1" in lines
+    assert lines[-1] == "1 passed, 5 failed"
+    assert "Traceback" not in result.output
+
+
+def test_failure_shows_expected_and_got(tmp_path):
+    wrong = GOOD.replace("POSTSTATE_SAME", "POSTSTATE\n\tAustria: A tyr\n\tItaly: A ven")
+    (tmp_path / "w.txt").write_text(wrong)
+    result = CliRunner().invoke(main, ["cases", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "expected but missing: Austria: A tyr" in result.output
+    assert "not expected: Austria: A vie" in result.output
+    assert result.output.strip().splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_rules_profile_skips_cases_written_for_another(tmp_path):
+    text = GOOD.replace("CASE good.1 a simple bounce", "CASE good.1 a simple bounce\nRULES 2000")
+    (tmp_path / "r.txt").write_text(text)
+    result = CliRunner().invoke(main, ["cases", "--rules", "2023", str(tmp_path)])
+    assert result.exit_code == 0
+    assert result.output.strip().splitlines()[-1] == "0 passed, 0 failed, 1 skipped"
+
+
+def test_phase_forms():
+    assert parse_phase("Spring 1901, Movement") == Phase(1901, Season.SPRING, PhaseKind.MOVEMENT)
+    assert parse_phase("Fall 1902, Retreat") == Phase(1902, Season.FALL, PhaseKind.RETREAT)
+    assert parse_phase("Winter 1902") == Phase(1902, Season.FALL, PhaseKind.ADJUSTMENT)
+    assert parse_phase("Autumn 1903, Adjustment").kind is PhaseKind.ADJUSTMENT
+
+
+def test_written_case_reads_back_and_passes():
+    out = io.StringIO()
+    units = [Unit("France", UnitKind.ARMY, Location("mar")), Unit("France", UnitKind.ARMY, Location("gas")),
+             Unit("Germany", UnitKind.ARMY, Location("bur"))]
+    after = [Unit("France", UnitKind.ARMY, Location("bur")), Unit("France", UnitKind.ARMY, Location("gas"))]
+    write_case(out, "w.1", Phase(1901, Season.SPRING, PhaseKind.MOVEMENT), units,
+               ["France: A mar - bur", "France: A gas S A mar - bur", "Germany: A bur H"], after,
+               dislodged=[Unit("Germany", UnitKind.ARMY, Location("bur"))], rules="2000")
+    cases, errors = _cases(out.getvalue())
+    assert not errors
+    assert run_case(cases[0]).status == "PASS"
