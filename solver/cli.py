@@ -143,7 +143,9 @@ def _json_position(path: str, text: str) -> _Position:
                 orders.append(parse_order(line, state.variant, state.phase.kind))
             except NotationError as exc:
                 _warn(f"{path}: {where}: {exc} (order skipped)")
-    return _Position(state, Path(path).stem, orders)
+    rules = data.get("rules") if isinstance(data, dict) else None
+    words = rules.split() if isinstance(rules, str) else []
+    return _Position(state, Path(path).stem, orders, words)
 
 
 def _case_position(path: str, text: str, case_id: str | None) -> _Position:

@@ -1,0 +1,80 @@
+"""Every consistent resolution of a movement turn (``--all``).
+
+The driver keeps the resolutions it enumerated before any backup rule; this
+module says in words where they differ, which one the rules picked (or that the
+backup rule replaced them all), and for a paradox with no consistent resolution
+which orders form its core (a minimal infeasibility core of the CP-SAT model).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .driver import paradox_core
+from .encodings import Key
+from .movement import MovementTrace
+from .notation import format_order
+from .results import PhaseResult
+
+
+@dataclass
+class Alternatives:
+    count: int  # consistent resolutions before any backup rule
+    differing: list[str] = field(default_factory=list)  # the decisions on which they differ
+    resolutions: list[list[str]] = field(default_factory=list)  # per resolution: those decisions' values
+    chosen: int | None = None  # index of the resolution the rules picked (None: none of them)
+    rules: list[str] = field(default_factory=list)  # backup rules applied
+    core: list[str] = field(default_factory=list)  # orders in the paradox core (count == 0)
+
+
+def alternatives(result: PhaseResult) -> Alternatives:
+    trace = result.trace
+    if not isinstance(trace, MovementTrace):
+        return Alternatives(1)
+    found = trace.solved.resolutions
+    if found is None:
+        return Alternatives(1, rules=list(result.backup_rules))
+    words = _Words(trace)
+    final = trace.solved.values
+    differing = sorted({k for sol in found for k in sol if len({s[k] for s in found}) > 1})
+    out = Alternatives(len(found), [words.decision(k) for k in differing], rules=list(result.backup_rules))
+    for sol in found:
+        out.resolutions.append([words.value(k, sol[k]) for k in differing])
+    for i, sol in enumerate(found):
+        if all(final.get(k) == v for k, v in sol.items()):
+            out.chosen = i
+    if not found:
+        core = paradox_core(trace.scan.problem, result.rules, trace.scan.problem.decisions())
+        out.core = sorted({words.order_of(k) for k in core})
+    return out
+
+
+class _Words:
+    def __init__(self, trace: MovementTrace) -> None:
+        self.t = trace
+        scan = trace.scan
+        self.text: dict[Key, str] = {}
+        for k, m in scan.move_of.items():
+            self.text[("move", m)] = self.text[("path", m)] = format_order(trace.orders[k])
+        for k, s in scan.support_of.items():
+            self.text[("support", s)] = format_order(trace.orders[k])
+        for k, c in scan.convoy_of.items():
+            self.text[("convoy", c)] = format_order(trace.orders[k])
+        for slot in scan.problem.units:
+            unit = trace.units[slot.index]
+            k = scan.chosen.get(slot.index)
+            self.text[("dislodged", slot.index)] = (format_order(trace.orders[k]) if k is not None
+                                                    else f"{unit.power}: {unit.kind} {unit.location} H")
+
+    def order_of(self, key: Key) -> str:
+        return self.text.get(key, f"{key[0]} {key[1]}")
+
+    def decision(self, key: Key) -> str:
+        kind = {"move": "move", "path": "convoy route of", "support": "support", "convoy": "convoy",
+                "dislodged": "dislodgement of"}[key[0]]
+        return f"{kind} {self.order_of(key)}"
+
+    def value(self, key: Key, value: bool) -> str:
+        verbs = {"move": ("succeeds", "fails"), "path": ("alive", "broken"), "support": ("given", "cut"),
+                 "convoy": ("convoys", "fails"), "dislodged": ("dislodged", "stays")}[key[0]]
+        return f"{self.order_of(key)}: {verbs[0] if value else verbs[1]}"
