@@ -1,0 +1,96 @@
+"""The solve driver, strengths, explanations and alternatives on DATC positions."""
+
+from __future__ import annotations
+
+import pytest
+
+import dipsat
+from dipsat.alternatives import alternatives
+from dipsat.casework import build_position, case_files, case_rules, load_cases
+from dipsat.explain import explain
+from dipsat.notation import format_order
+
+from .conftest import CASES
+
+
+def _datc(case_id: str):
+    for path in case_files([CASES / "datc"]):
+        for case in load_cases(path)[0]:
+            if case.id == case_id:
+                rules = case_rules(case)
+                state, orders, problems = build_position(case, rules)
+                assert not problems
+                return dipsat.adjudicate(state, orders, rules)
+    raise KeyError(case_id)
+
+
+def _strength(result, name: str, order_text: str) -> int:
+    trace = result.trace
+    for k, order in enumerate(trace.orders):
+        if format_order(order).endswith(order_text):
+            return trace.solved.strengths[(name, trace.scan.move_of[k])]
+    raise KeyError(order_text)
+
+
+def test_acyclic_phase_takes_one_solver_call():
+    result = _datc("6.A.11")
+    assert result.solver_calls == 1
+    assert result.resolutions is None  # static check: no cycle, nothing to enumerate
+
+
+def test_6_A_11_bounce_strengths():
+    result = _datc("6.A.11")
+    assert _strength(result, "attack", "A ven - tyr") == 1
+    assert _strength(result, "prevent", "A vie - tyr") == 1
+    assert not any(r.succeeded for r in result.results)
+
+
+def test_6_E_1_head_to_head_defend_strength():
+    result = _datc("6.E.1")
+    # Germany A ber - pru supported by A sil: attack 2 beats the Russian defend strength 1
+    assert _strength(result, "attack", "A ber - pru") == 2
+
+
+def test_6_C_1_circular_movement_has_two_resolutions_and_all_moves_succeed():
+    result = _datc("6.C.1")
+    alt = alternatives(result)
+    assert alt.count == 2
+    assert alt.chosen is not None and all(v.endswith("succeeds") for v in alt.resolutions[alt.chosen])
+    assert any("circular movement" in rule for rule in result.backup_rules)
+    assert all(r.succeeded for r in result.results)
+
+
+def test_6_F_14_simple_convoy_paradox_settled_by_szykman():
+    result = _datc("6.F.14")
+    alt = alternatives(result)
+    assert alt.count == 2
+    assert result.backup_rules and result.backup_rules[0].startswith("szykman")
+    convoy = next(r for r in result.results if isinstance(r.order, dipsat.Convoy))
+    assert not convoy.succeeded and convoy.reason is dipsat.Reason.PARADOX
+
+
+def test_6_F_16_pandins_paradox_has_no_resolution_and_a_core():
+    result = _datc("6.F.16")
+    alt = alternatives(result)
+    assert alt.count == 0
+    assert "France: F eng C A bre - lon" in alt.core
+    assert "France: A bre - lon" in alt.core
+
+
+def test_explanations_name_the_cutting_unit():
+    result = _datc("6.D.2")
+    facts = dict(zip((format_order(r.order) for r in result.results), explain(result)))
+    support = next(text for text in facts if " S " in text and text.startswith("Italy"))
+    assert any("cut by" in fact for fact in facts[support]), facts[support]
+
+
+def test_same_input_same_output():
+    a, b = _datc("6.F.24"), _datc("6.F.24")
+    assert a.results == b.results and a.after == b.after and a.backup_rules == b.backup_rules
+
+
+@pytest.mark.parametrize("case_id", ["6.F.17", "6.F.17[2000]"])
+def test_2000_rule_and_szykman_differ_only_in_6_F_17(case_id):
+    result = _datc(case_id)
+    london = {u.province for u in result.after.units if u.power == "England"}
+    assert ("lon" in london) == (case_id == "6.F.17")
