@@ -96,7 +96,8 @@ def build_position(case: Case, rules: Rules) -> tuple[State, list[Order], list[s
         raise ValueError(f"{case.source}:{case.phase_line or case.line}: {exc}") from None
     units = _units(case, "PRESTATE", variant, problems)
     if case.has("PRESTATE_SUPPLYCENTER_OWNERS"):
-        owners = tuple((u.province, u.power) for u in _units(case, "PRESTATE_SUPPLYCENTER_OWNERS", variant, problems))
+        owners = tuple((u.province, u.power) for u in _units(case, "PRESTATE_SUPPLYCENTER_OWNERS", variant, problems,
+                                                              placement=False))
     else:
         owners = tuple((c, p.name) for p in variant.powers for c in p.home_centres)
     previous = _orders(case, "PRESTATE_RESULTS", variant, PhaseKind.MOVEMENT, problems, results=True)
@@ -118,11 +119,11 @@ def _standoffs(previous: list[tuple[bool, Order]], occupied: set[str]) -> frozen
     return frozenset(p for p, n in failed.items() if n >= 2 and p not in occupied and p not in entered)
 
 
-def _units(case: Case, block: str, variant: Variant, problems: list[str]) -> list[Unit]:
+def _units(case: Case, block: str, variant: Variant, problems: list[str], placement: bool = True) -> list[Unit]:
     out = []
     for line in case.block(block):
         try:
-            out.append(parse_unit_line(line.text, variant))
+            out.append(parse_unit_line(line.text, variant, placement))
         except (ValueError, DipsatError) as exc:
             problems.append(f"{case.source}:{line.number}: {block}: {exc}")
     return out

@@ -135,8 +135,10 @@ def resolve_variant(name: str) -> Variant:
     return replace(variant, wings=True) if wings and not variant.wings else variant
 
 
-def parse_unit_line(text: str, variant: Variant) -> Unit:
-    """``England: F nth`` -> Unit. Raises ValueError/NotationError."""
+def parse_unit_line(text: str, variant: Variant, placement: bool = True) -> Unit:
+    """``England: F nth`` -> Unit. Raises ValueError/NotationError.
+
+    With ``placement=False`` (ownership lines) the unit letter means nothing."""
     power_text, sep, rest = text.partition(":")
     if not sep:
         raise ValueError(f"{text!r}: expected 'Power: A|F|W location'")
@@ -146,7 +148,18 @@ def parse_unit_line(text: str, variant: Variant) -> Unit:
     parts = rest.split(None, 1)
     if len(parts) != 2 or parts[0].upper() not in ("A", "F", "W"):
         raise ValueError(f"{text!r}: expected a unit 'A|F|W location' after the power")
-    return Unit(power, UnitKind(parts[0].upper()), parse_location(parts[1], variant))
+    kind = UnitKind(parts[0].upper())
+    location = parse_location(parts[1], variant)
+    if kind is not UnitKind.FLEET or not placement:
+        location = Location(location.province)
+        if not placement:
+            return Unit(power, kind, location)  # a coast means nothing for an army (DATC 4.B.6)
+    elif location.coast is None and variant.map.provinces[location.province].coasts:
+        raise ValueError(f"{text!r}: a fleet in {location.province} needs its coast (e.g. {location.province}/"
+                         f"{variant.map.provinces[location.province].coasts[0]})")
+    if not variant.map.can_occupy(kind, location):
+        raise ValueError(f"{text!r}: {kind} cannot stand in {location}")
+    return Unit(power, kind, location)
 
 
 def format_unit_line(unit: Unit) -> str:
