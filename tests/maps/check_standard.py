@@ -9,7 +9,7 @@ import tomllib
 import unicodedata
 from pathlib import Path
 
-PATH = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).with_name("standard.toml")
+PATH = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "maps" / "standard.toml"
 
 
 def fold(s):
@@ -78,7 +78,7 @@ ORDER = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
 assert [pw["name"] for pw in powers] == ORDER, [pw["name"] for pw in powers]
 all_homes = []
 for pw in powers:
-    assert set(pw) == {"name", "adjective", "aliases", "home_centres", "units"}, pw["name"]
+    assert set(pw) == {"name", "adjective", "aliases", "home_centres", "units", "country"}, pw["name"]
     homes = pw["home_centres"]
     assert len(homes) == (4 if pw["name"] == "Russia" else 3), (pw["name"], homes)
     for h in homes:
@@ -139,10 +139,16 @@ for sid, s in imp.items():
 for cid, c in coasts.items():
     for a in c["aliases"]:
         claim(a, f"coast {cid}")
+# Power aliases live in their own namespace (read only before ':' or as a nationality);
+# "ENG" names England there and the English Channel as a province.
+power_owner = {}
 for pw in powers:
     for a in pw["aliases"]:
-        assert fold(a) != fold(pw["name"]), f"{pw['name']}: do not repeat the name as an alias"
-        claim(a, f"power {pw['name']}")
+        prev = power_owner.get(fold(a))
+        assert prev in (None, pw["name"]), f"power alias {a!r} claimed by {prev} and {pw['name']}"
+        power_owner[fold(a)] = pw["name"]
+        if fold(a) in owner and not owner[fold(a)].startswith("power"):
+            assert fold(a) == "eng", f"power alias {a!r} collides with {owner[fold(a)]}"
 # adjectives must not be taken by anything else either
 for pw in powers:
     who = owner.get(fold(pw["adjective"]))

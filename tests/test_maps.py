@@ -1,0 +1,47 @@
+"""The map data files pass their consistency checks and load through dipsat."""
+
+from __future__ import annotations
+
+import runpy
+import sys
+from pathlib import Path
+
+import pytest
+
+import dipsat
+
+CHECKS = Path(__file__).resolve().parent / "maps"
+
+
+@pytest.mark.parametrize("name", ["standard", "modern"])
+def test_map_file_checks(name, monkeypatch):
+    monkeypatch.setattr(sys, "argv", [f"check_{name}.py"])
+    runpy.run_path(str(CHECKS / f"check_{name}.py"), run_name="__main__")
+
+
+def test_standard_variant_facts():
+    v = dipsat.load_variant("standard")
+    assert len(v.map.provinces) == 75 and len(v.centres) == 34
+    assert v.start_year == 1901 and v.victory_centres == 18
+    assert [p.name for p in v.powers] == ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+    assert v.map.can_move(dipsat.UnitKind.FLEET, dipsat.Location("kie"), dipsat.Location("bal"))  # Kiel canal
+    assert v.map.can_move(dipsat.UnitKind.FLEET, dipsat.Location("con"), dipsat.Location("bul", "ec"))
+    assert not v.map.can_move(dipsat.UnitKind.FLEET, dipsat.Location("cly"), dipsat.Location("iri"))
+    assert "swi" not in v.map.provinces
+
+
+def test_modern_variant_facts():
+    v = dipsat.load_variant("modern")
+    assert len(v.centres) == 64 and len(v.powers) == 10
+    assert v.start_year == 1995 and v.victory_centres == 34 and v.wings
+    wings = [u for p in v.powers for u in p.units if u.kind is dipsat.UnitKind.WING]
+    assert len(wings) == 3
+
+
+def test_bad_map_file_names_the_key(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[variant]\nname="x"\nstart_year=1901\nvictory_centres=1\n'
+                   '[provinces]\naaa = { name = "A", kind = "land" }\n'
+                   '[adjacency]\narmy = ["aaa zzz"]\n[[powers]]\nname = "P"\n')
+    with pytest.raises(dipsat.MapError, match=r"bad.toml: \[adjacency.army\] unknown province 'zzz'"):
+        dipsat.load_variant(str(bad))
