@@ -16,7 +16,7 @@ from .adjudicator import adjudicate
 from .board import PhaseKind, Unit
 from .casework import build_position, case_files, describe_results, load_cases, run_case
 from .errors import DipsatError, NotationError
-from .formats.casefile import Case, format_unit_line, read_cases, resolve_variant, write_case
+from .formats.casefile import format_unit_line, read_cases, resolve_variant, write_case
 from .formats.dipsat_json import (JsonFormatError, disbanded_report, dislodged_report, order_power,
                                   position_from_json, result_to_json, sorted_results, state_problems,
                                   status_word)
@@ -183,15 +183,17 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
 
 
 def _initial_position(variant_name: str) -> _Position:
+    """The initial position of a variant named as in case files (``Standard``,
+    ``DATC_Standard``) or as a bundled map file (``standard``)."""
     try:
         variant = resolve_variant(variant_name)
-    except ValueError:
-        try:
-            variant = load_variant(variant_name) if "/" not in variant_name and "." not in variant_name else None
-        except DipsatError as exc:
+    except ValueError as exc:
+        if not variant_name.replace("_", "").isalnum():
             raise _Unreadable([f"--variant: {exc}"]) from None
-        if variant is None:
-            raise _Unreadable([f"--variant: expected the name of a bundled variant, found {variant_name!r}"])
+        try:
+            variant = load_variant(variant_name.lower())
+        except DipsatError as exc2:
+            raise _Unreadable([f"--variant: {exc2}"]) from None
     return _Position(variant.initial_state(), f"{variant.name}.initial")
 
 
@@ -232,6 +234,8 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         orders_path, position = position, None
     elif position is None:
         raise click.UsageError("give a POSITION (a case file or a .json state), or --initial")
+    if position == "-" and orders_path == "-":
+        raise click.UsageError("only one of POSITION and ORDERS can be read from stdin (-)")
     try:
         pos = _initial_position(variant_name) if initial else _load_position(position, case_id)
         words = [profile] if profile else list(pos.rule_words)

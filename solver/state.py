@@ -39,6 +39,7 @@ class State:
     def __post_init__(self) -> None:
         object.__setattr__(self, "units", tuple(sorted(self.units, key=_unit_key)))
         object.__setattr__(self, "owners", tuple(sorted(self.owners)))
+        object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged, key=lambda d: _unit_key(d.unit))))
         self._index.clear()
         self._index.update({u.province: u for u in self.units})
 

@@ -393,15 +393,11 @@ class _Reader:
             self.fail(path, f"expected a location such as 'lon' or 'stp/nc', found {self._show(value)}")
             return None
         text = value.strip().lower()
-        if _CANONICAL.match(text):
-            loc = Location.parse(text)
-            prov = the_map.provinces.get(loc.province)
-            if prov is None:
-                self.fail(path, f"unknown province {loc.province!r} (expected a province id of the "
-                                f"{self.variant.name} map, such as 'lon' or 'stp/nc')")
-                return None
+        loc = Location.parse(text) if _CANONICAL.match(text) else None
+        prov = the_map.provinces.get(loc.province) if loc is not None else None
+        if loc is not None and prov is not None:  # the canonical form: coasts checked strictly
             if loc.coast is not None and loc.coast not in prov.coasts:
-                has = f"its coasts are {', '.join(f'{loc.province}/{c}' for c in prov.coasts)}" if prov.coasts else "it has one coast only"
+                has = f"its coasts are {', '.join(f'{loc.province}/{c}' for c in prov.coasts)}" if prov.coasts else "it has no split coasts"
                 self.fail(path, f"{prov.name} has no coast {loc.coast!r} ({has})")
                 return None
             return loc

@@ -1,0 +1,435 @@
+"""`dipsat adjudicate` and the dipsat JSON format (docs/json.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import dipsat
+from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
+from dipsat.casework import build_position, case_files, load_cases
+from dipsat.cli import main
+from dipsat.formats.dipsat_json import (FORMAT, JsonFormatError, position_from_json, result_to_json,
+                                        state_from_json, state_to_json)
+from dipsat.notation import parse_orders
+from dipsat.rules import Rules
+from dipsat.state import Dislodged, State
+
+from .conftest import CASES
+
+FIGURES = str(CASES / "rulebook" / "figures.txt")
+GAME = str(CASES / "rulebook" / "sample_game.txt")
+RETREATS = str(CASES / "datc" / "6h_retreats.txt")
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def case_state(path: str, case_id: str) -> tuple[State, list]:
+    case = next(c for c in load_cases(Path(path))[0] if c.id == case_id)
+    state, orders, problems = build_position(case, Rules.profile())
+    assert not problems
+    return state, orders
+
+
+# --- text output -------------------------------------------------------------------------
+
+
+FIG08_TEXT = """\
+rulebook.fig08: Spring 1901, Movement (rules 2000)
+Orders:
+  France   A gas S A mar - bur  succeeds
+  France   A mar - bur          succeeds   attack strength 2
+  Germany  A bur H              dislodged
+Dislodged:
+  Germany  A bur     attacked from mar; retreats: bel, mun, par, pic, ruh
+New position:
+  France   A bur, A gas
+  Germany  dislodged: A bur
+Next phase: Spring 1901, Retreat
+"""
+
+
+def test_text_report_of_rulebook_figure_8():
+    res = run("adjudicate", FIGURES, "--case", "rulebook.fig08")
+    assert res.exit_code == 0, res.output
+    assert res.stderr == ""
+    assert res.stdout == FIG08_TEXT
+    lines = res.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    dislodged = lines[lines.index("Dislodged:") + 1]
+    assert dislodged.split()[:3] == ["Germany", "A", "bur"]
+    assert dislodged.endswith("retreats: bel, mun, par, pic, ruh")
+    position = lines[lines.index("New position:") + 1:-1]
+    assert [line.split(None, 1) for line in position] == [["France", "A bur, A gas"], ["Germany", "dislodged: A bur"]]
+
+
+def test_text_report_shows_centre_changes_and_adjustments():
+    res = run("adjudicate", GAME, "--case", "rulebook.game.F1901M")
+    assert res.exit_code == 0
+    lines = res.stdout.splitlines()
+    assert "Centres changed:" in lines
+    assert "  nwy  England (was unowned)" in lines
+    assert lines[-1] == "Next phase: Fall 1901, Adjustment"
+    assert all(len(line) <= 80 for line in lines)
+
+
+def test_text_report_lists_units_disbanded_in_retreat_phase():
+    res = run("adjudicate", RETREATS, "--case", "6.H.2.retreat")
+    assert res.exit_code == 0
+    lines = res.stdout.splitlines()
+    assert "Disbanded:" in lines
+    gone = lines[lines.index("Disbanded:") + 1:lines.index("New position:")]
+    assert [line.split()[:3] for line in gone] == [["England", "F", "nwy"], ["Russia", "F", "edi"], ["Russia", "F", "hol"]]
+    assert "retreat failed" in gone[0]
+
+
+# --- JSON output -------------------------------------------------------------------------
+
+
+def test_json_result_of_rulebook_figure_8():
+    res = run("adjudicate", FIGURES, "--case", "rulebook.fig08", "--format", "json")
+    assert res.exit_code == 0
+    doc = json.loads(res.stdout)
+    assert list(doc) == ["format", "type", "rules", "phase", "next_phase", "orders", "dislodged",
+                         "disbanded", "solver", "after", "before"]
+    assert doc["format"] == FORMAT and doc["type"] == "result" and doc["rules"] == "2000"
+    assert doc["phase"] == {"year": 1901, "season": "Spring", "kind": "Movement"}
+    assert doc["next_phase"] == {"year": 1901, "season": "Spring", "kind": "Retreat"}
+    orders = {o["order"]: o for o in doc["orders"]}
+    assert orders["France: A mar - bur"] == {
+        "index": 0, "order": "France: A mar - bur", "type": "move", "power": "France",
+        "unit": {"power": "France", "kind": "A", "location": "mar"}, "succeeded": True,
+        "result": "succeeds", "reason": None, "detail": "attack strength 2"}
+    assert orders["France: A gas S A mar - bur"]["succeeded"] is True
+    hold = orders["Germany: A bur H"]
+    assert (hold["succeeded"], hold["reason"], hold["type"]) == (False, "dislodged", "hold")
+    assert [o["index"] for o in doc["orders"]] == [1, 0, 2]  # sorted by power, then location
+    assert doc["dislodged"] == [{"power": "Germany", "kind": "A", "location": "bur", "attacker_origin": "mar",
+                                 "by_convoy": False, "retreat_options": ["bel", "mun", "par", "pic", "ruh"]}]
+    assert doc["disbanded"] == []
+    assert doc["solver"]["calls"] >= 1
+    after = state_from_json(doc["after"])
+    assert after.phase == Phase(1901, Season.SPRING, PhaseKind.RETREAT)
+    assert set(after.units) == {Unit("France", UnitKind.ARMY, Location("bur")), Unit("France", UnitKind.ARMY, Location("gas"))}
+    assert after.dislodged == (Dislodged(Unit("Germany", UnitKind.ARMY, Location("bur")), "mar", False),)
+    before, _ = case_state(FIGURES, "rulebook.fig08")
+    assert state_from_json(doc["before"]) == before
+
+
+def test_json_lists_dislodged_unit_without_retreat_as_disbanded(variant):
+    # 6.H.15-like: the dislodged fleet has nowhere to go; the new state drops it.
+    state = State(variant, Phase(1901, Season.SPRING, PhaseKind.MOVEMENT),
+                  (Unit("England", UnitKind.FLEET, Location("nth")), Unit("England", UnitKind.FLEET, Location("hel")),
+                   Unit("England", UnitKind.FLEET, Location("ska")), Unit("England", UnitKind.FLEET, Location("nwg")),
+                   Unit("England", UnitKind.ARMY, Location("bel")), Unit("England", UnitKind.ARMY, Location("kie")),
+                   Unit("Germany", UnitKind.FLEET, Location("hol"))),
+                  State.initial(variant).owners)
+    orders, errors = parse_orders("England: F nth - hol\nEngland: F hel S F nth - hol\nGermany: F hol H", variant)
+    assert not errors
+    doc = result_to_json(dipsat.adjudicate(state, orders))
+    assert doc["dislodged"] == [{"power": "Germany", "kind": "F", "location": "hol", "attacker_origin": "nth",
+                                 "by_convoy": False, "retreat_options": []}]
+    assert doc["disbanded"] == [{"power": "Germany", "kind": "F", "location": "hol",
+                                 "reason": "dislodged with no possible retreat"}]
+    assert doc["after"]["dislodged"] == []
+
+
+# --- JSON states ---------------------------------------------------------------------------
+
+
+def _round_trip(state: State) -> State:
+    text = json.dumps(state_to_json(state), indent=2)
+    return state_from_json(json.loads(text))
+
+
+def test_state_round_trip(variant):
+    states = [State.initial(variant)]
+    fig08, orders = case_state(FIGURES, "rulebook.fig08")
+    retreat = dipsat.adjudicate(fig08, orders).after  # a retreat phase with a dislodged unit
+    assert retreat.phase.kind is PhaseKind.RETREAT and retreat.dislodged
+    states += [fig08, retreat]
+    h6, orders = case_state(RETREATS, "6.H.6")
+    with_standoff = dipsat.adjudicate(h6, orders, Rules.profile("2023")).after
+    assert with_standoff.standoffs == frozenset({"boh"}) and with_standoff.dislodged
+    states.append(with_standoff)
+    f1901, orders = case_state(GAME, "rulebook.game.F1901M")
+    adjustment = dipsat.adjudicate(f1901, orders).after
+    assert adjustment.phase.kind is PhaseKind.ADJUSTMENT
+    states += [f1901, adjustment, dipsat.adjudicate(adjustment, case_state(GAME, "rulebook.game.W1901A")[1]).after]
+    # by convoy, on a split coast, and with wings
+    winged = replace(variant, wings=True)
+    states.append(State(winged, Phase(1905, Season.FALL, PhaseKind.RETREAT),
+                        (Unit("France", UnitKind.WING, Location("bur")), Unit("Russia", UnitKind.FLEET, Location("stp", "nc")),
+                         Unit("England", UnitKind.ARMY, Location("nwy"))),
+                        (("nwy", "England"), ("stp", "Russia")),
+                        (Dislodged(Unit("Germany", UnitKind.ARMY, Location("nwy")), "edi", True),),
+                        frozenset({"fin"})))
+    for state in states:
+        assert _round_trip(state) == state, state.phase
+        assert state_to_json(_round_trip(state)) == state_to_json(state)
+
+
+def test_round_trip_of_every_bundled_case_position():
+    """Case files list dislodged units in any order; JSON sorts them by location."""
+    count = 0
+    for path in case_files([CASES]):
+        for case in load_cases(path)[0]:
+            state, _, problems = build_position(case, Rules.profile())
+            assert not problems
+            expected = state.with_(dislodged=tuple(sorted(state.dislodged, key=lambda d: d.unit.location.province)))
+            assert _round_trip(state) == expected, case.id
+            count += 1
+    assert count > 200
+
+
+def test_state_reader_is_lenient_about_spelling(variant):
+    state = state_from_json({
+        "variant": "Standard", "phase": "S1901R",
+        "units": [{"power": "ENG", "kind": "army", "location": "Edinburgh"},
+                  {"power": "russia", "kind": "Fleet", "location": "St. Petersburg (north coast)"},
+                  {"power": "French", "kind": "F", "location": "spa(sc)"}],
+        "owners": {"England": ["edi", "lon"]},
+        "dislodged": [{"power": "Russia", "kind": "F", "location": "nwy", "attacker_origin": "nth"}],
+    })
+    assert state.phase == Phase(1901, Season.SPRING, PhaseKind.RETREAT)
+    assert {str(u) for u in state.units} == {"England: A edi", "Russia: F stp/nc", "France: F spa/sc"}
+    assert state.owners == (("edi", "England"), ("lon", "England"))
+    assert state.dislodged == (Dislodged(Unit("Russia", UnitKind.FLEET, Location("nwy")), "nth", False),)
+
+
+def test_state_reader_names_every_bad_field(variant):
+    with pytest.raises(JsonFormatError) as info:
+        state_from_json({
+            "format": FORMAT, "variant": "standard", "phase": {"year": "1901", "season": "Summer", "kind": "Movement"},
+            "units": [{"power": "England", "kind": "F", "location": "spa"},
+                      {"power": "Franc", "kind": "A", "location": "par"},
+                      {"power": "France", "kind": "A", "location": "nth"},
+                      {"power": "France", "kind": "W", "location": "bur"},
+                      {"power": "Germany", "kind": "A", "location": "xyz"},
+                      {"power": "Germany", "kind": "A", "location": "lon"},
+                      {"power": "Italy", "kind": "A", "location": "lon"}],
+            "owners": {"bur": "France"},
+            "dislodged": [{"power": "Italy", "kind": "A", "location": "rom"}],
+        }, source="pos.json")
+    problems = info.value.problems
+    assert isinstance(info.value, dipsat.DipsatError)
+    assert problems == [
+        "pos.json: $.phase.year: expected a whole number such as 1901, found '1901'",
+        "pos.json: $.phase.season: expected 'Spring' or 'Fall', found 'Summer'",
+        "pos.json: $.units[0].location: a fleet in Spain must name its coast (expected one of 'spa/nc', 'spa/sc')",
+        "pos.json: $.units[1].power: expected a power of standard (Austria, England, France, Germany, Italy, Russia, Turkey), found 'Franc'",
+        "pos.json: $.units[2].location: an army cannot stand in North Sea (a sea)",
+        "pos.json: $.units[3].kind: wings are not used in this variant (expected 'A' or 'F'; set \"wings\": true to allow them)",
+        "pos.json: $.units[4].location: unknown location 'xyz' (expected a province id of the standard map, such as 'lon' or 'stp/nc')",
+        "pos.json: $.units[6].location: lon already holds the unit at $.units[5] (expected one unit per province)",
+        "pos.json: $.owners.bur: Burgundy is not a supply centre",
+    ]
+
+
+def test_state_reader_rejects_other_formats_and_non_objects():
+    with pytest.raises(JsonFormatError, match=r"\$\.format: unsupported format 'dipsat/9'"):
+        state_from_json({"format": "dipsat/9"})
+    with pytest.raises(JsonFormatError, match=r"\$: expected a JSON object"):
+        state_from_json([1, 2])
+    with pytest.raises(JsonFormatError, match=r"\$\.dislodged: dislodged units only exist in a retreat phase"):
+        state_from_json({"variant": "standard", "phase": "S1901M", "units": [],
+                         "dislodged": [{"power": "Italy", "kind": "A", "location": "rom"}]})
+
+
+def test_position_from_result_document_is_its_new_state():
+    res = run("adjudicate", FIGURES, "--case", "rulebook.fig08", "--format", "json")
+    state, orders = position_from_json(json.loads(res.stdout))
+    assert orders is None and state.phase.kind is PhaseKind.RETREAT
+
+
+# --- the command line -----------------------------------------------------------------------
+
+
+def test_orders_from_stdin_on_the_initial_position():
+    res = run("adjudicate", "--initial", "-", "--format", "json",
+              input="England: F lon - nth\nFrance: A par - bur\nGermany: A mun - bur\n")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    units = {(u["power"], u["kind"], u["location"]) for u in doc["after"]["units"]}
+    assert ("England", "F", "nth") in units and ("France", "A", "par") in units and ("Germany", "A", "mun") in units
+    assert [o["result"] for o in doc["orders"]] == ["succeeds", "bounced", "bounced"]
+    assert doc["next_phase"]["season"] == "Fall"
+
+
+def test_position_json_with_orders_on_stdin(tmp_path):
+    fig08, _ = case_state(FIGURES, "rulebook.fig08")
+    path = tmp_path / "fig08.json"
+    path.write_text(json.dumps(state_to_json(fig08)))
+    res = run("adjudicate", str(path), "-", input="France: A mar - bur\nFrance: A gas S A mar - bur\n")
+    assert res.exit_code == 0 and res.stderr == ""
+    assert "retreats: bel, mun, par, pic, ruh" in res.stdout
+
+
+def test_garbled_order_line_is_reported_and_the_rest_adjudicated(tmp_path):
+    orders = tmp_path / "orders.txt"
+    orders.write_text("France: A mar - bur\nFrance: A gas supprots A mar - bur\n\n# a comment\n"
+                      "France: A gas S A mar - bur\nGermany A bur ->\n")
+    res = run("adjudicate", FIGURES, str(orders), "--case", "rulebook.fig08")
+    assert res.exit_code == 0
+    errors = res.stderr.splitlines()
+    assert len(errors) == 2
+    assert errors[0].startswith(f"{orders}:2: ") and "supprots" in errors[0] and errors[0].endswith("(order skipped)")
+    assert errors[1].startswith(f"{orders}:6: ")
+    assert "Germany  A bur     attacked from mar; retreats: bel, mun, par, pic, ruh" in res.stdout
+
+
+def test_garbled_line_in_case_orders_block_names_the_case_file_line(tmp_path):
+    path = tmp_path / "c.txt"
+    path.write_text("VARIANT_ALL Standard\nCASE x\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n"
+                    "\tFrance: A mar\n\tGermany: A bur\nORDERS\n\tFrance: A mar - xyz\n\tGermany: A bur - mun\nEND\n")
+    res = run("adjudicate", str(path))
+    assert res.exit_code == 0
+    assert res.stderr.splitlines()[0].startswith(f"{path}:8: ")
+    assert "A bur - mun" in res.stdout and "Germany  A mun" in res.stdout
+
+
+def test_malformed_json_position_exits_2_with_one_line(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "dipsat/1",\n "variant": "standard"\n "units": []}')
+    res = run("adjudicate", str(path))
+    assert res.exit_code == 2
+    assert res.stdout == ""
+    assert res.stderr.splitlines() == [f"{path}:3:2: not valid JSON: Expecting ',' delimiter"]
+
+
+def test_bad_json_state_exits_2_naming_each_field(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"variant": "standard", "phase": "S1901M",
+                                "units": [{"power": "England", "kind": "A", "location": "nth"},
+                                          {"power": "England", "kind": "F", "location": "lon"}]}))
+    res = run("adjudicate", str(path))
+    assert res.exit_code == 2
+    assert res.stderr.splitlines() == [f"{path}: $.units[0].location: an army cannot stand in North Sea (a sea)"]
+
+
+def test_unreadable_position_and_unknown_case_exit_2(tmp_path):
+    res = run("adjudicate", str(tmp_path / "missing.txt"))
+    assert res.exit_code == 2
+    assert res.stderr.splitlines() == [f"{tmp_path / 'missing.txt'}: cannot read: No such file or directory"]
+    res = run("adjudicate", FIGURES, "--case", "rulebook.fig99")
+    assert res.exit_code == 2 and len(res.stderr.splitlines()) == 1 and "no case 'rulebook.fig99'" in res.stderr
+
+
+def test_rules_options():
+    res = run("adjudicate", FIGURES, "--case", "rulebook.fig08", "--rules", "2023", "--rule", "4.A.5=a")
+    assert res.exit_code == 0
+    assert res.stdout.splitlines()[0] == "rulebook.fig08: Spring 1901, Movement (rules 2023 4.A.5=a)"
+    res = run("adjudicate", FIGURES, "--case", "rulebook.fig08", "--rule", "4.A.5=nonsense")
+    assert res.exit_code == 2 and res.stderr.startswith("rules: ")
+
+
+def test_output_is_byte_identical_across_runs():
+    for fmt in ("text", "json", "case"):
+        first = run("adjudicate", GAME, "--case", "rulebook.game.F1902M", "--format", fmt)
+        second = run("adjudicate", GAME, "--case", "rulebook.game.F1902M", "--format", fmt)
+        assert first.exit_code == 0
+        assert first.stdout_bytes == second.stdout_bytes
+
+
+def test_output_is_byte_identical_across_processes():
+    """Different hash seeds (set and dict iteration) must not change a byte."""
+    args = [sys.executable, "-m", "dipsat.cli", "adjudicate", str(CASES / "datc" / "6c_circular.txt"),
+            "--case", "6.C.1", "--format", "json"]
+    outputs = [subprocess.run(args, capture_output=True, check=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+               for seed in ("1", "2")]
+    assert outputs[0] == outputs[1]
+    assert json.loads(outputs[0])["solver"]["backup_rules"]  # a circular movement: the interesting path
+
+
+def test_json_output_does_not_depend_on_the_order_orders_are_given_in(tmp_path):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    lines = ["France: A mar - bur", "France: A gas S A mar - bur", "Germany: A bur H"]
+    a.write_text("\n".join(lines))
+    b.write_text("\n".join(reversed(lines)))
+    docs = [json.loads(run("adjudicate", FIGURES, str(p), "--case", "rulebook.fig08", "--format", "json").stdout)
+            for p in (a, b)]
+    for doc in docs:
+        for entry in doc["orders"]:
+            del entry["index"]
+    assert docs[0] == docs[1]
+
+
+@pytest.mark.parametrize("source, case_id, orders", [
+    (FIGURES, "rulebook.fig08", None),  # movement with a dislodged unit
+    (GAME, "rulebook.game.F1901M", None),  # fall movement, centres change
+    (GAME, "rulebook.game.W1901A", None),  # builds
+    (RETREATS, "6.H.2.retreat", None),  # retreat phase: bounced retreats
+])
+def test_case_output_passes_dipsat_cases(tmp_path, source, case_id, orders):
+    res = run("adjudicate", source, "--case", case_id, "--format", "case")
+    assert res.exit_code == 0
+    path = tmp_path / "out.txt"
+    path.write_text(res.stdout)
+    assert f"CASE {case_id}\n" in res.stdout and "POSTSTATE\n" in res.stdout
+    check = run("cases", str(path))
+    assert check.exit_code == 0, check.output + res.stdout
+    assert check.stdout.splitlines() == [f"PASS {case_id}", "1 passed, 0 failed"]
+
+
+def test_case_output_of_a_retreat_phase_keeps_origins_and_standoffs(tmp_path):
+    """A chained retreat phase: the case must carry the attacker's origin and the standoff
+    (as PRESTATE_RESULTS) so that `dipsat cases` forbids the same retreats."""
+    movement = run("adjudicate", RETREATS, "--case", "6.H.6", "--format", "json")
+    result = tmp_path / "h6.json"
+    result.write_text(movement.stdout)
+    doc = json.loads(movement.stdout)
+    assert doc["after"]["standoffs"] == ["boh"]
+    (dislodged,) = doc["after"]["dislodged"]
+    unit = f"{dislodged['power']}: {dislodged['kind']} {dislodged['location']}"
+    for target in ["boh", dislodged["attacker_origin"], doc["dislodged"][0]["retreat_options"][0]]:
+        res = run("adjudicate", str(result), "-", "--format", "case", input=f"{unit} R {target}\n")
+        assert res.exit_code == 0, res.stderr
+        assert "PRESTATE_RESULTS" in res.stdout
+        path = tmp_path / f"retreat_{target}.txt"
+        path.write_text(res.stdout)
+        assert run("cases", str(path)).exit_code == 0, res.stdout
+    moved = run("adjudicate", str(result), "-", "--format", "json", input=f"{unit} R boh\n")
+    (order,) = json.loads(moved.stdout)["orders"]
+    assert order["reason"] == "illegal"
+
+
+def test_existing_commands_still_work():
+    res = run("cases", FIGURES)
+    assert res.exit_code == 0 and res.stdout.splitlines()[-1] == "29 passed, 0 failed"
+    assert run("rules").exit_code == 0
+
+
+def test_initial_with_no_orders_holds_everything():
+    res = run("adjudicate", "--initial")
+    assert res.exit_code == 0
+    assert "Orders: none (every unit holds)" in res.stdout
+    assert res.stdout.splitlines()[-1] == "Next phase: Fall 1901, Movement"
+
+
+def _bundled_cases():
+    for path in case_files([CASES]):
+        for case in load_cases(path)[0]:
+            yield pytest.param(str(path), case.id, id=case.id)
+
+
+@pytest.mark.parametrize("source, case_id", list(_bundled_cases()))
+def test_every_bundled_case_through_adjudicate(tmp_path, source, case_id):
+    """Text fits 80 columns, JSON reads back, and the case output passes `dipsat cases`."""
+    text = run("adjudicate", source, "--case", case_id)
+    assert text.exit_code == 0 and text.stderr == ""
+    assert all(len(line) <= 80 for line in text.stdout.splitlines())
+    doc = json.loads(run("adjudicate", source, "--case", case_id, "--format", "json").stdout)
+    assert state_to_json(state_from_json(doc["after"]))["units"] == doc["after"]["units"]
+    path = tmp_path / "case.txt"
+    path.write_text(run("adjudicate", source, "--case", case_id, "--format", "case").stdout)
+    check = run("cases", str(path))
+    assert check.exit_code == 0, check.stdout
