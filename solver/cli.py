@@ -5,29 +5,25 @@ from __future__ import annotations
 import io
 import json
 import sys
-import textwrap
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TextIO
 
 import click
 
 from .adjudicator import adjudicate
-from .board import PhaseKind, Unit
 from .casework import build_position, case_files, describe_results, load_cases, run_case
 from .errors import DipsatError, NotationError
-from .formats.casefile import format_unit_line, read_cases, resolve_variant, write_case
-from .formats.dipsat_json import (JsonFormatError, disbanded_report, dislodged_report, order_power,
-                                  position_from_json, result_to_json, sorted_results, state_problems,
-                                  status_word)
+from .formats.casefile import read_cases, resolve_variant
+from .formats.dipsat_json import JsonFormatError, position_from_json, result_to_json, state_problems
+from .printers import (render_alternatives, render_comparison, render_explanations, render_text,
+                       write_result_case)
+from .formats.dipsat_json import alternatives_json, comparison_json, explanations_json
 from .maps import load_variant
-from .notation import format_order, parse_order, parse_orders
+from .notation import parse_order, parse_orders
 from .orders import Order
-from .results import PhaseResult
 from .rules import DEFAULT_PROFILE, ISSUES, PROFILES, Rules, RulesError
 from .state import State
 
-WIDTH = 80
 
 
 @click.group()
@@ -218,8 +214,14 @@ def _read_orders(path: str, state: State) -> list[Order]:
               help="Override one DATC issue, e.g. 4.A.2=szykman (repeatable; see `dipsat rules`).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "case"]), default="text", show_default=True,
               help="text for people, json (dipsat/1, docs/json.md) for programs, case for other adjudicators.")
+@click.option("--explain", is_flag=True, help="For each order, the decisive facts: strengths, supports, cuts, routes, rules.")
+@click.option("--all", "show_all", is_flag=True,
+              help="Every consistent resolution before any backup rule, which one was taken and why; a paradox's core.")
+@click.option("--compare", "compare", metavar="PROFILES",
+              help="Adjudicate under each profile too (e.g. 1971,1982,2000,2023,dptg) and show where results differ.")
 def adjudicate_command(position: str | None, orders_path: str | None, case_id: str | None, initial: bool,
-                       variant_name: str, profile: str | None, overrides: tuple[str, ...], fmt: str) -> None:
+                       variant_name: str, profile: str | None, overrides: tuple[str, ...], fmt: str,
+                       explain: bool, show_all: bool, compare: str | None) -> None:
     """Adjudicate one phase: POSITION plus orders in, every result and the new position out.
 
     POSITION is a case file (its first case, or --case ID; its ORDERS block is used
@@ -241,6 +243,7 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         words = [profile] if profile else list(pos.rule_words)
         rules = Rules.parse(words + list(overrides))
         orders = _read_orders(orders_path, pos.state) if orders_path is not None else (pos.orders or [])
+        compared = _compare_rules(compare, overrides) if compare else {}
     except _Unreadable as exc:
         for problem in exc.problems:
             _warn(problem)
@@ -249,138 +252,54 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         _warn(f"rules: {exc}")
         sys.exit(2)
     result = adjudicate(pos.state, orders, rules)
+    results = {name: adjudicate(pos.state, orders, r) for name, r in compared.items()}
     out = click.get_text_stream("stdout")
     if fmt == "json":
-        out.write(json.dumps(result_to_json(result), indent=2, ensure_ascii=False) + "\n")
+        data = result_to_json(result)
+        if explain:
+            data["explanations"] = explanations_json(result)
+        if show_all:
+            data["alternatives"] = alternatives_json(result)
+        if compare:
+            data["comparison"] = comparison_json(results)
+        out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     elif fmt == "case":
         write_result_case(out, pos.name, result, orders)
     else:
         out.write(render_text(result, pos.name))
+        if explain:
+            out.write(render_explanations(result))
+        if show_all:
+            out.write(render_alternatives(result))
+        if compare:
+            out.write(render_comparison(results))
     out.flush()
 
 
-# --- text output -----------------------------------------------------------------------
+def _compare_rules(profiles: str, overrides: tuple[str, ...]) -> dict[str, Rules]:
+    names = [p.strip() for p in profiles.split(",") if p.strip()]
+    if not names:
+        raise RulesError("--compare needs profile names, e.g. 1971,1982,2000,2023,dptg")
+    return {name: Rules.parse([name, *overrides]) for name in names}
 
 
-def _wrap(prefix: str, text: str, indent: int | None = None) -> list[str]:
-    """`prefix` + `text`, wrapped at 80 columns; continuation lines are indented
-    under the text (or by `indent`)."""
-    hang = len(prefix) if indent is None and len(prefix) <= WIDTH - 24 else (indent or 6)
-    if not text:
-        return [prefix.rstrip()]
-    return textwrap.wrap(text, WIDTH, initial_indent=prefix, subsequent_indent=" " * hang,
-                         break_on_hyphens=False, break_long_words=False) or [prefix.rstrip()]
+@main.command("bench")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True))
+@click.option("--repeat", default=5, show_default=True, help="Times each phase is adjudicated (the median counts).")
+def bench_command(paths: tuple[str, ...], repeat: int) -> None:
+    """Time adjudication per phase on case files (default: the bundled DATC cases)."""
+    from .bench import bench_cases, format_report
+
+    chosen = list(paths) or [str(_bundled_cases() / "datc")]
+    report = bench_cases(chosen, repeat)
+    click.echo(f"dipsat bench: {len(report.timings)} phases from {', '.join(chosen)}, median of {repeat} runs each")
+    for line in format_report(report):
+        click.echo(line)
 
 
-def _units_text(units: list[Unit]) -> str:
-    return ", ".join(f"{u.kind} {u.location}" for u in units)
-
-
-def render_text(result: PhaseResult, name: str = "") -> str:
-    """The people's report: orders and results, dislodgements, the new position."""
-    before, after = result.before, result.after
-    lines = [f"{name + ': ' if name else ''}{before.phase} (rules {result.rules})"]
-    ranked = sorted_results(result)
-    powers = [p.name for p in before.variant.powers]
-    pw = max([len(order_power(r) or "-") for _, r in ranked] + [len(p) for p in powers])
-    if ranked:
-        texts = [format_order(r.order, with_power=False) for _, r in ranked]
-        ow = min(max(len(t) for t in texts), 30)
-        sw = max(len(status_word(r)) for _, r in ranked)
-        lines.append("Orders:")
-        for (_, r), text in zip(ranked, texts):
-            head = f"  {order_power(r) or '-':<{pw}}  {text:<{ow}}  "
-            if len(head) > 2 + pw + 2 + ow + 2:  # an order wider than its column: result below it
-                lines.append(head.rstrip())
-                head = " " * (2 + pw + 2 + ow + 2)
-            lines += _wrap(f"{head}{status_word(r):<{sw}}  ", r.detail)
-    else:
-        lines.append("Orders: none (every unit holds)")
-    if result.backup_rules:
-        for backup in result.backup_rules:
-            lines += _wrap("Backup rule: ", backup, 4)
-    if result.resolutions is not None and result.resolutions > 1:
-        lines.append(f"Consistent resolutions: {result.resolutions}")
-    dislodged = dislodged_report(result)
-    if dislodged:
-        lines.append("Dislodged:")
-        for info in dislodged:
-            d = info.dislodged
-            origin = f"attacked from {d.attacker_origin}" + (" by convoy" if d.by_convoy else "") if d.attacker_origin else ""
-            where = ("retreats: " + ", ".join(map(str, info.options))) if info.options else "no retreat: disbanded"
-            head = f"  {d.unit.power:<{pw}}  {d.unit.kind} {str(d.unit.location):<6}  "
-            lines += _wrap(head, "; ".join(x for x in (origin, where) if x))
-    gone = [i for i in disbanded_report(result) if before.phase.kind is not PhaseKind.MOVEMENT]
-    if gone:
-        lines.append("Disbanded:")
-        for info in gone:
-            lines += _wrap(f"  {info.unit.power:<{pw}}  {info.unit.kind} {str(info.unit.location):<6}  ", info.reason)
-    lines.append("New position:")
-    waiting = {}
-    for d in after.dislodged:
-        waiting.setdefault(d.unit.power, []).append(d.unit)
-    shown = [p for p in powers if before.units_of(p) or after.units_of(p) or p in waiting]
-    for power in shown:
-        text = _units_text(list(after.units_of(power)))
-        if power in waiting:
-            text += ("; " if text else "") + "dislodged: " + _units_text(waiting[power])
-        text = text or "(no units)"
-        lines += _wrap(f"  {power:<{pw}}  ", text)
-    if not shown:
-        lines.append("  (the board is empty)")
-    old, new = before.owner_of, after.owner_of
-    changed = sorted(c for c in set(old) | set(new) if old.get(c) != new.get(c))
-    if changed:
-        lines.append("Centres changed:")
-        for centre in changed:
-            lines.append(f"  {centre}  {new.get(centre) or 'unowned'} (was {old.get(centre) or 'unowned'})")
-        counts = [f"{p} {len(after.centres_of(p))}" for p in powers if after.centres_of(p) or before.centres_of(p)]
-        lines += _wrap("  Centres now: ", ", ".join(counts), 4)
-    lines.append(f"Next phase: {after.phase}")
-    return "\n".join(lines) + "\n"
-
-
-# --- case-file output ------------------------------------------------------------------
-
-
-def write_result_case(handle: TextIO, case_id: str, result: PhaseResult, orders: list[Order]) -> None:
-    """The position, the orders and the adjudicated board as one case, so another
-    adjudicator (or ``dipsat cases``) can run it."""
-    before, after = result.before, result.after
-    variant = before.variant.name
-    if variant == "standard":
-        variant = "DATC_Standard" if before.variant.wings else "Standard"
-    handle.write(f"# Written by dipsat adjudicate: POSTSTATE is dipsat's result under rules {result.rules}.\n")
-    handle.write(f"VARIANT_ALL {variant}\n\n")
-    dislodged: list[Unit] = []
-    if before.phase.kind is PhaseKind.MOVEMENT and after.phase.kind is PhaseKind.RETREAT:
-        dislodged = sorted((d.unit for d in after.dislodged), key=lambda u: (u.province, u.location.coast or ""))
-    write_case(handle, case_id.split()[0] if case_id.strip() else "dipsat", before.phase, list(before.units),
-               [format_order(o) for o in orders], list(after.units), dislodged, list(before.owners),
-               str(result.rules), prestate_dislodged=[d.unit for d in before.dislodged],
-               prestate_results=_prestate_results(before))
-
-
-def _prestate_results(state: State) -> list[str]:
-    """PRESTATE_RESULTS lines that carry what a retreat phase needs from the movement
-    before it: each attacker's origin (and convoy), and the standoffs (as two failed moves)."""
-    if state.phase.kind is not PhaseKind.RETREAT:
-        return []
-    lines = []
-    for d in sorted(state.dislodged, key=lambda d: (d.unit.province, d.unit.location.coast or "")):
-        if d.attacker_origin is None:
-            continue
-        attacker = state.unit_at(d.unit.province)
-        who = f"{attacker.power}: {attacker.kind}" if attacker else "A"
-        via = " via convoy" if d.by_convoy else ""
-        lines.append(f"SUCCESS: {who} {d.attacker_origin} - {d.unit.province}{via}")
-    for province in sorted(state.standoffs):
-        neighbours = sorted(state.map.neighbours(province))
-        bouncers = [state.unit_at(n) for n in neighbours if state.unit_at(n) is not None][:2]
-        lines += [f"FAILURE: {format_unit_line(u)} - {province}" for u in bouncers]
-        spare = [n for n in neighbours if state.unit_at(n) is None]
-        lines += [f"FAILURE: A {n} - {province}" for n in spare[:2 - len(bouncers)]]
-    return lines
+def _bundled_cases() -> Path:
+    here = Path(__file__).resolve().parent.parent / "cases"
+    return here if here.is_dir() else Path("cases")
 
 
 if __name__ == "__main__":  # pragma: no cover

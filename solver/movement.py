@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .board import Location, PhaseKind, Unit, UnitKind
+from .board import Location, Unit, UnitKind
 from .driver import Solved, solve
 from .encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
 from .legality import move_destination, order_problem

@@ -95,8 +95,19 @@ ISSUES: dict[str, Issue] = {i.number: i for i in (
 )}
 
 PROFILES: dict[str, dict[str, str]] = {
+    # every DATC v3.0 preference
     "2023": {},
+    # the 2000 rulebook of our seeds: its convoy rule (Szykman as backup) and its
+    # civil-disorder removals; DATC preferences where it is silent
     "2000": {"4.A.2": "c", "4.D.8": "2000"},
+    # the 1982 rulebook: its paradox rule, intent by the player's own fleets, the literal
+    # readings of the retreat and dislodgement rules (DATC 4.A.5 a, 4.A.7 a)
+    "1982": {"4.A.2": "b", "4.A.3": "b", "4.A.5": "a", "4.A.7": "a", "4.D.8": "2000"},
+    # the 1971 rulebook: any disrupted route disrupts, its paradox rule, convoy swaps only
+    # with a unit moving the opposite way
+    "1971": {"4.A.1": "a", "4.A.2": "a", "4.A.3": "a", "4.A.5": "a", "4.A.7": "a", "4.D.8": "2000"},
+    # the Diplomacy Player's Technical Guide: an adjacent convoy only when ordered 'by convoy'
+    "dptg": {"4.A.3": "dptg"},
 }
 DEFAULT_PROFILE = "2000"
 

@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .board import Location, Phase, PhaseKind, Power, Season, Unit
+from .board import Phase, PhaseKind, Power, Season, Unit
 
 if TYPE_CHECKING:
     from .maps import Variant

@@ -94,3 +94,29 @@ def test_2000_rule_and_szykman_differ_only_in_6_F_17(case_id):
     result = _datc(case_id)
     london = {u.province for u in result.after.units if u.power == "England"}
     assert ("lon" in london) == (case_id == "6.F.17")
+
+
+def _datc_cases_with_cycles():
+    for path in case_files([CASES / "datc"]):
+        for case in load_cases(path)[0]:
+            rules = case_rules(case)
+            state, orders, problems = build_position(case, rules)
+            if state.phase.kind is dipsat.PhaseKind.MOVEMENT:
+                result = dipsat.adjudicate(state, orders, rules)
+                if result.backup_rules:
+                    yield pytest.param(case.id, result, id=case.id)
+
+
+@pytest.mark.parametrize("case_id,result", list(_datc_cases_with_cycles()))
+def test_all_lists_resolutions_or_core_and_names_the_rule(case_id, result):
+    from dipsat.printers import render_alternatives
+
+    alt = alternatives(result)
+    text = render_alternatives(result)
+    assert alt.rules and "Settled by:" in text
+    if alt.count == 0:
+        assert alt.core and "core" in text
+        assert any(" C " in order for order in alt.core)  # a convoy paradox: its convoy is in the core
+    else:
+        assert alt.count >= 2 and len(alt.resolutions) == alt.count
+        assert all(f"Resolution {i}" in text for i in range(1, alt.count + 1))

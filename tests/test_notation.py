@@ -5,6 +5,7 @@ name the text, the column and what was expected, and printing that reads back.
 from __future__ import annotations
 
 import re
+import tomllib
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,6 +16,7 @@ from dipsat.board import Location, PhaseKind, UnitKind
 from dipsat.casework import case_files
 from dipsat.errors import NotationError, UnknownNameError
 from dipsat.formats.casefile import parse_phase, read_cases, resolve_variant
+from dipsat.maps import MAP_DIR
 from dipsat.notation import format_order, format_unit_ref, parse_location, parse_order, parse_orders
 from dipsat.orders import (Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold, SupportMove,
                            UnitRef, Waive)
@@ -328,6 +330,85 @@ def test_strategies_cover_every_location_and_kind():
     assert (F, L("stp/nc")) in SPOTS and (F, L("stp")) not in SPOTS and (A, L("nth")) not in SPOTS
 
 
+# --- the same orders written with any alias, in any case, read back the same -------
+
+_TOML = tomllib.loads((MAP_DIR / "standard.toml").read_text(encoding="utf-8"))
+PROVINCE_ALIASES = {pid: [pid, e["name"], *e.get("aliases", [])] for pid, e in _TOML["provinces"].items()}
+COAST_ALIASES = {cid: [cid, e["name"], *e.get("aliases", [])] for cid, e in _TOML["coasts"].items()}
+POWER_ALIASES = {p["name"]: [p["name"], p["adjective"], *p.get("aliases", [])] for p in _TOML["powers"]}
+KIND_WORDS = {A: ["A", "Army", "Armee", "Leger"], F: ["F", "Fleet", "Flotte", "Vloot"], W: ["W", "Wing"]}
+ARROWS = ["-", "->", "–", "=>", " to ", " - ", " -> "]
+
+
+@st.composite
+def _spelling(draw, words):
+    word = draw(st.sampled_from(words))
+    return draw(st.sampled_from([word, word.upper(), word.lower()]))
+
+
+@st.composite
+def _location_text(draw, loc):
+    name = draw(_spelling(PROVINCE_ALIASES[loc.province]))
+    if loc.coast is None:
+        return name
+    coast = draw(_spelling(COAST_ALIASES[loc.coast]))
+    form = draw(st.sampled_from(["{}/{}", "{} {}", "{}({})", "{} ({})", "{} / {}"]))  # spa/nc, spa nc, spa(nc) ...
+    return form.format(name, coast)
+
+
+@st.composite
+def _ref_text(draw, ref):
+    parts = []
+    if ref.power:
+        parts.append(draw(_spelling(POWER_ALIASES[ref.power])) + draw(st.sampled_from(["", ":"])))
+    if ref.kind:
+        parts.append(draw(_spelling(KIND_WORDS[ref.kind])))
+    return " ".join([*parts, draw(_location_text(ref.location))])
+
+
+@st.composite
+def _order_text(draw, order):
+    """`order` as a player might write it: any alias and spelling the notation accepts."""
+    def word(*words):
+        return draw(_spelling(list(words)))
+
+    def arrow():
+        return draw(st.sampled_from(ARROWS))
+
+    match order:
+        case Hold(unit=u):
+            body = draw(_ref_text(u)) + draw(st.sampled_from(["", " " + word("H", "hold", "holds", "XXX")]))
+        case Move(unit=u, dest=d, via_convoy=via):
+            body = draw(_ref_text(u)) + arrow() + draw(_location_text(d)) + (" " + word("via convoy") if via else "")
+        case SupportHold(unit=u, target=t):
+            body = f"{draw(_ref_text(u))} {word('S', 'supports')} {draw(_ref_text(t))}" + draw(st.sampled_from(["", " H"]))
+        case SupportMove(unit=u, target=t, dest=d):
+            body = f"{draw(_ref_text(u))} {word('S', 'supports')} {draw(_ref_text(t))}{arrow()}{draw(_location_text(d))}"
+        case Convoy(unit=u, target=t, dest=d):
+            body = f"{draw(_ref_text(u))} {word('C', 'convoys')} {draw(_ref_text(t))}{arrow()}{draw(_location_text(d))}"
+        case Retreat(unit=u, dest=d):
+            body = draw(_ref_text(u)) + draw(st.sampled_from([" R ", " retreats to ", " R - "])) + draw(_location_text(d))
+        case Disband(unit=u):
+            body = draw(st.sampled_from([f"{draw(_ref_text(u))} {word('D', 'disband')}", f"{word('Disband')} {draw(_ref_text(u))}"]))
+        case Build(location=loc, kind=k):
+            body = f"{word('Build', 'builds')} {draw(_ref_text(UnitRef(loc, k)))}"
+        case Remove(unit=u):
+            body = f"{word('Remove', 'removes')} {draw(_ref_text(u))}"
+        case Waive():
+            body = word("Waive", "waives")
+    if order.power:
+        body = draw(_spelling(POWER_ALIASES[order.power])) + draw(st.sampled_from([":", ": ", " : "])) + body
+    return body
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_orders_written_with_any_alias_read_back(data):
+    order, phase = data.draw(phased_orders)
+    text = data.draw(_order_text(order), label="text")
+    assert parse_order(text, V, phase) == order
+
+
 # --- arbitrary text never raises anything but NotationError (hypothesis) ---------
 
 _WORDS = sorted({
@@ -375,31 +456,33 @@ def test_parse_orders_never_raises(text, phase):
 
 # --- every order of the bundled case files parses -------------------------------
 
-def _case_order_lines():
+def _case_orders():
     for path in case_files([CASES]):
         with open(path, encoding="utf-8") as handle:
             cases, _ = read_cases(handle, str(path))
         for case in cases:
-            for block in ("ORDERS", "PRESTATE_RESULTS"):
-                for line in case.block(block):
-                    yield case, block, line
+            lines = [(block, line) for block in ("ORDERS", "PRESTATE_RESULTS") for line in case.block(block)]
+            if lines:
+                yield case, lines
 
 
-CASE_LINES = list(_case_order_lines())
+CASE_ORDERS = list(_case_orders())
 
 
 def test_case_files_have_orders():
-    assert len(CASE_LINES) > 500
-    assert {block for _, block, _ in CASE_LINES} == {"ORDERS", "PRESTATE_RESULTS"}
+    assert len(CASE_ORDERS) > 200
+    assert sum(len(lines) for _, lines in CASE_ORDERS) > 500
+    assert {block for _, lines in CASE_ORDERS for block, _ in lines} == {"ORDERS", "PRESTATE_RESULTS"}
 
 
-@pytest.mark.parametrize("case, block, line", CASE_LINES,
-                         ids=[f"{c.id}:{ln.number}" for c, _, ln in CASE_LINES])
-def test_case_file_order_parses(case, block, line):
+@pytest.mark.parametrize("case, lines", CASE_ORDERS, ids=[c.id for c, _ in CASE_ORDERS])
+def test_case_file_orders_parse(case, lines):
     variant = resolve_variant(case.variant_name)
-    text, kind = line.text, parse_phase(case.phase_text).kind
-    if block == "PRESTATE_RESULTS":  # 'SUCCESS: Power: order', the orders of the movement before
-        text, kind = re.sub(r"^\s*(SUCCESS|FAILURE)\s*:", "", text, flags=re.I), MOVEMENT
-    order = parse_order(text, variant, kind)
-    assert order.power in POWERS
-    assert parse_order(format_order(order), variant, kind) == order
+    for block, line in lines:
+        text, kind = line.text, parse_phase(case.phase_text).kind
+        if block == "PRESTATE_RESULTS":  # 'SUCCESS: Power: order', the orders of the movement before
+            text, kind = re.sub(r"^\s*(SUCCESS|FAILURE)\s*:", "", text, flags=re.I), MOVEMENT
+        where = f"{case.source}:{line.number}: {line.text}"
+        order = parse_order(text, variant, kind)
+        assert order.power in POWERS, where
+        assert parse_order(format_order(order), variant, kind) == order, where

@@ -639,3 +639,31 @@ def position_from_json(data: Any, source: str | None = None) -> tuple[State, lis
     if state is None or reader.problems:
         raise JsonFormatError(reader.problems or ["$: not a usable position"], source)
     return state, orders
+
+
+# --- rule lawyer's views -----------------------------------------------------------------
+
+
+def explanations_json(result: PhaseResult) -> list[dict]:
+    """Per order (input order): its text and its facts (see dipsat.explain)."""
+    from ..explain import explain
+
+    return [{"index": k, "order": format_order(r.order), "facts": facts}
+            for k, (r, facts) in enumerate(zip(result.results, explain(result)))]
+
+
+def alternatives_json(result: PhaseResult) -> dict:
+    from ..alternatives import alternatives
+
+    alt = alternatives(result)
+    return {"count": alt.count, "differing": alt.differing, "resolutions": alt.resolutions,
+            "chosen": alt.chosen, "backup_rules": alt.rules, "paradox_core": alt.core}
+
+
+def comparison_json(results: dict[str, PhaseResult]) -> dict:
+    from ..printers import comparison_rows
+
+    rows = comparison_rows(results)
+    return {"profiles": list(results), "rules": {n: str(r.rules) for n, r in results.items()},
+            "differences": [{"order": order, "results": dict(zip(results, statuses))} for order, statuses in rows],
+            "all_agree": not rows}

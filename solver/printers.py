@@ -1,0 +1,225 @@
+"""Printers for people and other adjudicators: the text report and case-file output.
+
+Pure functions from results to text; the CLI only chooses which to call.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TextIO
+
+from .board import PhaseKind, Unit
+from .formats.casefile import format_unit_line, write_case
+from .formats.dipsat_json import (disbanded_report, dislodged_report, order_power, sorted_results,
+                                  status_word)
+from .notation import format_order
+from .orders import Order
+from .results import PhaseResult
+from .state import State
+
+WIDTH = 80
+
+
+# --- text output -----------------------------------------------------------------------
+
+
+def _wrap(prefix: str, text: str, indent: int | None = None) -> list[str]:
+    """`prefix` + `text`, wrapped at 80 columns; continuation lines are indented
+    under the text (or by `indent`)."""
+    hang = len(prefix) if indent is None and len(prefix) <= WIDTH - 24 else (indent or 6)
+    if not text:
+        return [prefix.rstrip()]
+    return textwrap.wrap(text, WIDTH, initial_indent=prefix, subsequent_indent=" " * hang,
+                         break_on_hyphens=False, break_long_words=False) or [prefix.rstrip()]
+
+
+def _units_text(units: list[Unit]) -> str:
+    return ", ".join(f"{u.kind} {u.location}" for u in units)
+
+
+def render_text(result: PhaseResult, name: str = "") -> str:
+    """The people's report: orders and results, dislodgements, the new position."""
+    before, after = result.before, result.after
+    lines = [f"{name + ': ' if name else ''}{before.phase} (rules {result.rules})"]
+    ranked = sorted_results(result)
+    powers = [p.name for p in before.variant.powers]
+    pw = max([len(order_power(r) or "-") for _, r in ranked] + [len(p) for p in powers])
+    if ranked:
+        texts = [format_order(r.order, with_power=False) for _, r in ranked]
+        ow = min(max(len(t) for t in texts), 30)
+        sw = max(len(status_word(r)) for _, r in ranked)
+        lines.append("Orders:")
+        for (_, r), text in zip(ranked, texts):
+            head = f"  {order_power(r) or '-':<{pw}}  {text:<{ow}}  "
+            if len(head) > 2 + pw + 2 + ow + 2:  # an order wider than its column: result below it
+                lines.append(head.rstrip())
+                head = " " * (2 + pw + 2 + ow + 2)
+            lines += _wrap(f"{head}{status_word(r):<{sw}}  ", r.detail)
+    else:
+        lines.append("Orders: none (every unit holds)")
+    if result.backup_rules:
+        for backup in result.backup_rules:
+            lines += _wrap("Backup rule: ", backup, 4)
+    if result.resolutions is not None and result.resolutions > 1:
+        lines.append(f"Consistent resolutions: {result.resolutions}")
+    dislodged = dislodged_report(result)
+    if dislodged:
+        lines.append("Dislodged:")
+        for info in dislodged:
+            d = info.dislodged
+            origin = f"attacked from {d.attacker_origin}" + (" by convoy" if d.by_convoy else "") if d.attacker_origin else ""
+            where = ("retreats: " + ", ".join(map(str, info.options))) if info.options else "no retreat: disbanded"
+            head = f"  {d.unit.power:<{pw}}  {d.unit.kind} {str(d.unit.location):<6}  "
+            lines += _wrap(head, "; ".join(x for x in (origin, where) if x))
+    gone = [i for i in disbanded_report(result) if before.phase.kind is not PhaseKind.MOVEMENT]
+    if gone:
+        lines.append("Disbanded:")
+        for info in gone:
+            lines += _wrap(f"  {info.unit.power:<{pw}}  {info.unit.kind} {str(info.unit.location):<6}  ", info.reason)
+    lines.append("New position:")
+    waiting = {}
+    for d in after.dislodged:
+        waiting.setdefault(d.unit.power, []).append(d.unit)
+    shown = [p for p in powers if before.units_of(p) or after.units_of(p) or p in waiting]
+    for power in shown:
+        text = _units_text(list(after.units_of(power)))
+        if power in waiting:
+            text += ("; " if text else "") + "dislodged: " + _units_text(waiting[power])
+        text = text or "(no units)"
+        lines += _wrap(f"  {power:<{pw}}  ", text)
+    if not shown:
+        lines.append("  (the board is empty)")
+    old, new = before.owner_of, after.owner_of
+    changed = sorted(c for c in set(old) | set(new) if old.get(c) != new.get(c))
+    if changed:
+        lines.append("Centres changed:")
+        for centre in changed:
+            lines.append(f"  {centre}  {new.get(centre) or 'unowned'} (was {old.get(centre) or 'unowned'})")
+        counts = [f"{p} {len(after.centres_of(p))}" for p in powers if after.centres_of(p) or before.centres_of(p)]
+        lines += _wrap("  Centres now: ", ", ".join(counts), 4)
+    lines.append(f"Next phase: {after.phase}")
+    return "\n".join(lines) + "\n"
+
+
+# --- case-file output ------------------------------------------------------------------
+
+
+def write_result_case(handle: TextIO, case_id: str, result: PhaseResult, orders: list[Order]) -> None:
+    """The position, the orders and the adjudicated board as one case, so another
+    adjudicator (or ``dipsat cases``) can run it."""
+    before, after = result.before, result.after
+    variant = before.variant.name
+    if variant == "standard":
+        variant = "DATC_Standard" if before.variant.wings else "Standard"
+    handle.write(f"# Written by dipsat adjudicate: POSTSTATE is dipsat's result under rules {result.rules}.\n")
+    handle.write(f"VARIANT_ALL {variant}\n\n")
+    dislodged: list[Unit] = []
+    if before.phase.kind is PhaseKind.MOVEMENT and after.phase.kind is PhaseKind.RETREAT:
+        dislodged = sorted((d.unit for d in after.dislodged), key=lambda u: (u.province, u.location.coast or ""))
+    write_case(handle, case_id.split()[0] if case_id.strip() else "dipsat", before.phase, list(before.units),
+               [format_order(o) for o in orders], list(after.units), dislodged, list(before.owners),
+               str(result.rules), prestate_dislodged=[d.unit for d in before.dislodged],
+               prestate_results=_prestate_results(before))
+
+
+def _prestate_results(state: State) -> list[str]:
+    """PRESTATE_RESULTS lines that carry what a retreat phase needs from the movement
+    before it: each attacker's origin (and convoy), and the standoffs (as two failed moves)."""
+    if state.phase.kind is not PhaseKind.RETREAT:
+        return []
+    lines = []
+    for d in sorted(state.dislodged, key=lambda d: (d.unit.province, d.unit.location.coast or "")):
+        if d.attacker_origin is None:
+            continue
+        attacker = state.unit_at(d.unit.province)
+        who = f"{attacker.power}: {attacker.kind}" if attacker else "A"
+        via = " via convoy" if d.by_convoy else ""
+        lines.append(f"SUCCESS: {who} {d.attacker_origin} - {d.unit.province}{via}")
+    for province in sorted(state.standoffs):
+        neighbours = sorted(state.map.neighbours(province))
+        bouncers = [state.unit_at(n) for n in neighbours if state.unit_at(n) is not None][:2]
+        lines += [f"FAILURE: {format_unit_line(u)} - {province}" for u in bouncers]
+        spare = [n for n in neighbours if state.unit_at(n) is None]
+        lines += [f"FAILURE: A {n} - {province}" for n in spare[:2 - len(bouncers)]]
+    return lines
+
+
+# --- rule lawyer's views: --explain, --all, --compare -----------------------------------
+
+
+def render_explanations(result: PhaseResult) -> str:
+    """Each order's decisive facts (read off the solved model)."""
+    from .explain import explain
+
+    lines = ["Explanations:"]
+    for r, facts in zip(result.results, explain(result)):
+        lines.append(f"  {format_order(r.order)}")
+        for fact in facts:
+            lines += _wrap("      ", fact, 8)
+    return "\n".join(lines) + "\n"
+
+
+def render_alternatives(result: PhaseResult) -> str:
+    """Every consistent resolution before the backup rule, and which one was taken."""
+    from .alternatives import alternatives
+
+    alt = alternatives(result)
+    if alt.count == 1:
+        return "Consistent resolutions: 1 (no circular movement or paradox)\n"
+    lines = [f"Consistent resolutions: {alt.count}"]
+    if alt.count == 0:
+        lines.append("  No resolution satisfies the rules: a paradox. Orders in its core:")
+        lines += [f"    {order}" for order in alt.core]
+    else:
+        lines.append("  They differ in:")
+        for i, values in enumerate(alt.resolutions, start=1):
+            mark = "  <- taken" if alt.chosen == i - 1 else ""
+            lines.append(f"  Resolution {i}{mark}")
+            lines += [f"    {value}" for value in values]
+        if alt.chosen is None:
+            lines.append("  None of them is taken: the backup rule changes the result.")
+    for rule in alt.rules:
+        lines += _wrap("  Settled by: ", rule, 4)
+    return "\n".join(lines) + "\n"
+
+
+def comparison_rows(results: dict[str, PhaseResult]) -> list[tuple[str, list[str]]]:
+    """(order, status per profile) for each order whose result differs between profiles."""
+    names = list(results)
+    first = results[names[0]]
+    rows = []
+    for k, r in enumerate(first.results):
+        statuses = [status_word(results[n].results[k]) for n in names]
+        if len(set(statuses)) > 1:
+            rows.append((format_order(r.order), statuses))
+    dislodged = {n: {d.unit for d in results[n].after.dislodged} | _disbanded_units(results[n]) for n in names}
+    for unit in sorted(set().union(*dislodged.values()), key=str):
+        marks = ["dislodged" if unit in dislodged[n] else "stays" for n in names]
+        if len(set(marks)) > 1:
+            rows.append((f"{unit} (unit)", marks))
+    boards = [sorted(map(str, results[n].after.units)) for n in names]
+    if len({tuple(b) for b in boards}) > 1 and not rows:
+        rows.append(("(board)", ["differs"] * len(names)))
+    return rows
+
+
+def _disbanded_units(result: PhaseResult) -> set[Unit]:
+    """Units dislodged with no retreat (gone from the board at once)."""
+    if result.before.phase.kind is not PhaseKind.MOVEMENT:
+        return set()
+    return {info.unit for info in disbanded_report(result)}
+
+
+def render_comparison(results: dict[str, PhaseResult]) -> str:
+    names = list(results)
+    rows = comparison_rows(results)
+    if not rows:
+        return f"Compared {', '.join(names)}: all profiles agree on every order.\n"
+    ow = min(max(len(order) for order, _ in rows), 36)
+    widths = [max(len(n), *(len(s[i]) for _, s in rows)) for i, n in enumerate(names)]
+    lines = [f"Compared {', '.join(names)}: {len(rows)} difference(s)", ""]
+    lines.append(f"{'order':<{ow}}  " + "  ".join(f"{n:<{w}}" for n, w in zip(names, widths)))
+    for order, statuses in rows:
+        text = order if len(order) <= ow else order[:ow - 1] + "…"
+        lines.append(f"{text:<{ow}}  " + "  ".join(f"{s:<{w}}" for s, w in zip(statuses, widths)))
+    return "\n".join(line.rstrip() for line in lines) + "\n"
