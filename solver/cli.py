@@ -105,7 +105,7 @@ def _warn(message: str) -> None:
 
 def _read_text(path: str) -> str:
     if path == "-":
-        return click.get_text_stream("stdin").read()
+        return sys.stdin.read()
     try:
         return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -253,7 +253,7 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         sys.exit(2)
     result = adjudicate(pos.state, orders, rules)
     results = {name: adjudicate(pos.state, orders, r) for name, r in compared.items()}
-    out = click.get_text_stream("stdout")
+    out = sys.stdout
     if fmt == "json":
         data = result_to_json(result)
         if explain:

@@ -26,7 +26,7 @@ class NotationError(DipsatError, ValueError):
         self.found = found if found is not None else _fragment(text, position)
         where = f"at column {position + 1}"
         got = f"found {self.found!r}" if self.found else "found end of text"
-        super().__init__(f"{text.strip()!r}: {where}: expected {expected}, {got}")
+        super().__init__(f"{text.rstrip()!r}: {where}: expected {expected}, {got}")
 
 
 class UnknownNameError(NotationError):

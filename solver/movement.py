@@ -273,11 +273,11 @@ def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solve
     if k in scan.move_of:
         m = scan.move_of[k]
         if v[("move", m)]:
-            return OrderResult(order, unit, True, None, _strength_note(m, p, solved))
+            return OrderResult(order, unit, True, None, _strength_note(m, p, solved, units))
         if p.moves[m].convoy_only and not v[("path", m)]:
             why = Reason.PARADOX if any(("convoy", c) in paradox for r in p.moves[m].routes for c in r) else Reason.NO_PATH
             return OrderResult(order, unit, False, why, "no convoy route of undislodged convoying fleets")
-        return OrderResult(order, unit, False, Reason.BOUNCED, _strength_note(m, p, solved))
+        return OrderResult(order, unit, False, Reason.BOUNCED, _strength_note(m, p, solved, units))
     if k in scan.support_of:
         s = scan.support_of[k]
         if v[("support", s)]:
@@ -300,9 +300,27 @@ def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solve
     return OrderResult(order, unit, True)
 
 
-def _strength_note(m: int, p: Problem, solved: Solved) -> str:
+def _strength_note(m: int, p: Problem, solved: Solved, units: list[Unit] | None = None) -> str:
+    """'attack 2 vs hold 1' with the strongest opposition (values from the solved model)."""
     attack = solved.strengths.get(("attack", m))
-    return f"attack strength {attack}" if attack is not None else ""
+    if attack is None:
+        return ""
+    move = p.moves[m]
+    opposition = [(solved.strengths.get(("resisting", m), 0), "defend" if _in_head_to_head(m, p, solved) else "hold", "")]
+    for other in p.moves_into[move.dest]:
+        if other != m:
+            who = f" of {units[p.moves[other].unit].kind} {p.moves[other].origin}" if units else ""
+            opposition.append((solved.strengths.get(("prevent", other), 0), "prevent", who))
+    value, what, who = max(opposition, key=lambda o: o[0])
+    return f"attack {attack} vs {what} {value}{who}"
+
+
+def _in_head_to_head(m: int, p: Problem, solved: Solved) -> bool:
+    move = p.moves[m]
+    if move.opposite is None:
+        return False
+    by_land = lambda i: p.moves[i].land_only or (not p.moves[i].convoy_only and not solved.values.get(("path", i), False))
+    return by_land(m) and by_land(move.opposite)
 
 
 def _dislodgement(u: int, scan: _Prescan, solved: Solved, units: list[Unit]) -> Dislodged:

@@ -47,7 +47,7 @@ FIG08_TEXT = """\
 rulebook.fig08: Spring 1901, Movement (rules 2000)
 Orders:
   France   A gas S A mar - bur  succeeds
-  France   A mar - bur          succeeds   attack strength 2
+  France   A mar - bur          succeeds   attack 2 vs hold 1
   Germany  A bur H              dislodged
 Dislodged:
   Germany  A bur     attacked from mar; retreats: bel, mun, par, pic, ruh
@@ -108,7 +108,7 @@ def test_json_result_of_rulebook_figure_8():
     assert orders["France: A mar - bur"] == {
         "index": 0, "order": "France: A mar - bur", "type": "move", "power": "France",
         "unit": {"power": "France", "kind": "A", "location": "mar"}, "succeeded": True,
-        "result": "succeeds", "reason": None, "detail": "attack strength 2"}
+        "result": "succeeds", "reason": None, "detail": "attack 2 vs hold 1"}
     assert orders["France: A gas S A mar - bur"]["succeeded"] is True
     hold = orders["Germany: A bur H"]
     assert (hold["succeeded"], hold["reason"], hold["type"]) == (False, "dislodged", "hold")
