@@ -1,4 +1,12 @@
-"""Building the CP-SAT model: one boolean per decision, defined on demand."""
+"""Building the CP-SAT model: one boolean per decision, defined on demand.
+
+Definitions are built depth first, like the DATC's recursive resolve (5.C): a
+decision reads the decisions it depends on, which are defined first unless they
+are already being defined (a cycle). When what a definition reads already fixes
+its value (the partial-information step of DATC 5.E), the decision is fixed to
+that constant instead of being encoded in full: the model keeps only the
+decisions that can matter, and a fixed decision depends on nothing.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +15,8 @@ from collections.abc import Callable, Iterable
 from ortools.sat.python import cp_model
 
 from .problem import Key, Problem
+
+Condition = bool | cp_model.IntVar  # a known value or a literal
 
 
 class PhaseModel(cp_model.CpModel):
@@ -22,7 +32,9 @@ class Encoding:
 
     ``overrides`` replace a decision's definition by a constant: that is how a
     backup rule (DATC 5.B.9) is imposed on a cycle. Every definition reads other
-    decisions through :meth:`lit`, which records the dependency edge.
+    decisions through :meth:`lit` or :meth:`cond`, which record the dependency edge.
+    With ``assumptions`` every definition is guarded by a literal (for paradox
+    cores) and nothing is folded.
     """
 
     def __init__(self, problem: Problem, rules, overrides: dict[Key, bool] | None = None,
@@ -32,6 +44,7 @@ class Encoding:
         self.overrides = dict(overrides or {})
         self.model = PhaseModel()
         self.lits: dict[Key, cp_model.IntVar] = {}
+        self.known: dict[Key, bool] = {}  # decisions fixed while building
         self.deps: dict[Key, set[Key]] = {}
         self.cache: dict[tuple[str, int], object] = {}  # strengths and conditions, by name
         self._reads: dict[tuple[str, int], set[Key]] = {}  # decisions each cached term reads
@@ -40,10 +53,12 @@ class Encoding:
         self._current: Key | None = None
         self.assumed: dict[Key, cp_model.IntVar] = {}  # per decision: its definition holds
         self._assumptions = assumptions
+        self._fold = not assumptions
         for key in (problem.decisions() if roots is None else roots):
             self.lit(key)
         self._define_pending()
 
+    # --- reading decisions -------------------------------------------------------------
     def lit(self, key: Key) -> cp_model.IntVar:
         """The boolean of a decision; reading it from a definition records a dependency."""
         self._note((key,))
@@ -52,8 +67,23 @@ class Encoding:
             var = self.model.new_bool_var(f"{key[0]}[{key[1]}]")
             self.lits[key] = var
             self.deps[key] = set()
-            self._pending.append(key)
+            if self._fold:
+                self._define(key)
+            else:
+                self._pending.append(key)
         return var
+
+    def cond(self, key: Key) -> Condition:
+        """A decision as a condition: its value when already fixed, else its literal."""
+        var = self.lit(key)
+        return self.known.get(key, var)
+
+    def fix(self, key: Key, value: bool) -> None:
+        """The definition settles the decision: a constant, depending on nothing."""
+        self.model.add(self.lits[key] == int(value))
+        if self._fold:
+            self.known[key] = value
+            self.deps[key].clear()
 
     def memo(self, key: tuple[str, int], build: Callable[[], object]) -> object:
         """A term (strength, condition) built once; every definition using it depends on what it reads."""
@@ -70,27 +100,25 @@ class Encoding:
         if self._current is not None:
             self.deps[self._current].update(k for k in keys if k != self._current)
 
-    def _define_pending(self) -> None:
+    # --- defining decisions ------------------------------------------------------------
+    def _define(self, key: Key) -> None:
         from . import move, path, support  # the rule families
-        definitions: dict[str, Callable[[Encoding, int], None]] = {
-            "move": move.define_move,
-            "dislodged": move.define_dislodged,
-            "support": support.define_support,
-            "path": path.define_path,
-            "convoy": path.define_convoy,
-        }
+        saved = self._current, self._collecting
+        self._current, self._collecting = key, []
+        first = len(self.model.proto.constraints)
+        if key in self.overrides:
+            # DATC 5.B.9: a backup rule decides this order, not its usual condition.
+            self.fix(key, self.overrides[key])
+        else:
+            {"move": move.define_move, "dislodged": move.define_dislodged, "support": support.define_support,
+             "path": path.define_path, "convoy": path.define_convoy}[key[0]](self, key[1])
+        if self._assumptions:
+            self._guard(key, first)
+        self._current, self._collecting = saved
+
+    def _define_pending(self) -> None:
         while self._pending:
-            key = self._pending.pop()
-            self._current = key
-            first = len(self.model.proto.constraints)
-            if key in self.overrides:
-                # DATC 5.B.9: a backup rule decides this order, not its usual condition.
-                self.model.add(self.lits[key] == int(self.overrides[key]))
-            else:
-                definitions[key[0]](self, key[1])
-            self._current = None
-            if self._assumptions:
-                self._guard(key, first)
+            self._define(self._pending.pop())
 
     def _guard(self, key: Key, first: int) -> None:
         """Make a decision's definition conditional on an assumption literal, so an
@@ -102,20 +130,49 @@ class Encoding:
             if constraint.has_bool_and() or constraint.has_bool_or() or constraint.has_linear():
                 constraint.enforcement_literal.append(guard.index)
 
-    # --- small helpers shared by the rule families --------------------------
-    def iff_and(self, target: cp_model.IntVar, conjuncts: list) -> None:
-        """target <-> AND(conjuncts) (empty AND is true)."""
-        if not conjuncts:
-            self.model.add(target == 1)
+    # --- small helpers shared by the rule families --------------------------------------
+    def iff_and(self, target: Key, conjuncts: list[Condition]) -> None:
+        """decision <-> AND(conjuncts), folded when the known conjuncts settle it."""
+        if any(c is False for c in conjuncts):
+            self.fix(target, False)
             return
-        self.model.add_bool_and(conjuncts).only_enforce_if(target)
-        self.model.add_bool_or([c.Not() for c in conjuncts] + [target])
+        live = [c for c in conjuncts if c is not True]
+        if not live:
+            self.fix(target, True)
+            return
+        self.literal_and(self.lits[target], live)
 
-    def iff_or(self, target: cp_model.IntVar, disjuncts: list) -> None:
-        """target <-> OR(disjuncts) (empty OR is false)."""
-        if not disjuncts:
-            self.model.add(target == 0)
+    def iff_or(self, target: Key, disjuncts: list[Condition]) -> None:
+        """decision <-> OR(disjuncts), folded when the known disjuncts settle it."""
+        if any(d is True for d in disjuncts):
+            self.fix(target, True)
             return
-        self.model.add_bool_or(disjuncts).only_enforce_if(target)
-        for d in disjuncts:
-            self.model.add_implication(d, target)
+        live = [d for d in disjuncts if d is not False]
+        if not live:
+            self.fix(target, False)
+            return
+        var = self.lits[target]
+        self.model.add_bool_or(live).only_enforce_if(var)
+        for d in live:
+            self.model.add_implication(d, var)
+
+    def literal_and(self, var: cp_model.IntVar, live: list) -> None:
+        """var <-> AND(live literals)."""
+        self.model.add_bool_and(live).only_enforce_if(var)
+        self.model.add_bool_or([c.Not() for c in live] + [var])
+
+    def both(self, a: Condition, b: Condition) -> Condition:
+        """a AND b as a condition (a literal is made only when both are literals)."""
+        if a is False or b is False:
+            return False
+        if a is True:
+            return b
+        if b is True:
+            return a
+        var = self.model.new_bool_var("and")
+        self.literal_and(var, [a, b])
+        return var
+
+
+def negate(c: Condition) -> Condition:
+    return (not c) if isinstance(c, bool) else c.Not()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import Encoding
+from .model import Encoding, negate
 from .strength import attack_strength, prevent_strength, resisting_strength
 
 
@@ -13,25 +13,46 @@ def define_move(enc: Encoding, m: int) -> None:
     opponents = [resisting_strength(enc, m)]  # 5.B.1: defend strength head to head, else hold strength
     # 5.B.1: and beat the prevent strength of every other unit moving to the same area
     opponents += [prevent_strength(enc, other) for other in enc.problem.moves_into[move.dest] if other != m]
+    if any(attack.hi <= opponent.lo for opponent in opponents):
+        enc.fix(("move", m), False)  # some opposing strength is surely at least the attack
+        return
+    open_ = [opponent for opponent in opponents if attack.lo <= opponent.hi]
+    if not open_:
+        enc.fix(("move", m), True)  # the attack surely beats every opposing strength
+        return
     beats = []
-    for i, opponent in enumerate(opponents):
+    for i, opponent in enumerate(open_):
         beat = enc.model.new_bool_var(f"beats[{m},{i}]")
-        enc.model.add(attack > opponent).only_enforce_if(beat)
-        enc.model.add(attack <= opponent).only_enforce_if(beat.Not())
+        enc.model.add(attack.expr > opponent.expr).only_enforce_if(beat)
+        enc.model.add(attack.expr <= opponent.expr).only_enforce_if(beat.Not())
         beats.append(beat)
-    enc.iff_and(enc.lit(("move", m)), beats)
+    enc.iff_and(("move", m), beats)
 
 
 def define_dislodged(enc: Encoding, u: int) -> None:
     """dislodged[u] <-> u does not move away and some move into its area succeeds (5.A)."""
     unit = enc.problem.units[u]
-    dislodged = enc.lit(("dislodged", u))
-    entering = [enc.lit(("move", m)) for m in enc.problem.moves_into.get(unit.province, [])]
+    entering = [enc.cond(("move", m)) for m in enc.problem.moves_into.get(unit.province, [])]
     if unit.move is None:
-        enc.iff_or(dislodged, entering)
+        enc.iff_or(("dislodged", u), entering)
         return
-    stays = enc.lit(("move", unit.move)).Not()
-    enc.model.add_bool_or(entering).only_enforce_if(dislodged)
+    stays = negate(enc.cond(("move", unit.move)))
+    if stays is False:
+        enc.fix(("dislodged", u), False)  # it moved away
+        return
+    entered = [e for e in entering if e is not False]
+    if not entered:
+        enc.fix(("dislodged", u), False)
+        return
+    if stays is True:
+        enc.iff_or(("dislodged", u), entered)
+        return
+    dislodged = enc.lits[("dislodged", u)]
+    live = [e for e in entered if e is not True]
+    if len(live) < len(entered):  # some move in surely succeeds: dislodged iff it stays
+        enc.model.add(dislodged + enc.lits[("move", unit.move)] == 1)
+        return
+    enc.model.add_bool_or(live).only_enforce_if(dislodged)
     enc.model.add_implication(dislodged, stays)
-    for entered in entering:
-        enc.model.add_bool_or([stays.Not(), entered.Not(), dislodged])
+    for e in live:
+        enc.model.add_bool_or([stays.Not(), e.Not(), dislodged])

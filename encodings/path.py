@@ -9,26 +9,38 @@ def define_path(enc: Encoding, m: int) -> None:
     """path[m] <-> some route has every fleet convoying (5.B.4; 4.A.1 b), or under
     4.A.1 a (1971) every route does (a convoy is disrupted when one route is)."""
     move = enc.problem.moves[m]
-    path = enc.lit(("path", m))
+    if not move.routes:
+        enc.fix(("path", m), False)  # 5.B.4: no chain of convoy orders
+        return
     if enc.rules.choice("4.A.1") == "a":
         fleets = sorted({c for route in move.routes for c in route})
-        enc.iff_and(path, [enc.lit(("convoy", c)) for c in fleets]) if move.routes else enc.model.add(path == 0)
+        enc.iff_and(("path", m), [enc.cond(("convoy", c)) for c in fleets])
         return
     routes = []
     for r, route in enumerate(move.routes):
-        if len(route) == 1:
-            routes.append(enc.lit(("convoy", route[0])))
-            continue
-        alive = enc.model.new_bool_var(f"route[{m},{r}]")
-        enc.iff_and(alive, [enc.lit(("convoy", c)) for c in route])
-        routes.append(alive)
-    enc.iff_or(path, routes)
+        fleets = [enc.cond(("convoy", c)) for c in route]
+        if any(f is False for f in fleets):
+            continue  # this route is broken
+        live = [f for f in fleets if f is not True]
+        if not live:
+            routes.append(True)  # this route surely carries
+        elif len(live) == 1:
+            routes.append(live[0])
+        else:
+            alive = enc.model.new_bool_var(f"route[{m},{r}]")
+            enc.literal_and(alive, live)
+            routes.append(alive)
+    enc.iff_or(("path", m), routes)
 
 
 def define_convoy(enc: Encoding, c: int) -> None:
     """convoys[c] <-> the convoying fleet is not dislodged (5.B.3)."""
     convoy = enc.problem.convoys[c]
-    if enc.problem.moves_into.get(convoy.province):
-        enc.model.add(enc.lit(("convoy", c)) + enc.lit(("dislodged", convoy.unit)) == 1)
-    else:
-        enc.model.add(enc.lit(("convoy", c)) == 1)
+    if not enc.problem.moves_into.get(convoy.province):
+        enc.fix(("convoy", c), True)  # nobody attacks it
+        return
+    dislodged = enc.cond(("dislodged", convoy.unit))
+    if isinstance(dislodged, bool):
+        enc.fix(("convoy", c), not dislodged)
+        return
+    enc.model.add(enc.lits[("convoy", c)] + dislodged == 1)

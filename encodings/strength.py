@@ -1,46 +1,80 @@
 """Strengths of DATC 5.B.5-5.B.8: hold, attack, defend and prevent strength.
 
-Each is an integer expression of the decisions ``support_given``, ``moves`` and
-``path``; integer variables are made only where a strength has cases. Whether
-two opposite moves meet head to head depends on both going over land, which a
-land fallback (DATC 4.A.3 options) makes a decision too: :func:`head_to_head`.
+Each strength is a :class:`Term`: an integer expression of the decisions
+``support_given``, ``moves`` and ``path`` together with its bounds given what is
+already fixed, so a move whose attack surely beats (or surely loses to) every
+opposing strength is settled without encoding the comparison. Whether two
+opposite moves meet head to head depends on both going over land, which a land
+fallback (DATC 4.A.3 options) makes a decision too: :func:`head_to_head`.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ortools.sat.python import cp_model
 
-from .model import Encoding
-
-Strength = cp_model.LinearExprT
-Condition = bool | cp_model.IntVar  # a constant or a literal
+from .model import Condition, Encoding, negate
 
 
-def _supports(enc: Encoding, m: int, excluded_power: str | None = None) -> Strength:
-    """Number of successful supports of move m, not counting `excluded_power`'s."""
+class Term(NamedTuple):
+    """A strength: its CP-SAT expression, its bounds, and the same expression as
+    ``const + sum(coef * variable)`` (variable indices) to read it off a solution."""
+
+    expr: cp_model.LinearExprT
+    lo: int
+    hi: int
+    const: int = 0
+    coefs: tuple[tuple[int, int], ...] = ()
+
+    def value(self, solution) -> int:
+        return self.const + sum(coef * solution[index] for index, coef in self.coefs)
+
+
+def _constant(value: int) -> Term:
+    return Term(value, value, value, value)
+
+
+def _count(enc: Encoding, keys: list) -> Term:
+    """1 + the number of these support decisions that hold."""
+    expr: cp_model.LinearExprT = 1
+    lo = hi = 1
+    coefs = []
+    for key in keys:
+        c = enc.cond(key)
+        if c is True:
+            expr, lo, hi = expr + 1, lo + 1, hi + 1
+        elif c is not False:
+            expr, hi = expr + c, hi + 1
+            coefs.append((c.index, 1))
+    return Term(expr, lo, hi, lo, tuple(coefs))
+
+
+def _supports(enc: Encoding, m: int, excluded_power: str | None = None) -> Term:
+    """1 + successful supports of move m, not counting `excluded_power`'s."""
     move = enc.problem.moves[m]
-    return sum(enc.lit(("support", s)) for s in move.supports
-               if excluded_power is None or enc.problem.supports[s].power != excluded_power)
+    return _count(enc, [("support", s) for s in move.supports
+                        if excluded_power is None or enc.problem.supports[s].power != excluded_power])
 
 
-def _cases(enc: Encoding, name: str, upper: int, cases: list[tuple[list[Condition], Strength]]) -> Strength:
-    """An integer equal to the value of the case whose conditions all hold.
+def _cases(enc: Encoding, name: str, cases: list[tuple[list[Condition], Term]]) -> Term:
+    """The term of the case whose conditions all hold (cases exhaustive and exclusive).
 
-    Cases must be exhaustive and mutually exclusive; constant conditions are
-    folded (a False condition drops its case, True ones are left out).
-    """
-    live = [([c for c in conds if c is not True], value) for conds, value in cases
+    Constant conditions are folded: a False condition drops its case, True ones are
+    left out; a single remaining case is the answer."""
+    live = [([c for c in conds if c is not True], term) for conds, term in cases
             if not any(c is False for c in conds)]
     if len(live) == 1:
         return live[0][1]
-    var = enc.model.new_int_var(0, upper, name)
-    for literals, value in live:
-        enc.model.add(var == value).only_enforce_if(literals)
-    return var
+    lo, hi = min(t.lo for _, t in live), max(t.hi for _, t in live)
+    var = enc.model.new_int_var(lo, hi, name)
+    for literals, term in live:
+        enc.model.add(var == term.expr).only_enforce_if(literals)
+    return _variable(var, lo, hi)
 
 
-def negate(c: Condition) -> Condition:
-    return (not c) if isinstance(c, bool) else c.Not()
+def _variable(var: cp_model.IntVar, lo: int, hi: int) -> Term:
+    return Term(var, lo, hi, 0, ((var.index, 1),))
 
 
 def by_land(enc: Encoding, m: int) -> Condition:
@@ -50,27 +84,14 @@ def by_land(enc: Encoding, m: int) -> Condition:
         return True
     if move.convoy_only:
         return False
-    return enc.lit(("path", m)).Not()  # 4.A.3: the land route when no convoy route is alive
+    return negate(enc.cond(("path", m)))  # 4.A.3: the land route when no convoy route is alive
 
 
 def has_path(enc: Encoding, m: int) -> Condition:
     """5.B.4 PATH of move m (a land route, or a land fallback, always has one)."""
     if not enc.problem.moves[m].convoy_only:
         return True
-    return enc.lit(("path", m))
-
-
-def both(enc: Encoding, a: Condition, b: Condition) -> Condition:
-    """a AND b as a condition (a literal is made only when both are literals)."""
-    if a is False or b is False:
-        return False
-    if a is True:
-        return b
-    if b is True:
-        return a
-    var = enc.model.new_bool_var("and")
-    enc.iff_and(var, [a, b])
-    return var
+    return enc.cond(("path", m))
 
 
 def head_to_head(enc: Encoding, m: int) -> Condition:
@@ -78,37 +99,39 @@ def head_to_head(enc: Encoding, m: int) -> Condition:
     move = enc.problem.moves[m]
     if move.opposite is None:
         return False
-    return enc.memo(("h2h", m), lambda: both(enc, by_land(enc, m), by_land(enc, move.opposite)))
+    return enc.memo(("h2h", m), lambda: enc.both(by_land(enc, m), by_land(enc, move.opposite)))
 
 
-def hold_strength(enc: Encoding, province: str) -> Strength:
+def hold_strength(enc: Encoding, province: str) -> Term:
     """DATC 5.B.5: 0 if empty or its unit moves away, 1 if its move fails, else 1 + hold supports."""
     u = enc.problem.unit_at.get(province)
     if u is None:
-        return 0  # empty area
+        return _constant(0)  # empty area
     unit = enc.problem.units[u]
     if unit.move is not None:
-        return 1 - enc.lit(("move", unit.move))  # moved away: 0; failed move: 1
-    return 1 + sum(enc.lit(("support", s)) for s in unit.hold_supports)
+        moved = enc.cond(("move", unit.move))  # moved away: 0; failed move: 1
+        return _constant(int(not moved)) if isinstance(moved, bool) else Term(1 - moved, 0, 1, 1, ((moved.index, -1),))
+    return _count(enc, [("support", s) for s in unit.hold_supports])
 
 
-def defend_strength(enc: Encoding, m: int) -> Strength:
+def defend_strength(enc: Encoding, m: int) -> Term:
     """DATC 5.B.7: 1 + successful supports of the move."""
-    return 1 + _supports(enc, m)
+    return _supports(enc, m)
 
 
-def resisting_strength(enc: Encoding, m: int) -> Strength:
+def resisting_strength(enc: Encoding, m: int) -> Term:
     """5.B.1: the defend strength of a head-to-head opponent, else the area's hold strength."""
-    move = enc.problem.moves[m]
-    h2h = head_to_head(enc, m)
-    cases: list[tuple[list[Condition], Strength]] = [([negate(h2h)], hold_strength(enc, move.dest))]
-    if move.opposite is not None:
-        cases.append(([h2h], defend_strength(enc, move.opposite)))
-    upper = 1 + max(len(enc.problem.supports), 1)
-    return enc.memo(("resisting", m), lambda: _cases(enc, f"resisting_strength[{m}]", upper, cases))
+    def build() -> Term:
+        move = enc.problem.moves[m]
+        h2h = head_to_head(enc, m)
+        cases = [([negate(h2h)], hold_strength(enc, move.dest))]
+        if move.opposite is not None:
+            cases.append(([h2h], defend_strength(enc, move.opposite)))
+        return _cases(enc, f"resisting_strength[{m}]", cases)
+    return enc.memo(("resisting", m), build)
 
 
-def prevent_strength(enc: Encoding, m: int) -> Strength:
+def prevent_strength(enc: Encoding, m: int) -> Term:
     """DATC 5.B.6: 0 without PATH, 0 after losing a head-to-head battle, else 1 + supports.
 
     Under DATC 4.A.7 a, a unit dislodged from the area it moves to prevents
@@ -116,52 +139,53 @@ def prevent_strength(enc: Encoding, m: int) -> Strength:
     return enc.memo(("prevent", m), lambda: _prevent_strength(enc, m))
 
 
-def _prevent_strength(enc: Encoding, m: int) -> Strength:
+def _prevent_strength(enc: Encoding, m: int) -> Term:
     move = enc.problem.moves[m]
     zero_if: list[Condition] = [negate(has_path(enc, m))]  # 5.B.6: PATH fails
     if move.opposite is not None:
-        beaten = enc.lit(("move", move.opposite))
+        beaten = enc.cond(("move", move.opposite))
         if enc.rules.choice("4.A.7") == "a":
             zero_if.append(beaten)  # 4.A.7 a: dislodged from there, by any route
         else:
-            zero_if.append(both(enc, head_to_head(enc, m), beaten))  # 5.B.6: head-to-head lost
-    zero_if = [z for z in zero_if if z is not False]
+            zero_if.append(enc.both(head_to_head(enc, m), beaten))  # 5.B.6: head-to-head lost
     if any(z is True for z in zero_if):
-        return 0
-    if not zero_if:
-        return 1 + _supports(enc, m)
-    var = enc.model.new_int_var(0, 1 + len(move.supports), f"prevent_strength[{m}]")
-    for z in zero_if:
+        return _constant(0)
+    live = [z for z in zero_if if z is not False]
+    if not live:
+        return _supports(enc, m)
+    full = _supports(enc, m)
+    var = enc.model.new_int_var(0, full.hi, f"prevent_strength[{m}]")
+    for z in live:
         enc.model.add(var == 0).only_enforce_if(z)
-    enc.model.add(var == 1 + _supports(enc, m)).only_enforce_if([negate(z) for z in zero_if])
-    return var
+    enc.model.add(var == full.expr).only_enforce_if([negate(z) for z in live])
+    return _variable(var, 0, full.hi)
 
 
-def attack_strength(enc: Encoding, m: int) -> Strength:
+def attack_strength(enc: Encoding, m: int) -> Term:
     """DATC 5.B.8: 0 without PATH; full support if the destination is empty or
     emptied (no head-to-head); 0 against a unit of the same power; else 1 +
     supports of powers other than the defender's."""
     return enc.memo(("attack", m), lambda: _attack_strength(enc, m))
 
 
-def _attack_strength(enc: Encoding, m: int) -> Strength:
+def _attack_strength(enc: Encoding, m: int) -> Term:
     move = enc.problem.moves[m]
     path = has_path(enc, m)
-    full = 1 + _supports(enc, m)
-    cases: list[tuple[list[Condition], Strength]] = [([negate(path)], 0)]  # 5.B.8: no PATH
+    full = _supports(enc, m)
+    cases: list[tuple[list[Condition], Term]] = [([negate(path)], _constant(0))]  # 5.B.8: no PATH
     u = enc.problem.unit_at.get(move.dest)
     if u is None:
         cases.append(([path], full))  # destination empty
     else:
         occupant = enc.problem.units[u]
         # 5.B.8: a unit never attacks its own power's unit; others' supports count.
-        blocked: Strength = 0 if occupant.power == move.power else 1 + _supports(enc, m, occupant.power)
+        blocked = _constant(0) if occupant.power == move.power else _supports(enc, m, occupant.power)
         if occupant.move is None:
             cases.append(([path], blocked))
         else:
             h2h = head_to_head(enc, m) if occupant.move == move.opposite else False
-            leaves = enc.lit(("move", occupant.move))
+            leaves = enc.cond(("move", occupant.move))
             cases.append(([path, h2h], blocked))  # head-to-head: it stays to fight
             cases.append(([path, negate(h2h), leaves], full))  # it moves away
-            cases.append(([path, negate(h2h), leaves.Not()], blocked))
-    return _cases(enc, f"attack_strength[{m}]", 1 + len(move.supports), cases)
+            cases.append(([path, negate(h2h), negate(leaves)], blocked))
+    return _cases(enc, f"attack_strength[{m}]", cases)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import Encoding
+from .model import Condition, Encoding
 from .problem import MoveOrder, SupportOrder
 from .strength import by_land
 
@@ -10,31 +10,33 @@ from .strength import by_land
 def define_support(enc: Encoding, s: int) -> None:
     """support_given[s] <-> not dislodged and not cut (5.B.2)."""
     support = enc.problem.supports[s]
-    failing = []
+    failing: list[Condition] = []
     for m in enc.problem.moves_into.get(support.province, []):
         attack = enc.problem.moves[m]
         if _protected_by_convoy_rule(enc, attack, support):
             continue  # the rulebook's convoy rule takes precedence over dislodgement too (DATC 6.F.17)
-        failing.append(enc.lit(("move", m)))  # 5.B.2: a unit that dislodges the supporter cuts
         if attack.power == support.power:
+            failing.append(enc.cond(("move", m)))  # 5.B.2: dislodgement cuts (own units never dislodge)
             continue  # 5.B.2: a unit does not cut the support of its own power
         if support.move is not None and attack.origin == support.target:
-            if enc.rules.choice("4.A.4") == "a" or attack.land_only:
-                continue  # 5.B.2 / 4.A.4 a: not cut from the area the support is directed at
-            # 4.A.4 b: an attack from there by convoy cuts
-            failing.append(enc.lit(("path", m)))
-            continue
+            failing.append(enc.cond(("move", m)))  # 5.B.2: dislodgement cuts
+            if enc.rules.choice("4.A.4") == "b" and not attack.land_only:
+                failing.append(enc.cond(("path", m)))  # 4.A.4 b: an attack from there by convoy cuts
+            continue  # 5.B.2 / 4.A.4 a: not cut from the area the support is directed at
         land = by_land(enc, m)
         if land is True:
-            enc.model.add(enc.lit(("support", s)) == 0)  # cut by an attack over land, whatever happens
-            return
-        if land is False:
-            failing.append(enc.lit(("path", m)))  # 5.B.2: a convoyed attack cuts if its PATH succeeds
-        # with a land fallback the attack always arrives by one route or the other
+            failing.append(True)  # cut by an attack over land, whatever happens
+        elif land is False:
+            failing.append(enc.cond(("path", m)))  # 5.B.2: a convoyed attack cuts if its PATH succeeds
         else:
-            enc.model.add(enc.lit(("support", s)) == 0)
-            return
-    enc.iff_and(enc.lit(("support", s)), [f.Not() for f in failing])
+            failing.append(True)  # with a land fallback the attack arrives by one route or the other
+        if failing[-1] is True:
+            break
+    enc.iff_and(("support", s), [_not(f) for f in failing])
+
+
+def _not(c: Condition) -> Condition:
+    return (not c) if isinstance(c, bool) else c.Not()
 
 
 def _protected_by_convoy_rule(enc: Encoding, attack: MoveOrder, support: SupportOrder) -> bool:

@@ -175,24 +175,34 @@ def _solve_once(enc: Encoding) -> tuple[dict[Key, bool], dict[tuple[str, int], i
     status = solver.solve(enc.model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise SolverError(f"movement model: {solver.status_name(status)}")
-    values = {k: bool(solver.value(v)) for k, v in enc.lits.items()}
-    strengths = {k: int(solver.value(v)) for k, v in enc.cache.items() if k[0] in STRENGTHS}
+    return _read(enc, list(solver.response_proto.solution))
+
+
+def _read(enc: Encoding, solution: list[int]) -> tuple[dict[Key, bool], dict[tuple[str, int], int]]:
+    """Decision values and strengths of a solution (a list indexed by variable index)."""
+    values = {k: bool(solution[v.index]) for k, v in enc.lits.items()}
+    strengths = {k: term.value(solution) for k, term in _strength_terms(enc).items()}
     return values, strengths
+
+
+def _strength_terms(enc: Encoding) -> dict:
+    return {k: term for k, term in enc.cache.items() if k[0] in STRENGTHS}
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
     def __init__(self, enc: Encoding, limit: int) -> None:
         super().__init__()
-        self.lits = enc.lits
-        self.strengths = {k: v for k, v in enc.cache.items() if k[0] in STRENGTHS}
+        self.enc = enc
+        self.variables = [v for v in enc.model.proto.variables]
         self.limit = limit
         self.found: dict[tuple, tuple[dict[Key, bool], dict[tuple[str, int], int]]] = {}
 
     def on_solution_callback(self) -> None:
-        values = {k: bool(self.value(v)) for k, v in self.lits.items()}
+        solution = [self.value(self.enc.model.get_int_var_from_proto_index(i)) for i in range(len(self.variables))]
+        values, strengths = _read(self.enc, solution)
         signature = tuple(sorted(values.items()))
         if signature not in self.found:  # distinct on the decisions
-            self.found[signature] = (values, {k: int(self.value(v)) for k, v in self.strengths.items()})
+            self.found[signature] = (values, strengths)
         if len(self.found) >= self.limit:
             self.stop_search()
 
