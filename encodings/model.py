@@ -38,11 +38,13 @@ class Encoding:
     """
 
     def __init__(self, problem: Problem, rules, overrides: dict[Key, bool] | None = None,
-                 roots: Iterable[Key] | None = None, assumptions: bool = False) -> None:
+                 roots: Iterable[Key] | None = None, assumptions: bool = False,
+                 model: cp_model.CpModel | None = None) -> None:
         self.problem = problem
         self.rules = rules
         self.overrides = dict(overrides or {})
-        self.model = PhaseModel()
+        self.model = model if model is not None else PhaseModel()  # batches share one model
+        self.first_constraint = len(self.model.proto.constraints)
         self.lits: dict[Key, cp_model.IntVar] = {}
         self.known: dict[Key, bool] = {}  # decisions fixed while building
         self.deps: dict[Key, set[Key]] = {}
@@ -57,6 +59,11 @@ class Encoding:
         for key in (problem.decisions() if roots is None else roots):
             self.lit(key)
         self._define_pending()
+
+    def disable(self, off: cp_model.IntVar) -> None:
+        """Switch this encoding's constraints off in a shared model (`off` is fixed false)."""
+        for i in range(self.first_constraint, len(self.model.proto.constraints)):
+            self.model.proto.constraints[i].enforcement_literal.append(off.index)
 
     # --- reading decisions -------------------------------------------------------------
     def lit(self, key: Key) -> cp_model.IntVar:

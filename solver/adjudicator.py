@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .adjustments import adjudicate_adjustments
 from .board import PhaseKind
-from .movement import adjudicate_movement
+from .movement import adjudicate_movement, adjudicate_movements
 from .orders import Order
 from .results import PhaseResult
 from .retreats import adjudicate_retreats
@@ -21,3 +21,19 @@ def adjudicate(state: State, orders: list[Order], rules: Rules | None = None) ->
     if kind is PhaseKind.RETREAT:
         return adjudicate_retreats(state, list(orders), rules)
     return adjudicate_adjustments(state, list(orders), rules)
+
+
+def adjudicate_many(items: list[tuple[State, list[Order], Rules]], batch: int = 64) -> list[PhaseResult]:
+    """Adjudicate independent phases (e.g. every phase of recorded games): movement
+    turns are solved `batch` at a time in one CP-SAT model. Same results as
+    calling :func:`adjudicate` on each."""
+    out: list[PhaseResult | None] = [None] * len(items)
+    movement = [i for i, (state, _, _) in enumerate(items) if state.phase.kind is PhaseKind.MOVEMENT]
+    for start in range(0, len(movement), batch):
+        chunk = movement[start:start + batch]
+        for i, result in zip(chunk, adjudicate_movements([items[i] for i in chunk])):
+            out[i] = result
+    for i, (state, orders, rules) in enumerate(items):
+        if out[i] is None:
+            out[i] = adjudicate(state, orders, rules)
+    return out  # type: ignore[return-value]

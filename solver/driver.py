@@ -17,6 +17,7 @@ from ortools.sat.python import cp_model
 from .errors import SolverError
 from .rules import Rules
 from .encodings import Encoding, Key, Problem
+from .encodings.model import PhaseModel
 
 MAX_RESOLUTIONS = 64
 STRENGTHS = ("attack", "prevent", "resisting")
@@ -36,6 +37,39 @@ def solve(problem: Problem, rules: Rules) -> Solved:
     if not cyclic_components(enc.deps):
         values, strengths = _solve_once(enc)
         return Solved(values, strengths, 1, None)
+    return _solve_cyclic(problem, rules, enc)
+
+
+def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
+    """Many turns in one CP-SAT model (batch mode): every acyclic turn is encoded
+    into a shared model solved once; a turn with a cycle is switched off there and
+    solved on its own (it may need several resolutions or a backup rule)."""
+    model = PhaseModel()
+    off = model.new_bool_var("off")
+    model.add(off == 0)
+    encodings = []
+    for problem, rules in items:
+        enc = Encoding(problem, rules, model=model)
+        cyclic = bool(cyclic_components(enc.deps))
+        if cyclic:
+            enc.disable(off)
+        encodings.append((enc, cyclic))
+    solver = _solver()
+    status = solver.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise SolverError(f"batch model: {solver.status_name(status)}")
+    solution = list(solver.response_proto.solution)
+    out = []
+    for (problem, rules), (enc, cyclic) in zip(items, encodings):
+        if cyclic:
+            out.append(_solve_cyclic(problem, rules, Encoding(problem, rules)))
+        else:
+            values, strengths = _read(enc, solution)
+            out.append(Solved(values, strengths, 1, None))
+    return out
+
+
+def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
     first, first_strengths = _enumerate(enc)
     if len(first) == 1:
         return Solved(first[0], first_strengths[0], 1, first)

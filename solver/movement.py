@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .board import Location, Unit, UnitKind
-from .driver import Solved, solve
+from .driver import Solved, solve, solve_batch
 from .encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
 from .legality import move_destination, order_problem
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
@@ -49,6 +49,14 @@ def adjudicate_movement(state: State, orders: list[Order], rules: Rules) -> Phas
     scan = prescan(state, orders, rules)
     solved = solve(scan.problem, rules)
     return _result(state, orders, rules, scan, solved)
+
+
+def adjudicate_movements(items: list[tuple[State, list[Order], Rules]]) -> list[PhaseResult]:
+    """Batch mode: many independent movement turns, their acyclic models solved as one."""
+    scans = [prescan(state, orders, rules) for state, orders, rules in items]
+    solved = solve_batch([(scan.problem, rules) for scan, (_, _, rules) in zip(scans, items)])
+    return [_result(state, orders, rules, scan, s)
+            for (state, orders, rules), scan, s in zip(items, scans, solved)]
 
 
 # --- prescan -----------------------------------------------------------------------
