@@ -120,3 +120,18 @@ def test_all_lists_resolutions_or_core_and_names_the_rule(case_id, result):
     else:
         assert alt.count >= 2 and len(alt.resolutions) == alt.count
         assert all(f"Resolution {i}" in text for i in range(1, alt.count + 1))
+
+
+def test_batch_mode_gives_the_same_results_as_one_by_one():
+    from dipsat.adjudicator import adjudicate_many
+
+    items = []
+    for path in case_files([CASES / "datc", CASES / "rulebook"]):
+        for case in load_cases(path)[0]:
+            rules = case_rules(case)
+            state, orders, _ = build_position(case, rules)
+            items.append((state, orders, rules))
+    single = [dipsat.adjudicate(*item) for item in items]
+    batched = adjudicate_many(items, batch=16)
+    assert [(r.results, r.after, r.backup_rules) for r in single] == \
+           [(r.results, r.after, r.backup_rules) for r in batched]
