@@ -13,7 +13,7 @@ from .board import Location, Unit, UnitKind
 from .driver import Solved, solve, solve_batch
 from .encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
 from .legality import move_destination, order_problem
-from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
+from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from .phases import after_movement
 from .results import OrderResult, PhaseResult, Reason
 from .retreats import retreat_options
@@ -32,6 +32,7 @@ class _Prescan:
     support_of: dict[int, int] = field(default_factory=dict)
     convoy_of: dict[int, int] = field(default_factory=dict)
     dest_of: dict[int, Location] = field(default_factory=dict)  # move index -> exact destination
+    orders: list[Order] = field(default_factory=list)  # the orders given, then any implicit ones (4.E.3)
 
 
 @dataclass
@@ -78,11 +79,15 @@ def prescan(state: State, orders: list[Order], rules: Rules) -> _Prescan:
             continue
         legal.setdefault(unit_index, []).append(k)
     for u, ks in legal.items():
+        ks = _drop_weak_orders(state, orders, ks, rules, scan, units[u])
         scan.chosen[u] = _one_order(orders, ks, rules, scan, units[u])
+    if rules.choice("4.E.3") == "a":
+        orders = orders + _implicit_moves(state, orders, scan, units, rules)
+    scan.orders = orders
     _build_moves(state, orders, rules, scan, units)
-    _match_supports(state, orders, scan, units)
+    _match_supports(state, orders, scan, units, rules)
     _match_convoys(orders, scan, units)
-    _route_convoys(state, scan)
+    _route_convoys(state, scan, rules)
     _drop_void_convoys(orders, scan, units)
     return scan
 
@@ -98,7 +103,75 @@ def _ordered_unit(state: State, order: Order, index_of: dict[str, int], rules: R
         return u, f"the unit in {unit.province} belongs to {unit.power} (DATC 6.A.6)"
     if order.unit.location.coast not in (None, unit.location.coast) and rules.choice("4.B.5") == "a":
         return u, f"the fleet is at {unit.location}, not {order.unit.location} (DATC 4.B.5 a)"
+    if order.unit.kind is None and rules.choice("4.C.1") == "a":
+        return u, "the order does not say army or fleet (DATC 4.C.1 a)"
+    if order.unit.kind not in (None, unit.kind) and rules.choice("4.C.2") == "a":
+        return u, f"the unit in {unit.province} is {unit.kind}, not {order.unit.kind} (DATC 4.C.2 a)"
     return u, None
+
+
+def _designation_flaws(state: State, order: Order, unit: Unit) -> list[str]:
+    """The DATC 4.C issues an order touches: missing/wrong unit designation (of the
+    ordered unit or the supported/convoyed one), missing/wrong nationality."""
+    flaws = []
+    refs = [order.unit] + ([order.target] if isinstance(order, (SupportHold, SupportMove, Convoy)) else [])
+    for ref in refs:
+        actual = state.unit_at(ref.province)
+        if actual is not None and ref.kind is None:
+            flaws.append("4.C.1")
+        elif actual is not None and ref.kind is not actual.kind:
+            flaws.append("4.C.2")
+    if isinstance(order, (SupportHold, SupportMove, Convoy)):
+        target = state.unit_at(order.target.province)
+        if target is not None and target.power != unit.power:
+            if order.target.power is None:
+                flaws.append("4.C.5")
+            elif order.target.power != target.power:
+                flaws.append("4.C.6")
+    return flaws
+
+
+def _drop_weak_orders(state: State, orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan,
+                      unit: Unit) -> list[int]:
+    """DATC 4.C.1/4.C.2/4.C.5/4.C.6: under choice a a flawed order is invalid (a support or
+    convoy is void, the unit holds); under c it yields to another order of the unit without the flaw."""
+    keep = []
+    for k in ks:
+        flaws = _designation_flaws(state, orders[k], unit)
+        invalid = [f for f in flaws if rules.choice(f) == "a"]
+        weak = [f for f in flaws if rules.choice(f) == "c"]
+        if invalid:
+            scan.verdicts[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL,
+                                           f"designation or nationality does not match (DATC {invalid[0]} a)")
+        elif weak and any(not _designation_flaws(state, orders[j], unit) for j in ks if j != k):
+            scan.verdicts[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL,
+                                           f"another order of the unit is written correctly (DATC {weak[0]} c)")
+        else:
+            keep.append(k)
+    return keep
+
+
+def _implicit_moves(state: State, orders: list[Order], scan: _Prescan, units: list[Unit],
+                    rules: Rules) -> list[Order]:
+    """DATC 4.E.3 a: an unordered unit that its own power supports (or convoys) to an
+    area moves there; several different such orders imply nothing."""
+    implied: dict[int, set[str]] = {}
+    for u, k in scan.chosen.items():
+        order = orders[k] if k is not None else None
+        if isinstance(order, (SupportMove, Convoy)):
+            target = scan.problem.unit_at.get(order.target.province)
+            if target is not None and target not in scan.chosen and units[target].power == units[u].power:
+                implied.setdefault(target, set()).add(str(order.dest))
+    out: list[Order] = []
+    for target, dests in sorted(implied.items()):
+        if len(dests) == 1:
+            unit = units[target]
+            move = Move(UnitRef(unit.location, unit.kind, unit.power), Location.parse(dests.pop()),
+                        via_convoy=False, power=unit.power)
+            if order_problem(state, unit, move, rules) is None:
+                scan.chosen[target] = len(orders) + len(out)
+                out.append(move)
+    return out
 
 
 def _one_order(orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan, unit: Unit) -> int | None:
@@ -160,8 +233,9 @@ def _adjacent_convoy(orders: list[Order], scan: _Prescan, units: list[Unit], ord
     return wanted, choice == "fallback"  # DATC v2 reading: land route if no convoy route
 
 
-def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: list[Unit]) -> None:
+def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: list[Unit], rules: Rules) -> None:
     p = scan.problem
+    ordering = {units[u].power for u, k in scan.chosen.items()} | {o.power for o in orders if o.power}
     for u, k in sorted(scan.chosen.items()):
         order = orders[k] if k is not None else None
         if not isinstance(order, (SupportHold, SupportMove)):
@@ -172,6 +246,10 @@ def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: li
             if target_move is not None:
                 scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID,
                                                "the supported unit moves (DATC 6.D.7)")
+                continue
+            if rules.choice("4.D.9") == "a" and units[target].power not in ordering:
+                scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID,
+                                               f"{units[target].power} is in civil disorder (DATC 4.D.9 a)")
                 continue
             s = len(p.supports)
             p.supports.append(SupportOrder(s, u, units[u].province, units[u].power, order.target.province))
@@ -219,13 +297,18 @@ def _match_convoys(orders: list[Order], scan: _Prescan, units: list[Unit]) -> No
         scan.convoy_of[k] = c
 
 
-def _route_convoys(state: State, scan: _Prescan) -> None:
+def _route_convoys(state: State, scan: _Prescan, rules: Rules) -> None:
     """Minimal convoy routes of each convoyed move: chains of its convoying fleets."""
     p = scan.problem
+    written = {m: scan.orders[k].path for k, m in scan.move_of.items()}
     for move in p.moves:
         if move.convoyed:
             fleets = {c.province: c.index for c in p.convoys if c.move == move.index}
             routes = state.map.convoy_routes(move.origin, move.dest, fleets)
+            choice, path = rules.choice("4.A.6"), written.get(move.index, ())
+            if (choice == "b" and path) or choice == "c":
+                # 4.A.6 b/c: the army goes only along the path written in its order
+                routes = [r for r in routes if path and r == frozenset(path)]
             move.routes = [tuple(sorted(fleets[s] for s in route)) for route in routes]
 
 
@@ -267,7 +350,7 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     resolutions = None if solved.resolutions is None else len(solved.resolutions)
     backups = tuple(f"{name}: " + ", ".join(_describe_key(key, p, units) for key in keys)
                     for name, keys in solved.backups)
-    trace = MovementTrace(orders, scan, solved, units)
+    trace = MovementTrace(scan.orders, scan, solved, units)
     return PhaseResult(state, after, tuple(results), rules, options, solved.calls, resolutions, backups, trace)
 
 

@@ -244,7 +244,9 @@ class _Parser:
         if self.arrow():
             dest = self.location()
             via = False
+            path: list[str] = []
             while self.arrow():  # DATC 4.A.6: a convoy path written out; the last is the destination
+                path.append(dest.province)
                 dest, via = self.location(), True
             if cur.accept(_VIA):
                 if not cur.accept(_CONVOY_WORD):  # 'via' alone is not an order: 'via convoy'
@@ -252,7 +254,7 @@ class _Parser:
                 via = True
             if phase is PhaseKind.RETREAT:
                 return Retreat(unit, dest, power)
-            return Move(unit, dest, via, power)
+            return Move(unit, dest, via, power, tuple(path))
         raise cur.error("an order (H, -, S, C, R, D, Build, Remove)")
 
     @staticmethod
@@ -339,6 +341,8 @@ def _body(order: Order) -> str:
     match order:
         case Hold(unit=u):
             return f"{format_unit_ref(u)} H"
+        case Move(unit=u, dest=d, via_convoy=via, path=path) if path:
+            return f"{format_unit_ref(u)} - " + " - ".join([*path, str(d)])
         case Move(unit=u, dest=d, via_convoy=via):
             return f"{format_unit_ref(u)} - {d}" + (" via convoy" if via else "")
         case SupportHold(unit=u, target=t):

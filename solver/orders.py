@@ -39,6 +39,8 @@ class Move:
     dest: Location
     via_convoy: bool = False
     power: Power | None = None
+    path: tuple[str, ...] = ()
+    """Seas of a written-out convoy path, ``A yor - nth - bel`` (DATC 4.A.6)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,7 +89,7 @@ PARSE_TABLE = [
     ("A lon - bel via convoy", None, Move(U(A, "lon"), L("bel"), True)),
     ("England: A London - Belgium via Convoy", None, Move(U(A, "lon"), L("bel"), True, "England")),
     ("A lon - bel by convoy", None, Move(U(A, "lon"), L("bel"), True)),
-    ("A lon - nth - bel", None, Move(U(A, "lon"), L("bel"), True)),
+    ("A lon - nth - bel", None, Move(U(A, "lon"), L("bel"), True, path=("nth",))),
     # holds
     ("A par H", None, Hold(U(A, "par"))),
     ("A par hold", None, Hold(U(A, "par"))),
