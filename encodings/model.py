@@ -10,6 +10,7 @@ decisions that can matter, and a fixed decision depends on nothing.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 
 from ortools.sat.python import cp_model
@@ -45,7 +46,7 @@ class Encoding:
         self.overrides = dict(overrides or {})
         self.model = model if model is not None else PhaseModel()  # batches share one model
         self.first_constraint = len(self.model.proto.constraints)
-        self.lits: dict[Key, cp_model.IntVar] = {}
+        self.lits: dict[Key, cp_model.IntVar] = {}  # decisions that needed a variable
         self.known: dict[Key, bool] = {}  # decisions fixed while building
         self.deps: dict[Key, set[Key]] = {}
         self.cache: dict[tuple[str, int], object] = {}  # strengths and conditions, by name
@@ -57,7 +58,7 @@ class Encoding:
         self._assumptions = assumptions
         self._fold = not assumptions
         for key in (problem.decisions() if roots is None else roots):
-            self.lit(key)
+            self.cond(key)
         self._define_pending()
 
     def disable(self, off: cp_model.IntVar) -> None:
@@ -66,31 +67,50 @@ class Encoding:
             self.model.proto.constraints[i].enforcement_literal.append(off.index)
 
     # --- reading decisions -------------------------------------------------------------
-    def lit(self, key: Key) -> cp_model.IntVar:
-        """The boolean of a decision; reading it from a definition records a dependency."""
+    def cond(self, key: Key) -> Condition:
+        """A decision as a condition: its value when already fixed, else its literal.
+        Reading it from a definition records a dependency."""
         self._note((key,))
-        var = self.lits.get(key)
-        if var is None:
-            var = self.model.new_bool_var(f"{key[0]}[{key[1]}]")
-            self.lits[key] = var
+        if key not in self.deps:
             self.deps[key] = set()
             if self._fold:
                 self._define(key)
             else:
                 self._pending.append(key)
-        return var
+        known = self.known.get(key)
+        return self.var(key) if known is None else known
 
-    def cond(self, key: Key) -> Condition:
-        """A decision as a condition: its value when already fixed, else its literal."""
-        var = self.lit(key)
-        return self.known.get(key, var)
+    def lit(self, key: Key) -> cp_model.IntVar:
+        """The literal of a decision (made even when its value is fixed)."""
+        self.cond(key)
+        return self.var(key)
+
+    def var(self, key: Key) -> cp_model.IntVar:
+        """The boolean variable of a decision, made on first use: a decision whose
+        value is fixed while building needs none unless an open definition reads it."""
+        var = self.lits.get(key)
+        if var is None:
+            var = self.model.new_bool_var(f"{key[0]}[{key[1]}]")
+            self.lits[key] = var
+            if key in self.known:
+                self.model.add(var == int(self.known[key]))
+        return var
 
     def fix(self, key: Key, value: bool) -> None:
         """The definition settles the decision: a constant, depending on nothing."""
-        self.model.add(self.lits[key] == int(value))
         if self._fold:
             self.known[key] = value
             self.deps[key].clear()
+            if key in self.lits:
+                self.model.add(self.lits[key] == int(value))
+        else:
+            self.model.add(self.var(key) == int(value))
+
+    def values(self, solution: list[int]) -> dict[Key, bool]:
+        """Every decision's value in a solution (a list indexed by variable index)."""
+        out = {k: bool(solution[v.index]) for k, v in self.lits.items()}
+        out.update(self.known)
+        return out
 
     def memo(self, key: tuple[str, int], build: Callable[[], object]) -> object:
         """A term (strength, condition) built once; every definition using it depends on what it reads."""
@@ -109,7 +129,6 @@ class Encoding:
 
     # --- defining decisions ------------------------------------------------------------
     def _define(self, key: Key) -> None:
-        from . import move, path, support  # the rule families
         saved = self._current, self._collecting
         self._current, self._collecting = key, []
         first = len(self.model.proto.constraints)
@@ -117,8 +136,7 @@ class Encoding:
             # DATC 5.B.9: a backup rule decides this order, not its usual condition.
             self.fix(key, self.overrides[key])
         else:
-            {"move": move.define_move, "dislodged": move.define_dislodged, "support": support.define_support,
-             "path": path.define_path, "convoy": path.define_convoy}[key[0]](self, key[1])
+            _definitions()[key[0]](self, key[1])
         if self._assumptions:
             self._guard(key, first)
         self._current, self._collecting = saved
@@ -147,7 +165,7 @@ class Encoding:
         if not live:
             self.fix(target, True)
             return
-        self.literal_and(self.lits[target], live)
+        self.literal_and(self.var(target), live)
 
     def iff_or(self, target: Key, disjuncts: list[Condition]) -> None:
         """decision <-> OR(disjuncts), folded when the known disjuncts settle it."""
@@ -158,7 +176,7 @@ class Encoding:
         if not live:
             self.fix(target, False)
             return
-        var = self.lits[target]
+        var = self.var(target)
         self.model.add_bool_or(live).only_enforce_if(var)
         for d in live:
             self.model.add_implication(d, var)
@@ -179,6 +197,14 @@ class Encoding:
         var = self.model.new_bool_var("and")
         self.literal_and(var, [a, b])
         return var
+
+
+@functools.cache
+def _definitions() -> dict[str, Callable[[Encoding, int], None]]:
+    """The rule family defining each kind of decision (imported late: they import this module)."""
+    from . import move, path, support
+    return {"move": move.define_move, "dislodged": move.define_dislodged, "support": support.define_support,
+            "path": path.define_path, "convoy": path.define_convoy}
 
 
 def negate(c: Condition) -> Condition:

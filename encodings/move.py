@@ -47,10 +47,10 @@ def define_dislodged(enc: Encoding, u: int) -> None:
     if stays is True:
         enc.iff_or(("dislodged", u), entered)
         return
-    dislodged = enc.lits[("dislodged", u)]
+    dislodged = enc.var(("dislodged", u))
     live = [e for e in entered if e is not True]
     if len(live) < len(entered):  # some move in surely succeeds: dislodged iff it stays
-        enc.model.add(dislodged + enc.lits[("move", unit.move)] == 1)
+        enc.model.add(dislodged + enc.var(("move", unit.move)) == 1)
         return
     enc.model.add_bool_or(live).only_enforce_if(dislodged)
     enc.model.add_implication(dislodged, stays)

@@ -34,7 +34,7 @@ class Solved:
 
 def solve(problem: Problem, rules: Rules) -> Solved:
     enc = Encoding(problem, rules)
-    if not cyclic_components(enc.deps):
+    if not has_cycle(enc.deps):
         values, strengths = _solve_once(enc)
         return Solved(values, strengths, 1, None)
     return _solve_cyclic(problem, rules, enc)
@@ -50,7 +50,7 @@ def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
     encodings = []
     for problem, rules in items:
         enc = Encoding(problem, rules, model=model)
-        cyclic = bool(cyclic_components(enc.deps))
+        cyclic = has_cycle(enc.deps)
         if cyclic:
             enc.disable(off)
         encodings.append((enc, cyclic))
@@ -149,6 +149,30 @@ def _backup(component: list[Key], found: list[dict[Key, bool]], rules: Rules) ->
     return "all hold", {k: False for k in moves or [k for k in component if k[0] == "move"]}
 
 
+def has_cycle(deps: dict[Key, set[Key]]) -> bool:
+    """Is any decision (indirectly) dependent on itself? (the static acyclic check)"""
+    state: dict[Key, int] = {}  # 1: on the DFS path, 2: finished
+    for root in deps:
+        if root in state:
+            continue
+        state[root] = 1
+        work = [(root, iter(deps[root]))]
+        while work:
+            node, children = work[-1]
+            for child in children:
+                mark = state.get(child)
+                if mark == 1:
+                    return True
+                if mark is None:
+                    state[child] = 1
+                    work.append((child, iter(deps[child])))
+                    break
+            else:
+                state[node] = 2
+                work.pop()
+    return False
+
+
 def cyclic_components(deps: dict[Key, set[Key]]) -> list[list[Key]]:
     """Strongly connected components with a cycle, dependencies first (Tarjan)."""
     index: dict[Key, int] = {}
@@ -214,7 +238,7 @@ def _solve_once(enc: Encoding) -> tuple[dict[Key, bool], dict[tuple[str, int], i
 
 def _read(enc: Encoding, solution: list[int]) -> tuple[dict[Key, bool], dict[tuple[str, int], int]]:
     """Decision values and strengths of a solution (a list indexed by variable index)."""
-    values = {k: bool(solution[v.index]) for k, v in enc.lits.items()}
+    values = enc.values(solution)
     strengths = {k: term.value(solution) for k, term in _strength_terms(enc).items()}
     return values, strengths
 

@@ -62,8 +62,7 @@ def _fleet_destination(the_map: Map, src: Location, dest: Location, rules: Rules
 
 def convoy_route_on_board(state: State, origin: str, dest: str, without: str | None = None) -> bool:
     """Could fleets now at sea form a chain from origin to dest (DATC 6.D.32)?"""
-    seas = {u.province for u in state.units
-            if u.kind is UnitKind.FLEET and u.province in state.map.sea_provinces and u.province != without}
+    seas = state.sea_fleets - {without} if without else state.sea_fleets
     return state.map.convoy_possible(origin, dest, seas)
 
 
@@ -115,8 +114,7 @@ def convoy_problem(state: State, unit: Unit, order: Convoy) -> str | None:
     origin, dest = order.target.province, order.dest.province
     if origin == dest:
         return "an army cannot be convoyed to its own area (DATC 6.A.5)"
-    seas = {u.province for u in state.units if u.kind is UnitKind.FLEET and u.province in the_map.sea_provinces}
-    if not any(unit.province in route for route in the_map.convoy_routes(origin, dest, seas)):
+    if not any(unit.province in route for route in the_map.convoy_routes(origin, dest, state.sea_fleets)):
         return "this fleet is necessary for no convoy route (DATC 4.E.1, 6.G.19)"
     return None
 

@@ -33,6 +33,7 @@ class _Prescan:
     convoy_of: dict[int, int] = field(default_factory=dict)
     dest_of: dict[int, Location] = field(default_factory=dict)  # move index -> exact destination
     orders: list[Order] = field(default_factory=list)  # the orders given, then any implicit ones (4.E.3)
+    dest_of_order: dict[int, Location] = field(default_factory=dict)  # legal move order -> its destination
 
 
 @dataclass
@@ -71,7 +72,9 @@ def prescan(state: State, orders: list[Order], rules: Rules) -> _Prescan:
     legal: dict[int, list[int]] = {}
     for k, order in enumerate(orders):
         unit_index, reason = _ordered_unit(state, order, index_of, rules)
-        if reason is None:
+        if reason is None and isinstance(order, Move):
+            scan.dest_of_order[k], reason = move_destination(state, units[unit_index], order, rules)
+        elif reason is None:
             reason = order_problem(state, units[unit_index], order, rules)
         if reason is not None:
             scan.verdicts[k] = OrderResult(order, units[unit_index] if unit_index is not None else None,
@@ -131,10 +134,15 @@ def _designation_flaws(state: State, order: Order, unit: Unit) -> list[str]:
     return flaws
 
 
+DESIGNATION_ISSUES = ("4.C.1", "4.C.2", "4.C.5", "4.C.6")
+
+
 def _drop_weak_orders(state: State, orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan,
                       unit: Unit) -> list[int]:
     """DATC 4.C.1/4.C.2/4.C.5/4.C.6: under choice a a flawed order is invalid (a support or
     convoy is void, the unit holds); under c it yields to another order of the unit without the flaw."""
+    if all(rules.choice(issue) == "b" for issue in DESIGNATION_ISSUES):
+        return ks  # the preferred choices: designations and nationalities are ignored
     keep = []
     for k in ks:
         flaws = _designation_flaws(state, orders[k], unit)
@@ -176,8 +184,7 @@ def _implicit_moves(state: State, orders: list[Order], scan: _Prescan, units: li
 
 def _one_order(orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan, unit: Unit) -> int | None:
     """DATC 4.D.3: one legal order per unit; several different ones -> per the rule."""
-    distinct = {orders[k] for k in ks}
-    if len(distinct) == 1:
+    if len(ks) == 1 or len({orders[k] for k in ks}) == 1:
         keep = ks[0]
     else:
         choice = rules.choice("4.D.3")
@@ -194,7 +201,7 @@ def _build_moves(state: State, orders: list[Order], rules: Rules, scan: _Prescan
     for u, k in sorted(scan.chosen.items()):
         if k is None or not isinstance(orders[k], Move):
             continue
-        dest, _ = move_destination(state, units[u], orders[k], rules)
+        dest = scan.dest_of_order.get(k) or move_destination(state, units[u], orders[k], rules)[0]
         m = len(p.moves)
         over_land = state.map.can_move(units[u].kind, units[u].location, dest)
         p.moves.append(MoveOrder(m, u, units[u].province, dest.province, units[u].power, not over_land))
@@ -375,9 +382,13 @@ def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solve
             return OrderResult(order, unit, True)
         if was_dislodged:
             return OrderResult(order, unit, False, Reason.DISLODGED, "the supporting unit was dislodged")
+        support = p.supports[scan.support_of[k]]
         cutters = [units[p.moves[m].unit] for m in p.moves_into.get(unit.province, [])
-                   if p.moves[m].power != unit.power]
-        return OrderResult(order, unit, False, Reason.CUT, "cut by " + ", ".join(f"{u.kind} {u.location}" for u in cutters))
+                   if p.moves[m].power != unit.power
+                   and not (support.move is not None and p.moves[m].origin == support.target)
+                   and (not p.moves[m].convoy_only or v.get(("path", m), False))]
+        return OrderResult(order, unit, False, Reason.CUT,
+                           ("cut by " + ", ".join(f"{u.kind} {u.location}" for u in cutters)) if cutters else "cut")
     if k in scan.convoy_of:
         c = scan.convoy_of[k]
         if ("convoy", c) in paradox:

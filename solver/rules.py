@@ -10,6 +10,7 @@ the issue); the common ones also have names (``4.A.2=szykman``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+import functools
 from dataclasses import dataclass
 
 from .errors import DipsatError
@@ -182,7 +183,11 @@ class Rules:
         return cls.profile(name, overrides)
 
     def choice(self, number: str) -> str:
-        return dict(self.choices)[number]
+        return self._table[number]
+
+    @functools.cached_property
+    def _table(self) -> dict[str, str]:
+        return dict(self.choices)
 
     @property
     def overrides(self) -> dict[str, str]:

@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .board import Phase, PhaseKind, Power, Season, Unit
+from .board import Phase, PhaseKind, Power, Season, Unit, UnitKind
 
 if TYPE_CHECKING:
     from .maps import Variant
@@ -62,6 +62,12 @@ class State:
     @functools.cached_property
     def owner_of(self) -> dict[str, Power]:
         return dict(self.owners)
+
+    @functools.cached_property
+    def sea_fleets(self) -> frozenset[str]:
+        """Sea areas holding a fleet (the fleets that could convoy, DATC 6.D.32)."""
+        seas = self.map.sea_provinces
+        return frozenset(u.province for u in self.units if u.kind is UnitKind.FLEET and u.province in seas)
 
     def centres_of(self, power: Power) -> tuple[str, ...]:
         return tuple(c for c, p in self.owners if p == power)

@@ -135,3 +135,57 @@ def test_batch_mode_gives_the_same_results_as_one_by_one():
     batched = adjudicate_many(items, batch=16)
     assert [(r.results, r.after, r.backup_rules) for r in single] == \
            [(r.results, r.after, r.backup_rules) for r in batched]
+
+
+# --- explanations name the culprit (read off the solved model) ---------------------------
+
+
+def _facts(case_id: str) -> dict[str, str]:
+    result = _datc(case_id)
+    return {format_order(r.order): " | ".join(f) for r, f in zip(result.results, explain(result))}
+
+
+def test_explanation_names_the_standoff_6_A_11():
+    facts = _facts("6.A.11")
+    assert facts["Austria: A vie - tyr"].startswith(
+        "fails: bounced (DATC 5.B.1): standoff with A ven - tyr (prevent strength 1 = attack strength 1")
+
+
+def test_explanation_reads_head_to_head_off_the_routes_6_E_15_and_6_C_7():
+    # equal strengths head to head: a standoff in the battle, not "fails to move away"
+    assert "standoff in a head-to-head battle with A kie - ber" in _facts("6.E.15")["Germany: A ber - kie"]
+    # a convoyed swap is no head-to-head battle
+    assert "no head-to-head battle" in _facts("6.C.7")["England: A lon - bel"]
+
+
+def test_explanation_names_self_dislodgement_6_D_10():
+    facts = _facts("6.D.10")
+    assert "cannot dislodge A ber, a unit of its own power" in facts["Germany: F kie - ber"]
+    assert "does not count against A ber" in facts["Germany: A mun S F kie - ber"]
+
+
+def test_support_against_own_unit_still_prevents_6_E_12():
+    facts = _facts("6.E.12")
+    assert "not counted against A bud, a unit of Austria: A ser" in facts["Italy: A vie - bud"]
+    support = facts["Austria: A ser S A vie - bud"]
+    assert "still adds to the prevent strength of A vie - bud against A gal - bud" in support
+
+
+def test_dislodged_unit_still_cuts_6_D_21():
+    facts = _facts("6.D.21")
+    assert "cut by A mun from mun, which is dislodged but still cuts" in facts["Italy: A tyr S A ven - tri"]
+    assert "A mun is dislodged by A sil (attack strength 2; supports: A ber)" in facts["Germany: A mun - tyr"]
+
+
+def test_dislodged_unit_has_no_effect_on_its_attackers_area_6_E_1():
+    facts = _facts("6.E.1")
+    assert "lost the head-to-head battle with A ber - pru" in facts["Russia: A pru - ber"]
+    assert "A pru is dislodged by A ber" in facts["Russia: A pru - ber"]
+    assert "no effect on the area its attacker came from" in facts["Germany: F kie - ber"]
+
+
+def test_convoy_rule_names_the_protected_support_6_F_17_2000():
+    facts = _facts("6.F.17[2000]")
+    support = facts["England: F lon S F wal - eng"]
+    assert "counts though F lon is dislodged by A bre" in support
+    assert "A bre comes by convoy through F eng" in support and "DATC 4.A.2 c" in support
