@@ -18,36 +18,40 @@ from .model import Condition, Encoding, negate
 
 
 class Term(NamedTuple):
-    """A strength: its CP-SAT expression, its bounds, and the same expression as
-    ``const + sum(coef * variable)`` (variable indices) to read it off a solution."""
+    """A strength: ``const + sum(coef * variable)``, with its bounds given what is
+    already fixed. The CP-SAT expression is made only when a constraint needs it."""
 
-    expr: cp_model.LinearExprT
     lo: int
     hi: int
     const: int = 0
-    coefs: tuple[tuple[int, int], ...] = ()
+    coefs: tuple[tuple[cp_model.IntVar, int], ...] = ()
+
+    @property
+    def expr(self) -> cp_model.LinearExprT:
+        if not self.coefs:
+            return self.const
+        return cp_model.LinearExpr.weighted_sum([v for v, _ in self.coefs], [c for _, c in self.coefs]) + self.const
 
     def value(self, solution) -> int:
-        return self.const + sum(coef * solution[index] for index, coef in self.coefs)
+        return self.const + sum(coef * solution[var.index] for var, coef in self.coefs)
 
 
 def _constant(value: int) -> Term:
-    return Term(value, value, value, value)
+    return Term(value, value, value)
 
 
 def _count(enc: Encoding, keys: list) -> Term:
     """1 + the number of these support decisions that hold."""
-    expr: cp_model.LinearExprT = 1
     lo = hi = 1
     coefs = []
     for key in keys:
         c = enc.cond(key)
         if c is True:
-            expr, lo, hi = expr + 1, lo + 1, hi + 1
+            lo, hi = lo + 1, hi + 1
         elif c is not False:
-            expr, hi = expr + c, hi + 1
-            coefs.append((c.index, 1))
-    return Term(expr, lo, hi, lo, tuple(coefs))
+            hi += 1
+            coefs.append((c, 1))
+    return Term(lo, hi, lo, tuple(coefs))
 
 
 def _supports(enc: Encoding, m: int, excluded_power: str | None = None) -> Term:
@@ -74,7 +78,7 @@ def _cases(enc: Encoding, name: str, cases: list[tuple[list[Condition], Term]]) 
 
 
 def _variable(var: cp_model.IntVar, lo: int, hi: int) -> Term:
-    return Term(var, lo, hi, 0, ((var.index, 1),))
+    return Term(lo, hi, 0, ((var, 1),))
 
 
 def by_land(enc: Encoding, m: int) -> Condition:
@@ -110,7 +114,7 @@ def hold_strength(enc: Encoding, province: str) -> Term:
     unit = enc.problem.units[u]
     if unit.move is not None:
         moved = enc.cond(("move", unit.move))  # moved away: 0; failed move: 1
-        return _constant(int(not moved)) if isinstance(moved, bool) else Term(1 - moved, 0, 1, 1, ((moved.index, -1),))
+        return _constant(int(not moved)) if isinstance(moved, bool) else Term(0, 1, 1, ((moved, -1),))
     return _count(enc, [("support", s) for s in unit.hold_supports])
 
 

@@ -81,8 +81,10 @@ def prescan(state: State, orders: list[Order], rules: Rules) -> _Prescan:
                                            False, Reason.ILLEGAL, reason)
             continue
         legal.setdefault(unit_index, []).append(k)
+    strict = not all(rules.choice(issue) == "b" for issue in DESIGNATION_ISSUES)
     for u, ks in legal.items():
-        ks = _drop_weak_orders(state, orders, ks, rules, scan, units[u])
+        if strict:
+            ks = _drop_weak_orders(state, orders, ks, rules, scan, units[u])
         scan.chosen[u] = _one_order(orders, ks, rules, scan, units[u])
     if rules.choice("4.E.3") == "a":
         orders = orders + _implicit_moves(state, orders, scan, units, rules)
@@ -141,8 +143,6 @@ def _drop_weak_orders(state: State, orders: list[Order], ks: list[int], rules: R
                       unit: Unit) -> list[int]:
     """DATC 4.C.1/4.C.2/4.C.5/4.C.6: under choice a a flawed order is invalid (a support or
     convoy is void, the unit holds); under c it yields to another order of the unit without the flaw."""
-    if all(rules.choice(issue) == "b" for issue in DESIGNATION_ISSUES):
-        return ks  # the preferred choices: designations and nationalities are ignored
     keep = []
     for k in ks:
         flaws = _designation_flaws(state, orders[k], unit)
