@@ -262,7 +262,7 @@ def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: li
             p.supports.append(SupportOrder(s, u, units[u].province, units[u].power, order.target.province))
             p.units[target].hold_supports.append(s)
         else:
-            why = _support_mismatch(order, target_move, scan)
+            why = _support_mismatch(order, target_move, scan, units[u], rules)
             if why is not None:
                 scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID, why)
                 continue
@@ -272,7 +272,8 @@ def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: li
         scan.support_of[k] = s
 
 
-def _support_mismatch(order: SupportMove, target_move: int | None, scan: _Prescan) -> str | None:
+def _support_mismatch(order: SupportMove, target_move: int | None, scan: _Prescan, supporter: Unit,
+                      rules: Rules) -> str | None:
     if target_move is None:
         return "the supported unit does not move (DATC 6.D.9)"
     move = scan.problem.moves[target_move]
@@ -281,6 +282,10 @@ def _support_mismatch(order: SupportMove, target_move: int | None, scan: _Presca
         return f"the supported unit moves to {dest}, not {order.dest.province}"
     if order.dest.coast is not None and dest.coast is not None and order.dest.coast != dest.coast:
         return f"the supported fleet moves to {dest}, not {order.dest} (DATC 6.B.9)"
+    if order.dest.coast is None and dest.coast is not None:
+        choice = rules.choice("4.B.4")
+        if choice == "c" or (choice == "b" and move.power != supporter.power):
+            return f"the support does not name the coast of {dest} (DATC 4.B.4 {choice})"
     return None
 
 
