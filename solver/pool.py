@@ -1,0 +1,119 @@
+"""A process pool that never loses a task: ``dipsat validate --workers N``.
+
+Each worker runs one task at a time. A task whose worker dies (a crash, or a kill
+from outside) is tried once more on a fresh worker, then reported as failed; a task
+that runs past the time limit has its worker killed and is reported as timed out.
+Results come back keyed by task index, so the caller can put them in input order:
+the output does not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+import traceback
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+
+@dataclass(frozen=True)
+class TaskFailure:
+    """A task that produced no result: why (crash, time-out, exception)."""
+
+    reason: str
+
+
+def _worker(fn: Callable[[Any], Any], conn: Connection) -> None:
+    while True:
+        try:
+            message = conn.recv()
+        except EOFError:
+            return
+        if message is None:
+            return
+        index, payload = message
+        try:
+            result: Any = fn(payload)
+        except Exception as exc:  # a bug on one record must not stop the run
+            result = TaskFailure(f"{type(exc).__name__}: {exc} ({traceback.format_exc(limit=1).splitlines()[-1]})")
+        conn.send((index, result))
+
+
+@dataclass
+class _Slot:
+    process: multiprocessing.process.BaseProcess
+    conn: Connection
+    task: int | None = None
+    started: float = 0.0
+
+
+class Pool:
+    """`workers` processes running `fn` (a picklable top-level function)."""
+
+    def __init__(self, fn: Callable[[Any], Any], workers: int, timeout: float | None = None,
+                 retries: int = 1) -> None:
+        self.fn = fn
+        self.workers = max(1, workers)
+        self.timeout = timeout
+        self.retries = retries
+        self.context = multiprocessing.get_context("spawn")  # OR-Tools and fork do not mix
+
+    def _spawn(self) -> _Slot:
+        parent, child = self.context.Pipe()
+        process = self.context.Process(target=_worker, args=(self.fn, child), daemon=True)
+        process.start()
+        child.close()
+        return _Slot(process, parent)
+
+    def run(self, payloads: Sequence[Any]) -> Iterator[tuple[int, Any]]:
+        """Yield (index, result or TaskFailure) for every payload, in completion order."""
+        todo = list(range(len(payloads)))[::-1]
+        tries = {i: 0 for i in range(len(payloads))}
+        slots = [self._spawn() for _ in range(min(self.workers, len(payloads)))]
+        try:
+            while todo or any(s.task is not None for s in slots):
+                for slot in slots:
+                    if slot.task is None and todo:
+                        slot.task = todo.pop()
+                        slot.started = time.monotonic()
+                        tries[slot.task] += 1
+                        slot.conn.send((slot.task, payloads[slot.task]))
+                busy = [s for s in slots if s.task is not None]
+                ready = wait([s.conn for s in busy] + [s.process.sentinel for s in busy], timeout=0.25)
+                for i, slot in enumerate(slots):
+                    if slot.task is None:
+                        continue
+                    if slot.conn in ready:
+                        try:
+                            index, result = slot.conn.recv()
+                        except (EOFError, OSError):
+                            index, result = slot.task, None
+                        if result is not None or index != slot.task:
+                            slot.task = None
+                            yield index, result
+                            continue
+                    dead = not slot.process.is_alive()
+                    late = self.timeout is not None and time.monotonic() - slot.started > self.timeout
+                    if dead or late:
+                        task = slot.task
+                        slot.process.kill()
+                        slot.process.join()
+                        slots[i] = self._spawn()
+                        if late:
+                            yield task, TaskFailure(f"timed out after {self.timeout:g} s")
+                        elif tries[task] <= self.retries:
+                            todo.append(task)  # the worker died: try once more on a fresh one
+                        else:
+                            yield task, TaskFailure(f"worker crashed {tries[task]} times on this record")
+        finally:
+            for slot in slots:
+                try:
+                    slot.conn.send(None)
+                except (BrokenPipeError, OSError):
+                    pass
+            for slot in slots:
+                slot.process.join(timeout=2)
+                if slot.process.is_alive():
+                    slot.process.kill()
