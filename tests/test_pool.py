@@ -1,0 +1,29 @@
+"""The worker pool: every task is answered, whatever happens to the workers."""
+
+from __future__ import annotations
+
+from dipsat.pool import Pool, TaskFailure
+
+from . import pool_tasks
+
+
+def test_every_task_answered_despite_crash_timeout_and_exception():
+    pool = Pool(pool_tasks.task, workers=2, timeout=2)
+    out = dict(pool.run([1, 2, "crash", 4, "sleep", "raise", 7]))
+    assert sorted(out) == list(range(7))
+    assert [out[i] for i in (0, 1, 3, 6)] == [10, 20, 40, 70]
+    assert isinstance(out[2], TaskFailure) and "crashed" in out[2].reason
+    assert isinstance(out[4], TaskFailure) and "timed out" in out[4].reason
+    assert isinstance(out[5], TaskFailure) and "bad record" in out[5].reason
+
+
+def test_a_worker_killed_once_is_retried(tmp_path, monkeypatch):
+    monkeypatch.setenv("DIPSAT_TEST_MARKER", str(tmp_path / "killed"))
+    out = dict(Pool(pool_tasks.task, workers=1).run([1, "suicide-once", 3]))
+    assert out == {0: 10, 1: "survived", 2: 30}
+
+
+def test_results_do_not_depend_on_worker_count():
+    one = dict(Pool(pool_tasks.task, workers=1).run(list(range(8))))
+    two = dict(Pool(pool_tasks.task, workers=2).run(list(range(8))))
+    assert one == two == {i: i * 10 for i in range(8)}
