@@ -13,9 +13,27 @@ from .rules import Rules
 from .state import State
 
 
+def blockaded_centres(state: State) -> dict[str, Power]:
+    """Centres blockaded by a wing (seed 004, 4.5-4.8): an owned centre in which
+    another power's wing stands. Centre -> the power whose wing blockades it.
+
+    A blockaded centre still belongs to its owner but counts for nobody and cannot be
+    built in; the blockade lasts as long as the wing stays. It is read off the board
+    of the adjustment phase, i.e. as the fall turn (and its retreats) left it."""
+    owners = state.owner_of
+    return {u.province: u.power for u in state.units
+            if u.kind is UnitKind.WING and owners.get(u.province) not in (None, u.power)}
+
+
+def counted_centres(state: State, power: Power) -> tuple[str, ...]:
+    """The centres that count for `power`: owned and not blockaded (seed 004, 4.7)."""
+    blockaded = blockaded_centres(state) if state.variant.wings else {}
+    return tuple(c for c in state.centres_of(power) if c not in blockaded)
+
+
 def adjustment_count(state: State, power: Power) -> int:
-    """Centres owned minus units: positive builds, negative removals."""
-    return len(state.centres_of(power)) - len(state.units_of(power))
+    """Centres that count minus units: positive builds, negative removals."""
+    return len(counted_centres(state, power)) - len(state.units_of(power))
 
 
 def adjudicate_adjustments(state: State, orders: list[Order], rules: Rules) -> PhaseResult:
@@ -102,6 +120,9 @@ def _build_unit(state: State, order: Build, pending: list[Unit], rules: Rules) -
         return None, f"{province} is not a home centre of {power}"
     if state.owner_of.get(province) != power:
         return None, f"{power} does not own {province}"
+    blocker = blockaded_centres(state).get(province) if state.variant.wings else None
+    if blocker is not None:
+        return None, f"{province} is blockaded by a {blocker} wing (seed 004, 4.7)"
     if state.unit_at(province) is not None or any(u.province == province for u in pending):
         return None, f"{province} is occupied (DATC 4.D.5)"
     kind = order.kind

@@ -9,15 +9,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .adjudicator import adjudicate
 from .board import Location, PhaseKind, Unit, UnitKind
 from .errors import CaseFileError, DipsatError, NotationError
 from .formats.casefile import Case, parse_phase, parse_unit_line, read_cases, resolve_variant
+from .game import adjudicate_silencing
 from .maps import Variant, fold
 from .notation import format_order, parse_order
 from .orders import Convoy, Move, Order
 from .results import PhaseResult
 from .rules import DEFAULT_PROFILE, Rules
+from .setups import setup_for
 from .state import Dislodged, State
 
 
@@ -81,7 +82,9 @@ def run_case(case: Case, profile: str | None = None) -> CaseRun:
         return CaseRun(case, "ERROR", [str(exc)], rules=rules)
     if problems:
         return CaseRun(case, "ERROR", problems, rules=rules)
-    result = adjudicate(state, orders, rules)
+    if case.players is not None:  # the set-up: neutral countries closed, neutral orders ignored
+        state = state.with_(variant=setup_for(state.variant, case.players).variant_in(state.variant, state.phase.year))
+    result = adjudicate_silencing(state, orders, rules, _neutral(case, state))
     problems = compare(case, state, result)
     return CaseRun(case, "FAIL" if problems else "PASS", problems, result, rules)
 
@@ -107,6 +110,15 @@ def build_position(case: Case, rules: Rules) -> tuple[State, list[Order], list[s
     state = State(variant, phase, tuple(units), owners, dislodged, standoffs)
     orders = [o for _, o in _orders(case, "ORDERS", variant, phase.kind, problems)]
     return state, orders, problems
+
+
+def _neutral(case: Case, state: State) -> dict[str, str]:
+    """PLAYERS n: the set-up's neutral powers give no orders (seed 000, 2 to 6 players)."""
+    if case.players is None:
+        return {}
+    setup = setup_for(state.variant, case.players)
+    return {p: f"{p} is neutral in the {case.players}-player game: its orders are ignored"
+            for p in setup.neutral_in(state.phase.year)}
 
 
 def _standoffs(previous: list[tuple[bool, Order]], occupied: set[str]) -> frozenset[str]:
@@ -174,7 +186,19 @@ def compare(case: Case, state: State, result: PhaseResult) -> list[str]:
         got_dislodged = set()
     problems += _diff("board", expected, got)
     problems += _diff("dislodged", expected_dislodged, got_dislodged)
+    if case.has("POSTSTATE_SUPPLYCENTER_OWNERS"):
+        owners = {(u.province, u.power) for u in _units(case, "POSTSTATE_SUPPLYCENTER_OWNERS", variant, problems,
+                                                         placement=False)}
+        problems += _diff_owners(owners, set(result.after.owners))
     return problems
+
+
+def _diff_owners(expected: set[tuple[str, str]], got: set[tuple[str, str]]) -> list[str]:
+    out = []
+    for what, pairs in (("expected but missing", expected - got), ("not expected", got - expected)):
+        if pairs:
+            out.append(f"owners: {what}: " + "; ".join(f"{p}: {c}" for c, p in sorted(pairs)))
+    return out
 
 
 def _diff(what: str, expected: set[Unit], got: set[Unit]) -> list[str]:

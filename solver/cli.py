@@ -302,5 +302,9 @@ def _bundled_cases() -> Path:
     return here if here.is_dir() else Path("cases")
 
 
+from .cli_game import game  # noqa: E402  (dipsat game ...: solver/cli_game.py)
+main.add_command(game)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -17,8 +17,8 @@ from ..maps import Variant, fold, load_variant
 from ..notation import parse_location
 
 BLOCKS = ("PRESTATE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE_DISLODGED", "PRESTATE_RESULTS",
-          "ORDERS", "POSTSTATE", "POSTSTATE_DISLODGED")
-VARIANTS = {"standard": ("standard", False), "datc_standard": ("standard", True)}
+          "ORDERS", "POSTSTATE", "POSTSTATE_DISLODGED", "POSTSTATE_SUPPLYCENTER_OWNERS")
+VARIANTS = {"standard": ("standard", False), "datc_standard": ("standard", True), "modern": ("modern", True)}
 
 
 @dataclass
@@ -37,6 +37,8 @@ class Case:
     line: int
     variant_name: str = "Standard"
     rules: list[str] | None = None
+    players: int | None = None
+    """dipsat's PLAYERS line: the player-count set-up (seed 000: neutral powers' orders are ignored)."""
     phase_text: str = ""
     phase_line: int = 0
     blocks: dict[str, list[CaseLine]] = field(default_factory=dict)
@@ -90,6 +92,11 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
             case = None
         elif keyword == "RULES":
             case.rules = words[1:]
+        elif keyword == "PLAYERS":
+            if len(words) != 2 or not words[1].isdigit():
+                case.errors.append(CaseFileError(source, number, "PLAYERS needs one number, e.g. 'PLAYERS 6'"))
+            else:
+                case.players = int(words[1])
         elif keyword == "PRESTATE_SETPHASE":
             case.phase_text, case.phase_line = " ".join(words[1:]), number
         elif keyword == "POSTSTATE_SAME":
@@ -99,7 +106,7 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
             case.blocks.setdefault(block, [])
         else:
             case.errors.append(CaseFileError(source, number, f"unknown keyword {words[0]!r} (expected one of "
-                                             f"{', '.join(BLOCKS)}, PRESTATE_SETPHASE, POSTSTATE_SAME, RULES, END)"))
+                                             f"{', '.join(BLOCKS)}, PRESTATE_SETPHASE, POSTSTATE_SAME, RULES, PLAYERS, END)"))
     if case is not None:
         case.errors.append(CaseFileError(source, case.line, f"case {case.id} has no END"))
         cases.append(case)
@@ -129,7 +136,7 @@ def resolve_variant(name: str) -> Variant:
     """The variant a VARIANT_ALL name means (``DATC_Standard``: standard map with wings)."""
     key = fold(name).replace(" ", "_")
     if key not in VARIANTS:
-        raise ValueError(f"unknown variant {name!r} (known: Standard, DATC_Standard)")
+        raise ValueError(f"unknown variant {name!r} (known: Standard, DATC_Standard, Modern)")
     map_name, wings = VARIANTS[key]
     variant = load_variant(map_name)
     return replace(variant, wings=True) if wings and not variant.wings else variant

@@ -37,7 +37,7 @@ assert set(data) == {"variant", "powers", "coasts", "provinces", "impassable", "
 # --- variant -----------------------------------------------------------------
 v = data["variant"]
 assert v == {"name": "modern", "title": "Modern Diplomacy", "start_year": 1995,
-             "victory_centres": 34, "wings": True}, v
+             "victory_centres": 34, "wings": True, "draw_after_unchanged_falls": 3}, v
 
 # --- coasts and provinces ----------------------------------------------------
 coasts = data["coasts"]
