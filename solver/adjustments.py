@@ -86,11 +86,15 @@ def _builds(state: State, orders: list[Order], mine: list[int], allowed: int, ru
     candidates = [k for k in mine if isinstance(orders[k], (Build, Waive))]
     if rules.choice("4.D.4") == "c":
         candidates = list(reversed(candidates))
+    candidates = _one_build_per_province(orders, candidates, rules, results)
     legal = []
     for k in candidates:
         order = orders[k]
         if isinstance(order, Waive):
-            legal.append((k, None))
+            if rules.choice("4.D.7") == "b":
+                results[k] = OrderResult(order, None, False, Reason.ILLEGAL, "waiving builds is not allowed (DATC 4.D.7 b)")
+            else:
+                legal.append((k, None))
             continue
         unit, why = _build_unit(state, order, built + [u for _, u in legal if u], rules)
         if why is not None:
@@ -112,6 +116,26 @@ def _builds(state: State, orders: list[Order], mine: list[int], allowed: int, ru
     return built
 
 
+def _one_build_per_province(orders: list[Order], candidates: list[int], rules: Rules,
+                            results: dict[int, OrderResult]) -> list[int]:
+    """DATC 4.D.5: several builds for one province: the first (b), the last (c) or none (a)."""
+    choice = rules.choice("4.D.5")
+    by_province: dict[str, list[int]] = {}
+    for k in candidates:
+        if isinstance(orders[k], Build):
+            by_province.setdefault(orders[k].location.province, []).append(k)
+    dropped = set()
+    for province, ks in by_province.items():
+        if len(ks) > 1 and choice == "a":
+            dropped |= set(ks)
+        elif len(ks) > 1 and choice == "c":
+            dropped |= set(ks[:-1])
+    for k in dropped:
+        results[k] = OrderResult(orders[k], None, False, Reason.ILLEGAL,
+                                 f"several builds for {orders[k].location.province} (DATC 4.D.5 {choice})")
+    return [k for k in candidates if k not in dropped]
+
+
 def _build_unit(state: State, order: Build, pending: list[Unit], rules: Rules) -> tuple[Unit | None, str | None]:
     the_map = state.map
     province = order.location.province
@@ -127,13 +151,16 @@ def _build_unit(state: State, order: Build, pending: list[Unit], rules: Rules) -
         return None, f"{province} is occupied (DATC 4.D.5)"
     kind = order.kind
     prov = the_map.provinces[province]
-    if kind is None:  # DATC 4.C.3 c: army inland; fleet only with a coast named
+    if kind is None:
+        choice = rules.choice("4.C.3")
+        if choice == "a":
+            return None, "the build does not say army or fleet (DATC 4.C.3 a)"
         if prov.kind is ProvinceKind.LAND:
-            kind = UnitKind.ARMY
-        elif order.location.coast is not None:
-            kind = UnitKind.FLEET
+            kind = UnitKind.ARMY  # 4.C.3 b, c: an army inland
+        elif order.location.coast is not None and choice == "c":
+            kind = UnitKind.FLEET  # 4.C.3 c: a fleet where a coast is named
         else:
-            return None, "army or fleet? (DATC 4.C.3)"
+            return None, f"army or fleet? (DATC 4.C.3 {choice})"
     if kind is UnitKind.FLEET:
         if prov.kind is ProvinceKind.LAND and rules.choice("4.C.4") == "a":
             return None, "a fleet cannot be built inland (DATC 4.C.4)"

@@ -28,6 +28,8 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
         return None, "an army move names a coast (DATC 4.B.6 a)"
     dest = Location(dest.province)
     if unit.kind is UnitKind.WING:
+        if order.via_convoy:
+            return None, "a wing cannot be convoyed (Modern rules 4.4)"
         return (dest, None) if the_map.can_move(unit.kind, unit.location, dest) else (None, "not adjacent")
     if the_map.can_move(unit.kind, unit.location, dest):
         return dest, None

@@ -145,9 +145,9 @@ class _Parser:
     def location(self) -> Location:
         found = self._longest(self.map.province_names)
         if found is None:
-            word = self.cur.peek()
-            if word and fold(word) in self.map.impassable:
-                raise self.cur.error("a province (Switzerland is impassable)", UnknownNameError)
+            closed = self._longest(self.map.impassable)
+            if closed is not None:
+                raise self.cur.error(f"a province ({closed[0]} is impassable)", UnknownNameError)
             raise self.cur.error("a province name or abbreviation", UnknownNameError)
         pid, end = found
         self.cur.pos = end
