@@ -416,7 +416,7 @@ def _strength_note(m: int, p: Problem, solved: Solved, units: list[Unit] | None 
     opposition = [(solved.strengths.get(("resisting", m), 0), "defend" if _in_head_to_head(m, p, solved) else "hold", "")]
     for other in p.moves_into[move.dest]:
         if other != m:
-            who = f" of {units[p.moves[other].unit].kind} {p.moves[other].origin}" if units else ""
+            who = f" of {units[p.moves[other].unit].kind.value} {p.moves[other].origin}" if units else ""
             opposition.append((solved.strengths.get(("prevent", other), 0), "prevent", who))
     value, what, who = max(opposition, key=lambda o: o[0])
     return f"attack {attack} vs {what} {value}{who}"

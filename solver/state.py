@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .board import Phase, PhaseKind, Power, Season, Unit, UnitKind
@@ -73,7 +73,10 @@ class State:
         return tuple(c for c, p in self.owners if p == power)
 
     def with_(self, **changes) -> State:
-        return replace(self, _index={}, **changes)
+        fields = {"variant": self.variant, "phase": self.phase, "units": self.units, "owners": self.owners,
+                  "dislodged": self.dislodged, "standoffs": self.standoffs}
+        fields.update(changes)
+        return State(**fields)
 
     def __hash__(self) -> int:
         return hash((self.phase, self.units, self.owners, self.dislodged, self.standoffs))
