@@ -303,7 +303,9 @@ def _bundled_cases() -> Path:
 
 
 from .cli_game import game  # noqa: E402  (dipsat game ...: solver/cli_game.py)
+from .cli_validate import validate_command  # noqa: E402  (dipsat validate: solver/cli_validate.py)
 main.add_command(game)
+main.add_command(validate_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,293 @@
+"""``dipsat validate INPUT...``: re-adjudicate recorded games and case files.
+
+Inputs: saved games of the ``diplomacy`` package (``.json``: one game;
+``.jsonl``: one game per line; either optionally ``.gz``), jDip/DATC case files
+(``.txt``, ``.case``, ``.dat``), and folders (walked, sorted). Each game is
+judged by :func:`dipsat.validate.validate_game`; each case of a case file counts
+as one phase, judged under the rules written in the case (its ``RULES`` line;
+``--rules``/``--rule`` apply to recorded games only).
+
+Work is cut into :class:`Item` values (one game, one corrupt line, one case),
+each judged by the pure function :func:`validate_item`: a process pool can map it
+and the report stays the same, since lines are written in input order.
+
+Output: a summary table on stdout, and with ``--report FILE.jsonl`` one JSON line
+per disagreement, rule difference and rejected record or phase (keys sorted, no
+time stamps: the same input gives a byte-identical report). The exit status is 1
+when some phase disagreed or was rejected, else 0.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .adjudicator import adjudicate
+from .casework import build_position, compare, load_cases, run_case
+from .errors import DipsatError
+from .explain import explain
+from .formats.casefile import Case, parse_phase
+from .notation import format_order
+from .rules import DEFAULT_PROFILE, ISSUES, PROFILES, Rules, RulesError
+from .validate import (AGREED, DISAGREED, FINAL, REJECTED, RULE_DIFFERENCE, Difference,
+                       GameReport, PhaseReport, alternative_rules, rejected_record, validate_text)
+
+__all__ = ["validate_command", "Item", "iter_items", "validate_item", "Summary", "report_text"]
+
+GAME_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
+CASE_SUFFIXES = (".txt", ".case", ".dat")
+KINDS = ("movement", "retreat", "adjustment", "other")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One unit of work: a game's JSON text, a case, or an input that could not be read."""
+
+    source: str  # "path" or "path:line"
+    kind: str  # "game", "case", "unreadable"
+    text: str = ""  # game: the JSON text; unreadable: why
+    case: Case | None = field(default=None, compare=False)
+
+
+# --- inputs ------------------------------------------------------------------------------
+
+
+def _suffix(path: Path) -> str:
+    name = path.name.lower()
+    for suffix in GAME_SUFFIXES + CASE_SUFFIXES:
+        if name.endswith(suffix):
+            return suffix
+    return path.suffix.lower()
+
+
+def input_files(paths: Iterable[str]) -> Iterator[Path]:
+    """Files named, and the game and case files in folders named (sorted, recursive)."""
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*")
+                              if p.is_file() and _suffix(p) in GAME_SUFFIXES + CASE_SUFFIXES)
+        else:
+            yield path
+
+
+def iter_items(paths: Iterable[str]) -> Iterator[Item]:
+    """Every game, case and unreadable piece of the inputs, in order."""
+    for path in input_files(paths):
+        suffix = _suffix(path)
+        if suffix in CASE_SUFFIXES:
+            yield from _case_items(path)
+        elif suffix in (".jsonl", ".jsonl.gz"):
+            yield from _line_items(path, suffix.endswith(".gz"))
+        elif suffix in (".json", ".json.gz"):
+            yield _whole_file_item(path, suffix.endswith(".gz"))
+        else:  # named explicitly with another suffix: sniff
+            yield from _sniff(path)
+
+
+def _open_text(path: Path, gz: bool):
+    if gz:
+        return gzip.open(path, "rt", encoding="utf-8")
+    return path.open(encoding="utf-8")
+
+
+def _line_items(path: Path, gz: bool) -> Iterator[Item]:
+    number = 0
+    try:
+        with _open_text(path, gz) as handle:
+            for number, line in enumerate(handle, start=1):
+                if line.strip():
+                    yield Item(f"{path}:{number}", "game", line)
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:
+        yield Item(f"{path}:{number + 1}", "unreadable", f"cannot read the input after line {number}: "
+                                                         f"{type(exc).__name__}: {exc}")
+
+
+def _whole_file_item(path: Path, gz: bool) -> Item:
+    try:
+        with _open_text(path, gz) as handle:
+            return Item(str(path), "game", handle.read())
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:
+        return Item(str(path), "unreadable", f"cannot read the input: {type(exc).__name__}: {exc}")
+
+
+def _case_items(path: Path) -> Iterator[Item]:
+    cases, errors = load_cases(path)
+    for error in errors:
+        yield Item(f"{error.source}:{error.line}", "unreadable", f"case file: {error}")
+    for case in cases:
+        yield Item(f"{case.source}:{case.line}", "case", case.id, case)
+
+
+def _sniff(path: Path) -> Iterator[Item]:
+    try:
+        head = path.read_bytes()[:2]
+    except OSError as exc:
+        yield Item(str(path), "unreadable", f"cannot read the input: {exc}")
+        return
+    if head == b"\x1f\x8b":
+        yield from _line_items(path, True)
+    elif head.lstrip()[:1] == b"{":
+        yield from _line_items(path, False)
+    else:
+        yield from _case_items(path)
+
+
+# --- one item ----------------------------------------------------------------------------
+
+
+def validate_item(item: Item, rules: Rules) -> GameReport:
+    """Judge one item; never raises (a pool can map this)."""
+    if item.kind == "unreadable":
+        return rejected_record(item.source, item.text, rules)
+    if item.kind == "case":
+        assert item.case is not None
+        return validate_case(item.case, item.source)
+    return validate_text(item.text, item.source, rules)
+
+
+def validate_case(case: Case, source: str) -> GameReport:
+    """One case as a one-phase game: agreed (PASS), disagreed (FAIL), rule difference
+    (FAIL, but PASS under another single option), rejected (ERROR)."""
+    try:
+        kind = {"Movement": "movement", "Retreat": "retreat", "Adjustment": "adjustment"}[
+            str(parse_phase(case.phase_text).kind)]
+    except (ValueError, KeyError):
+        kind = "other"
+    run = run_case(case)
+    rules_text = str(run.rules) if run.rules else " ".join(case.rules or [DEFAULT_PROFILE])
+    report = GameReport(case.id, source, rules_text)
+    phase = PhaseReport(0, case.id, kind, AGREED)
+    report.phases.append(phase)
+    if run.status == "PASS":
+        return report
+    if run.status in ("ERROR", "SKIP") or run.result is None or run.rules is None:
+        phase.status = REJECTED
+        phase.reason = "; ".join(run.problems) or run.status
+        return report
+    phase.status = DISAGREED
+    phase.differences = [Difference("poststate", case.id, "as the case file says", p) for p in run.problems]
+    facts = explain(run.result)
+    for k, r in enumerate(run.result.results):
+        label = format_order(r.order)
+        phase.orders.append(label)
+        phase.explanation[label] = [r.status + (f" ({r.detail})" if r.detail else "")] + [
+            f for f in facts[k] if f != r.status]
+    found = []
+    for number, option, alt in alternative_rules(run.rules, run.result.before.phase.kind):
+        try:
+            state, orders, problems = build_position(case, alt)
+            if problems:
+                continue
+            if not compare(case, state, adjudicate(state, orders, alt)):
+                found.append(f"{number}={option}")
+        except (ValueError, DipsatError):
+            continue
+    if found:
+        number, _, option = found[0].partition("=")
+        phase.status = RULE_DIFFERENCE
+        phase.rule = found[0]
+        phase.rule_title = f"DATC {number} {ISSUES[number].title}: {ISSUES[number].options[option]}"
+        phase.rule_options = found
+    return report
+
+
+# --- summary -----------------------------------------------------------------------------
+
+
+@dataclass
+class Summary:
+    games: int = 0
+    records_rejected: int = 0
+    counts: dict[tuple[str, str], int] = field(default_factory=dict)
+    rules_used: dict[str, int] = field(default_factory=dict)
+
+    def add(self, report: GameReport) -> None:
+        self.games += 1
+        if report.error is not None:
+            self.records_rejected += 1
+        for p in report.phases:
+            self.counts[(p.kind, p.status)] = self.counts.get((p.kind, p.status), 0) + 1
+            if p.status == RULE_DIFFERENCE and p.rule:
+                self.rules_used[p.rule] = self.rules_used.get(p.rule, 0) + 1
+
+    def count(self, kind: str | None = None, status: str | None = None) -> int:
+        return sum(n for (k, s), n in self.counts.items()
+                   if (kind is None or k == kind) and (status is None or s == status))
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.count(status=DISAGREED) or self.count(status=REJECTED) or self.records_rejected)
+
+
+def report_text(summary: Summary, rules: Rules) -> str:
+    columns = ("phases", AGREED, DISAGREED, RULE_DIFFERENCE, REJECTED, FINAL)
+    titles = ("phases", "agreed", "disagreed", "rule diff", "rejected", "final")
+    lines = [f"dipsat validate (rules {rules}): {summary.games} records read (games, or cases of case files), "
+             f"{summary.records_rejected} rejected as a whole"]
+    head = f"{'kind':<12}" + "".join(f"{t:>11}" for t in titles)
+    lines.append(head)
+    lines.append("-" * len(head))
+    kinds = [k for k in KINDS if summary.count(kind=k)]
+    for kind in kinds + ["total"]:
+        k = None if kind == "total" else kind
+        if kind == "total":
+            lines.append("-" * len(head))
+        cells = [summary.count(kind=k)] + [summary.count(kind=k, status=s) for s in columns[1:]]
+        lines.append(f"{kind:<12}" + "".join(f"{n:>11}" for n in cells))
+    if summary.rules_used:
+        lines.append("rule differences: " + ", ".join(f"{r} ({n})" for r, n in sorted(summary.rules_used.items())))
+    return "\n".join(lines)
+
+
+def report_line(line: dict[str, Any]) -> str:
+    return json.dumps(line, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+# --- the command -------------------------------------------------------------------------
+
+
+@click.command("validate")
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--rules", "profile", type=click.Choice(sorted(PROFILES)), default=DEFAULT_PROFILE, show_default=True,
+              help="The rules profile to judge recorded games by.")
+@click.option("--rule", "overrides", multiple=True, metavar="ISSUE=CHOICE",
+              help="Override one DATC issue (repeatable), e.g. --rule 4.A.3=fallback.")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
+              help="Write a JSONL report: one line per disagreement, rule difference and rejected record.")
+def validate_command(inputs: tuple[str, ...], profile: str, overrides: tuple[str, ...], report_path: str | None) -> None:
+    """Re-adjudicate recorded games (diplomacy-package JSON) and case files.
+
+    For every phase: rebuild the position from the record, adjudicate the
+    recorded orders, compare with what the record says happened. Disagreements
+    that another option of one DATC chapter-4 issue reproduces are counted as
+    rule differences and name the option.
+    """
+    try:
+        rules = Rules.parse([profile, *overrides])
+    except RulesError as exc:
+        raise click.BadParameter(str(exc), param_hint="--rule") from None
+    summary = Summary()
+    try:
+        handle = open(report_path, "w", encoding="utf-8", newline="\n") if report_path else None
+    except OSError as exc:
+        raise click.FileError(report_path or "", str(exc)) from None
+    try:
+        for item in iter_items(inputs):
+            report = validate_item(item, rules)
+            summary.add(report)
+            if handle is not None:
+                for line in report.report_lines():
+                    handle.write(report_line(line))
+    finally:
+        if handle is not None:
+            handle.close()
+    click.echo(report_text(summary, rules))
+    raise SystemExit(1 if summary.failed else 0)

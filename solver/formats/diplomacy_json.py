@@ -1,0 +1,581 @@
+"""Recorded games in the saved-game JSON format of the ``diplomacy`` Python package.
+
+The format (``diplomacy.utils.export.to_saved_game_format``; read here from the
+documented structure, the package itself is never imported — it is AGPL-licensed)::
+
+    {"id": "...", "map": "standard", "rules": [...],
+     "phases": [{"name": "S1901M",
+                 "state": {"name": "S1901M",
+                           "units": {"FRANCE": ["A PAR", "F BRE", "*A MAR"], ...},
+                           "retreats": {"FRANCE": {"A MAR": ["GAS", "BUR"]}, ...},
+                           "centers": {"FRANCE": ["BRE", "MAR", "PAR"], ...}, ...},
+                 "orders": {"FRANCE": ["A PAR - BUR", ...], ...},
+                 "results": {"A PAR": ["bounce"], "F BRE": [], ...}}, ...]}
+
+- Phase names: ``S1901M``, ``F1901M`` (movement), ``S1901R``, ``F1901R``
+  (retreats), ``W1901A`` (adjustments, read as dipsat's "Fall 1901, Adjustment"),
+  and ``COMPLETED`` / ``FORMING`` (no position to adjudicate). Phases in which
+  nothing is to be done are skipped by the package (no retreat phase without a
+  dislodged unit that can retreat; no adjustment phase when nobody can build or
+  must remove); the last phase of a record is the one not yet processed (no orders).
+- A phase's ``state`` is the position *before* its orders; the next phase's
+  state is therefore the recorded outcome. ``*`` marks a dislodged unit (retreat
+  phases only); ``retreats`` lists each dislodged unit's retreat options.
+- Provinces are the standard abbreviations in capitals (``NAO``, ``MAO``,
+  ``NWG``, ``LYO``, ``ENG``, ``NWY``, ...), coasts as ``STP/SC``, ``SPA/NC``,
+  ``BUL/EC``; dipsat's ids are the same in lower case.
+- Orders: ``A PAR H``, ``A PAR - BUR``, ``A LVP - EDI VIA`` (by convoy),
+  ``A MUN S A BER - SIL``, ``A MUN S A BER`` (support to hold, also ``... H``),
+  ``F NTH C A LON - NWY``; retreats ``A PAR R BUR``, ``A PAR D``; adjustments
+  ``A PAR B``, ``F STP/SC B``, ``A PAR D`` (a removal), ``WAIVE``. The package
+  writes supported and convoyed destinations without coasts. Anything else is
+  read with :mod:`dipsat.notation` (``VIA`` read as ``via convoy``).
+- Results: per unit (as it stood at the start of the phase, or the built unit)
+  a list of codes: ``""`` or no code (success), ``bounce``, ``void``, ``cut``,
+  ``dislodged``, ``no convoy``, ``disrupted``, ``disband`` (and ``maybe``,
+  which only exists during the package's adjudication). See
+  :mod:`dipsat.validate` for what each code means and how it is compared.
+
+:func:`read_game` turns a record (the decoded JSON) into a :class:`RecordedGame`:
+for each phase dipsat's :class:`~dipsat.state.State`, typed orders and the
+recorded results. A phase that cannot be read, or whose position contradicts
+the recorded result of the phase before it, carries a :class:`RecordError`
+(naming the game, the phase and what was expected) instead of failing the
+whole game; a record that is not a saved game at all raises one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..board import Location, Phase, PhaseKind, Power, Season, Unit, UnitKind
+from ..errors import DipsatError, NotationError
+from ..maps import Variant, fold, load_variant
+from ..notation import parse_order
+from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
+                      SupportMove, UnitRef, Waive)
+from ..state import Dislodged, State
+
+__all__ = ["RecordError", "RecordedGame", "RecordedPhase", "read_game", "parse_phase_name",
+           "package_phase_name", "format_unit", "format_location", "RESULT_CODES"]
+
+RESULT_CODES = frozenset({"", "bounce", "void", "cut", "dislodged", "no convoy", "disrupted", "disband", "maybe"})
+MOVE_FAILURES = frozenset({"bounce", "void", "no convoy", "disrupted", "maybe", "dislodged"})
+MAPS = {"standard": "standard"}
+
+_PHASE = re.compile(r"^([SFW])(\d{1,4})([MRA])$")
+_KIND_LETTER = {"M": PhaseKind.MOVEMENT, "R": PhaseKind.RETREAT, "A": PhaseKind.ADJUSTMENT}
+
+
+class RecordError(DipsatError, ValueError):
+    """A recorded game (or one of its phases) that cannot be used.
+
+    ``game`` is the record's id, ``phase`` the phase name (None: the whole
+    record), ``message`` what is wrong and what was expected.
+    """
+
+    def __init__(self, game: str | None, phase: str | None, message: str) -> None:
+        self.game = game
+        self.phase = phase
+        self.message = message
+        where = f"game {game!r}" if game is not None else "record"
+        if phase is not None:
+            where += f", phase {phase}"
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass
+class RecordedPhase:
+    """One phase of a record: the position, the orders and the recorded results."""
+
+    index: int
+    name: str
+    phase: Phase | None = None  # None: COMPLETED / FORMING
+    state: State | None = None
+    orders: list[tuple[Order, str]] = field(default_factory=list)  # (order, text as recorded)
+    results: dict[str, tuple[str, ...]] = field(default_factory=dict)  # province -> codes
+    result_units: dict[str, str] = field(default_factory=dict)  # province -> unit as recorded ('F STP/SC')
+    retreat_options: dict[str, tuple[str, ...]] = field(default_factory=dict)  # province -> recorded options
+    error: RecordError | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def kind(self) -> PhaseKind | None:
+        return self.phase.kind if self.phase else None
+
+    @property
+    def processed(self) -> bool:
+        """Orders were given (or results recorded): the phase was adjudicated."""
+        return bool(self.orders) or bool(self.results)
+
+
+@dataclass
+class RecordedGame:
+    id: str
+    map: str
+    rules: tuple[str, ...]
+    variant: Variant
+    phases: list[RecordedPhase]
+
+
+# --- names -------------------------------------------------------------------------------
+
+
+def parse_phase_name(name: str) -> Phase | None:
+    """``S1901M`` -> Spring 1901, Movement; ``W1901A`` -> Fall 1901, Adjustment;
+    ``COMPLETED``/``FORMING`` -> None. Raises ValueError otherwise."""
+    if name in ("COMPLETED", "FORMING"):
+        return None
+    m = _PHASE.match(name)
+    if not m:
+        raise ValueError(f"phase name {name!r} is not like S1901M, F1901R, W1901A or COMPLETED")
+    season, year, kind = m.group(1), int(m.group(2)), _KIND_LETTER[m.group(3)]
+    if kind is PhaseKind.ADJUSTMENT:
+        if season == "S":
+            raise ValueError(f"phase name {name!r}: no spring adjustment phase on this map")
+        return Phase(year, Season.FALL, kind)
+    if season == "W":
+        raise ValueError(f"phase name {name!r}: winter is the adjustment phase (W...A)")
+    return Phase(year, Season.SPRING if season == "S" else Season.FALL, kind)
+
+
+def package_phase_name(phase: Phase) -> str:
+    """The package's name of one of our phases (adjustments are ``W....A``)."""
+    if phase.kind is PhaseKind.ADJUSTMENT:
+        return f"W{phase.year}A"
+    return phase.short
+
+
+def format_location(loc: Location) -> str:
+    return str(loc).upper()
+
+
+def format_unit(unit: Unit) -> str:
+    return f"{unit.kind} {format_location(unit.location)}"
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+class _Reader:
+    def __init__(self, record: Any) -> None:
+        if not isinstance(record, dict):
+            raise RecordError(None, None, f"expected a JSON object (a saved game), found {type(record).__name__}")
+        gid = record.get("id")
+        self.game = str(gid) if gid is not None else None
+        map_name = record.get("map", "standard")
+        if not isinstance(map_name, str) or map_name not in MAPS:
+            raise RecordError(self.game, None, f"map {map_name!r} is not supported (expected one of: {', '.join(MAPS)})")
+        self.map_name = map_name
+        self.variant = load_variant(MAPS[map_name])
+        phases = record.get("phases")
+        if not isinstance(phases, list):
+            raise RecordError(self.game, None, "expected a list 'phases' of phase objects")
+        self.raw_phases = phases
+        rules = record.get("rules", [])
+        self.rules = tuple(str(r) for r in rules) if isinstance(rules, list) else ()
+        self.powers = {p.name.upper(): p.name for p in self.variant.powers}
+
+    # errors
+    def fail(self, phase: str | None, message: str) -> RecordError:
+        return RecordError(self.game, phase, message)
+
+    # names
+    def power(self, name: Any, phase: str, where: str) -> Power:
+        if isinstance(name, str):
+            found = self.powers.get(name.upper()) or self.variant.power_names.get(fold(name))
+            if found:
+                return found
+        raise self.fail(phase, f"{where}: unknown power {name!r} (expected one of {', '.join(sorted(self.powers))})")
+
+    def location(self, text: str, phase: str, where: str) -> Location:
+        prov, _, coast = text.strip().partition("/")
+        pid = prov.lower()
+        the_map = self.variant.map
+        if pid not in the_map.provinces:
+            extra = " (impassable)" if fold(pid) in the_map.impassable else ""
+            raise self.fail(phase, f"{where}: unknown province {prov!r}{extra} (expected a province "
+                                   f"abbreviation of the {self.map_name} map, e.g. PAR, NTH, STP/SC)")
+        if coast:
+            cid = coast.lower()
+            if cid not in the_map.provinces[pid].coasts:
+                have = ", ".join(c.upper() for c in the_map.provinces[pid].coasts) or "none"
+                raise self.fail(phase, f"{where}: unknown coast {text!r} (coasts of {prov.upper()}: {have})")
+            return Location(pid, cid)
+        return Location(pid)
+
+    def unit(self, text: Any, power: Power, phase: str, where: str) -> tuple[Unit, bool]:
+        if not isinstance(text, str):
+            raise self.fail(phase, f"{where}: expected a unit like 'A PAR' or '*F STP/SC', found {text!r}")
+        body = text.strip()
+        dislodged = body.startswith("*")
+        body = body.lstrip("*").strip()
+        parts = body.split()
+        if len(parts) != 2 or parts[0].upper() not in ("A", "F"):
+            raise self.fail(phase, f"{where}: expected a unit like 'A PAR' or '*F STP/SC', found {text!r}")
+        kind = UnitKind(parts[0].upper())
+        loc = self.location(parts[1], phase, where)
+        the_map = self.variant.map
+        if not the_map.can_occupy(kind, loc):
+            prov = the_map.provinces[loc.province]
+            need = (" (a fleet there needs its coast: " + ", ".join(f"{loc.province.upper()}/{c.upper()}" for c in prov.coasts) + ")"
+                    if kind is UnitKind.FLEET and prov.coasts and loc.coast is None else "")
+            raise self.fail(phase, f"{where}: {text!r} cannot stand there{need}")
+        return Unit(power, kind, loc), dislodged
+
+    # phases
+    def phases(self) -> list[RecordedPhase]:
+        out = []
+        for index, raw in enumerate(self.raw_phases):
+            name = raw.get("name") if isinstance(raw, dict) else None
+            label = str(name) if isinstance(name, str) else f"#{index}"
+            entry = RecordedPhase(index, label, raw=raw if isinstance(raw, dict) else {})
+            try:
+                if not isinstance(raw, dict):
+                    raise self.fail(label, f"expected a phase object, found {type(raw).__name__}")
+                self.read_phase(entry, raw)
+            except RecordError as exc:
+                entry.error = exc
+            out.append(entry)
+        for i, entry in enumerate(out):
+            if entry.error is None and entry.kind is PhaseKind.RETREAT:
+                try:
+                    self.dislodgements(entry, out[i - 1] if i > 0 else None)
+                except RecordError as exc:
+                    entry.error = exc
+        for prev, nxt in zip(out, out[1:]):
+            if prev.error is None and nxt.error is None and nxt.state is not None:
+                problem = contradiction(prev, nxt)
+                if problem:
+                    nxt.error = self.fail(nxt.name, problem)
+        return out
+
+    def read_phase(self, entry: RecordedPhase, raw: dict) -> None:
+        name = entry.name
+        if not isinstance(raw.get("name"), str):
+            raise self.fail(name, "expected a phase 'name' like S1901M")
+        try:
+            entry.phase = parse_phase_name(name)
+        except ValueError as exc:
+            raise self.fail(name, str(exc)) from None
+        state = raw.get("state")
+        if not isinstance(state, dict):
+            raise self.fail(name, "expected a 'state' object with 'units' and 'centers'")
+        units_raw, centres_raw = state.get("units"), state.get("centers")
+        if not isinstance(units_raw, dict) or not isinstance(centres_raw, dict):
+            raise self.fail(name, "expected 'state.units' and 'state.centers' objects keyed by power")
+        units: list[Unit] = []
+        dislodged: list[Unit] = []
+        seen: dict[str, str] = {}
+        for pname, lst in sorted(units_raw.items()):
+            power = self.power(pname, name, "state.units")
+            if not isinstance(lst, list):
+                raise self.fail(name, f"state.units.{pname}: expected a list of units")
+            for text in lst:
+                unit, is_dislodged = self.unit(text, power, name, f"state.units.{pname}")
+                key = ("*" if is_dislodged else "") + unit.province
+                if key in seen:
+                    raise self.fail(name, f"state.units: two units in {unit.province.upper()} ({seen[key]} and {text})")
+                seen[key] = text
+                (dislodged if is_dislodged else units).append(unit)
+        if dislodged and entry.phase is not None and entry.phase.kind is not PhaseKind.RETREAT:
+            raise self.fail(name, f"state.units: dislodged unit {format_unit(dislodged[0])} outside a retreat phase")
+        owners: dict[str, Power] = {}
+        for pname, lst in sorted(centres_raw.items()):
+            power = self.power(pname, name, "state.centers")
+            if not isinstance(lst, list):
+                raise self.fail(name, f"state.centers.{pname}: expected a list of supply centres")
+            for text in lst:
+                if not isinstance(text, str):
+                    raise self.fail(name, f"state.centers.{pname}: expected a province, found {text!r}")
+                loc = self.location(text, name, f"state.centers.{pname}")
+                if not self.variant.map.provinces[loc.province].centre:
+                    raise self.fail(name, f"state.centers.{pname}: {text} is not a supply centre")
+                if loc.province in owners and owners[loc.province] != power:
+                    raise self.fail(name, f"state.centers: {text} is owned by both {owners[loc.province]} and {power}")
+                owners[loc.province] = power
+        retreats = state.get("retreats", {}) or {}
+        if isinstance(retreats, dict):
+            for pname, table in sorted(retreats.items()):
+                if not isinstance(table, dict):
+                    continue
+                power = self.power(pname, name, "state.retreats")
+                for unit_text, options in sorted(table.items()):
+                    unit, _ = self.unit(unit_text, power, name, f"state.retreats.{pname}")
+                    where = f"state.retreats.{pname}.{unit_text}"
+                    options = [] if options is None else options
+                    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+                        raise self.fail(name, f"{where}: expected a list of locations, found {options!r}")
+                    opts = tuple(format_location(self.location(o, name, where)) for o in options)
+                    entry.retreat_options[unit.province] = opts
+        phase = entry.phase or Phase(0, Season.SPRING, PhaseKind.MOVEMENT)
+        entry.state = State(self.variant, phase, tuple(units), tuple(owners.items()),
+                            tuple(Dislodged(u) for u in dislodged))
+        self.read_orders(entry, raw)
+        self.read_results(entry, raw)
+
+    def read_orders(self, entry: RecordedPhase, raw: dict) -> None:
+        orders = raw.get("orders", {}) or {}
+        name = entry.name
+        if not isinstance(orders, dict):
+            raise self.fail(name, "expected 'orders' as an object keyed by power")
+        kind = entry.kind
+        for pname, lst in sorted(orders.items()):
+            power = self.power(pname, name, "orders")
+            if lst is None:
+                continue
+            if not isinstance(lst, list):
+                raise self.fail(name, f"orders.{pname}: expected a list of orders")
+            for text in lst:
+                if not isinstance(text, str):
+                    raise self.fail(name, f"orders.{pname}: expected an order (text), found {text!r}")
+                if not text.strip():
+                    continue
+                entry.orders.append((self.order(text, power, kind, name, f"orders.{pname}"), text))
+
+    def order(self, text: str, power: Power, kind: PhaseKind | None, phase: str, where: str) -> Order:
+        words = text.split()
+        if words and words[-1] == "?":  # the package marks orders it could not check
+            words = words[:-1]
+        if len(words) == 1 and words[0].upper() == "WAIVE":
+            return Waive(power)
+        try:
+            return self.package_order(words, power, kind, phase, where)
+        except _NotPackageSpelling:
+            pass
+        body = re.sub(r"\bVIA\s*$", "via convoy", " ".join(words), flags=re.IGNORECASE)
+        try:
+            order = parse_order(body, self.variant, kind)
+        except NotationError as exc:
+            raise self.fail(phase, f"{where}: cannot read order {text!r}: {exc}") from None
+        return replace(order, power=power) if hasattr(order, "power") else order
+
+    def package_order(self, w: list[str], power: Power, kind: PhaseKind | None, phase: str, where: str) -> Order:
+        """The package's own spelling, read exactly; anything else raises _NotPackageSpelling."""
+        if len(w) < 2 or w[0] not in ("A", "F") or not _is_loc(w[1]):
+            raise _NotPackageSpelling
+        where = f"{where}: order {' '.join(w)!r}"
+        unit = UnitRef(self.location(w[1], phase, where), UnitKind(w[0]))
+        rest = w[2:]
+        if rest in ([], ["H"]):
+            return Hold(unit, power)
+        if len(rest) in (2, 3) and rest[0] in ("-", "R") and _is_loc(rest[1]) and (len(rest) == 2 or rest[2] == "VIA"):
+            dest = self.location(rest[1], phase, where)
+            if rest[0] == "R" or kind is PhaseKind.RETREAT:
+                return Retreat(unit, dest, power)
+            return Move(unit, dest, len(rest) == 3, power)
+        if rest == ["D"]:
+            if kind is PhaseKind.ADJUSTMENT:
+                return Remove(unit, power)
+            return Disband(unit, power)
+        if rest == ["B"]:
+            return Build(unit.location, unit.kind, power)
+        if rest and rest[0] in ("S", "C"):
+            target, tail = self.target(rest[1:], phase, where)
+            if rest[0] == "S" and tail in ([], ["H"]):
+                return SupportHold(unit, target, power)
+            if len(tail) == 2 and tail[0] == "-" and _is_loc(tail[1]):
+                dest = self.location(tail[1], phase, where)
+                if rest[0] == "S":
+                    return SupportMove(unit, target, dest, power)
+                return Convoy(unit, target, dest, power)
+        raise _NotPackageSpelling
+
+    def target(self, w: list[str], phase: str, where: str) -> tuple[UnitRef, list[str]]:
+        if len(w) >= 2 and w[0] in ("A", "F") and _is_loc(w[1]):
+            return UnitRef(self.location(w[1], phase, where), UnitKind(w[0])), w[2:]
+        if w and _is_loc(w[0]):
+            return UnitRef(self.location(w[0], phase, where)), w[1:]
+        raise _NotPackageSpelling
+
+    def read_results(self, entry: RecordedPhase, raw: dict) -> None:
+        results = raw.get("results", {}) or {}
+        name = entry.name
+        if not isinstance(results, dict):
+            raise self.fail(name, "expected 'results' as an object keyed by unit")
+        for unit_text, codes in sorted(results.items()):
+            parts = unit_text.split()
+            if len(parts) != 2 or parts[0] not in ("A", "F"):
+                if unit_text.upper() == "WAIVE" or unit_text.startswith(("INVALID", "REORDER", "ORDER")):
+                    continue
+                raise self.fail(name, f"results: expected a unit like 'A PAR' as key, found {unit_text!r}")
+            loc = self.location(parts[1], name, f"results.{unit_text}")
+            if isinstance(codes, str):
+                codes = [codes]
+            if not isinstance(codes, list):
+                raise self.fail(name, f"results.{unit_text}: expected a list of result codes")
+            for code in codes:
+                if not isinstance(code, str) or code not in RESULT_CODES:
+                    raise self.fail(name, f"results.{unit_text}: unknown result code {code!r} (expected one of "
+                                          + ", ".join(repr(c) for c in sorted(RESULT_CODES)) + ")")
+            entry.results[loc.province] = tuple(codes)
+            entry.result_units[loc.province] = unit_text
+
+    def dislodgements(self, entry: RecordedPhase, prev: RecordedPhase | None) -> None:
+        """A retreat phase: each dislodged unit's attacker origin (and whether it came by
+        convoy), and the provinces left empty by a standoff, from the movement before."""
+        state = entry.state
+        assert state is not None and entry.phase is not None
+        expected = Phase(entry.phase.year, entry.phase.season, PhaseKind.MOVEMENT)
+        if prev is None or prev.phase != expected:
+            raise self.fail(entry.name, f"a retreat phase must follow the movement phase {package_phase_name(expected)}")
+        if prev.error is not None or prev.state is None:
+            raise self.fail(entry.name, f"the movement phase before it ({prev.name}) is rejected: attacker origins unknown")
+        moves = [(o, prev.results.get(o.unit.province, ())) for o, _ in prev.orders if isinstance(o, Move)]
+        convoys = [(o, prev.results.get(o.unit.province, ())) for o, _ in prev.orders if isinstance(o, Convoy)]
+        the_map = self.variant.map
+        dislodged = []
+        for d in state.dislodged:
+            attackers = [o for o, codes in moves if o.dest.province == d.unit.province and not (set(codes) & MOVE_FAILURES)]
+            if len(attackers) != 1:
+                raise self.fail(entry.name, f"dislodged unit {format_unit(d.unit)}: expected one successful move into "
+                                            f"{d.unit.province.upper()} in {prev.name}, found {len(attackers)}")
+            attack = attackers[0]
+            origin = attack.unit.province
+            attacker = prev.state.unit_at(origin)
+            by_convoy = False
+            if attacker is not None and attacker.kind is UnitKind.ARMY:
+                over_land = the_map.can_move(UnitKind.ARMY, Location(origin), Location(d.unit.province))
+                carried = [o for o, codes in convoys
+                           if o.target.province == origin and o.dest.province == d.unit.province
+                           and not (set(codes) & {"void", "no convoy", "dislodged", "disrupted"})]
+                own = any(prev.state.unit_at(o.unit.province) is not None
+                          and prev.state.unit_at(o.unit.province).power == attacker.power for o in carried)
+                by_convoy = not over_land or (bool(carried) and (attack.via_convoy or own))
+            dislodged.append(Dislodged(d.unit, origin, by_convoy))
+        failed: dict[str, int] = {}
+        entered = set()
+        for o, codes in moves:
+            if set(codes) & MOVE_FAILURES:
+                if "bounce" in codes:
+                    failed[o.dest.province] = failed.get(o.dest.province, 0) + 1
+            else:
+                entered.add(o.dest.province)
+        occupied = {u.province for u in state.units}
+        standoffs = frozenset(p for p, n in failed.items() if n >= 2 and p not in occupied and p not in entered)
+        entry.state = state.with_(dislodged=tuple(dislodged), standoffs=standoffs)
+
+
+class _NotPackageSpelling(Exception):
+    pass
+
+
+_LOC = re.compile(r"^[A-Z]{3}(/[A-Z]{2})?$")
+
+
+def _is_loc(word: str) -> bool:
+    return bool(_LOC.match(word))
+
+
+def read_game(record: Any) -> RecordedGame:
+    """A decoded saved game -> :class:`RecordedGame`.
+
+    :raises RecordError: the record is not a saved game at all (not an object, no
+        ``phases``, another map). Problems of single phases are kept on the phase.
+    """
+    reader = _Reader(record)
+    phases = reader.phases()
+    gid = reader.game if reader.game is not None else "?"
+    return RecordedGame(gid, reader.map_name, reader.rules, reader.variant, phases)
+
+
+# --- the record against itself ----------------------------------------------------------------
+
+
+def next_phase_names(phase: Phase) -> set[str]:
+    """The names the package may give the phase after `phase` (skipped phases allowed)."""
+    y = phase.year
+    if phase.kind is PhaseKind.ADJUSTMENT:
+        return {f"S{y + 1}M", "COMPLETED"}
+    if phase.season is Season.SPRING:
+        return {f"S{y}R", f"F{y}M", "COMPLETED"} if phase.kind is PhaseKind.MOVEMENT else {f"F{y}M", "COMPLETED"}
+    base = {f"W{y}A", f"S{y + 1}M", "COMPLETED"}
+    return base | {f"F{y}R"} if phase.kind is PhaseKind.MOVEMENT else base
+
+
+def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
+    """Why `nxt`'s recorded position cannot follow from `prev`'s recorded results, or None.
+
+    Replays the *recorded* results (not an adjudication): a move whose result
+    has no failure code went through, a unit marked ``dislodged`` left the
+    board or waits to retreat, a retreat without ``disband``/``bounce``/``void``
+    went through, a build or removal recorded as ``""`` happened.
+    """
+    if prev.phase is None or prev.state is None:
+        return None
+    if nxt.name not in next_phase_names(prev.phase):
+        expected = " or ".join(sorted(next_phase_names(prev.phase)))
+        return f"phase {nxt.name} cannot follow {prev.name} (expected {expected})"
+    if not prev.processed and nxt.phase is not None:
+        return None  # nothing was ordered or recorded: nothing to replay
+    assert nxt.state is not None
+    before = prev.state
+    expected: set[Unit] = set()
+    kind = prev.phase.kind
+    orders = {o.unit.province: o for o, _ in prev.orders if not isinstance(o, (Build, Waive))}
+    if kind is PhaseKind.MOVEMENT:
+        for unit in before.units:
+            codes = set(prev.results.get(unit.province, ()))
+            order = orders.get(unit.province)
+            if "dislodged" in codes:
+                continue
+            if isinstance(order, Move) and not (codes & MOVE_FAILURES):
+                dest = order.dest
+                if unit.kind is UnitKind.ARMY:
+                    dest = Location(dest.province)
+                expected.add(Unit(unit.power, unit.kind, dest))
+            else:
+                expected.add(unit)
+    elif kind is PhaseKind.RETREAT:
+        expected = set(before.units)
+        for d in before.dislodged:
+            codes = set(prev.results.get(d.unit.province, ()))
+            order = orders.get(d.unit.province)
+            if isinstance(order, Retreat) and not (codes & {"disband", "bounce", "void"}):
+                dest = order.dest if d.unit.kind is UnitKind.FLEET else Location(order.dest.province)
+                expected.add(Unit(d.unit.power, d.unit.kind, dest))
+    else:
+        expected = set(before.units)
+        for unit in before.units:
+            codes = prev.results.get(unit.province)
+            order = orders.get(unit.province)
+            if codes and set(codes) == {""} and (order is None or isinstance(order, Remove)):
+                expected.discard(unit)  # removed as ordered, or by the civil-disorder rule
+        for order, _ in prev.orders:
+            if isinstance(order, Build) and set(prev.results.get(order.location.province, ("void",))) <= {""}:
+                if order.kind is not None:
+                    expected.add(Unit(order.power or "?", order.kind, order.location))
+    found = set(nxt.state.units)
+    problems = []
+    # fleets: the package may write a coast we did not know from the order (support/convoy drop coasts)
+    loose = {(u.power, u.kind, u.province) for u in found}
+    missing = sorted((u for u in expected - found if (u.power, u.kind, u.province) not in loose), key=str)
+    extra_keys = {(u.power, u.kind, u.province) for u in expected}
+    extra = sorted((u for u in found - expected if (u.power, u.kind, u.province) not in extra_keys), key=str)
+    if missing:
+        problems.append("expected " + ", ".join(f"{u.power} {format_unit(u)}" for u in missing[:6]))
+    if extra:
+        problems.append("found " + ", ".join(f"{u.power} {format_unit(u)}" for u in extra[:6]) + " unaccounted for")
+    if kind is PhaseKind.MOVEMENT:
+        marked = {u.province for u in before.units if "dislodged" in prev.results.get(u.province, ())}
+        odd = [d.unit for d in nxt.state.dislodged if d.unit.province not in marked or d.unit not in set(before.units)]
+        if odd:
+            problems.append("dislodged " + ", ".join(format_unit(u) for u in odd) + " without a 'dislodged' result")
+    elif nxt.state.dislodged:
+        problems.append("dislodged units after a non-movement phase")
+    if before.owners != nxt.state.owners:
+        centre_change = (prev.phase.season is Season.FALL and prev.phase.kind is not PhaseKind.ADJUSTMENT
+                         and nxt.name[0] in ("W", "S", "C"))
+        if not centre_change:
+            changed = sorted(set(before.owners) ^ set(nxt.state.owners))
+            problems.append("centre ownership changed outside the fall: " + ", ".join(f"{c.upper()}" for c, _ in changed[:6]))
+        else:
+            occupant = {u.province: u.power for u in nxt.state.units}
+            wrong = [c for c, p in nxt.state.owners if dict(before.owners).get(c) != p and occupant.get(c) != p]
+            if wrong:
+                problems.append("centres changed owner without being occupied: " + ", ".join(c.upper() for c in sorted(wrong)))
+    if not problems:
+        return None
+    return f"position contradicts the recorded result of {prev.name}: " + "; ".join(problems)

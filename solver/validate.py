@@ -1,0 +1,571 @@
+"""Validate recorded games: re-adjudicate every phase and compare with the record.
+
+:func:`validate_game` takes one saved game of the ``diplomacy`` package (the
+decoded JSON, see :mod:`dipsat.formats.diplomacy_json`) and the rules to judge
+by, and returns a :class:`GameReport` with one :class:`PhaseReport` per phase of
+the record. It is a pure function of its arguments and never raises, so a
+process pool (or Dask) can map it over games; :func:`validate_text` does the
+same for one line of a ``.jsonl`` file, JSON decoding included.
+
+Per phase the status is one of
+
+- ``agreed``: our adjudication of the recorded orders gives the recorded outcome;
+- ``disagreed``: it does not, under our rules nor under the alternatives below;
+- ``rule-difference``: it does not under our rules, but does under another option
+  of one DATC chapter-4 issue that concerns the phase kind (or, when no single
+  option does, under options of two issues), and that option keeps every other
+  phase of the game of the same kind that agrees under our rules agreeing. The
+  report names it, e.g. ``4.A.3=fallback``: the package lets an army ordered
+  ``VIA`` to an adjacent province take the land route when no fleet is ordered to
+  convoy it, the DATC v2 reading; DATC v3.0 keeps it in place. An option that
+  reproduces the phase but breaks another phase of the game is only named in the
+  report's ``note`` (the record follows some other reading of that issue). Issues
+  the saved-game format cannot express are not tried on recorded games: 4.A.6
+  (a written-out convoy path) and 4.C (missing or wrong unit kind or nationality);
+- ``rejected``: the phase cannot be judged (unreadable, unknown province, a
+  position that contradicts the recorded result of the phase before it); the
+  report says why;
+- ``final``: the record's last phase, not yet played (nothing to compare).
+
+What is compared
+----------------
+1. **Each order's outcome**, in the package's vocabulary. The package's result
+   codes and what dipsat calls them:
+
+   =================  ============================================================
+   package code       dipsat
+   =================  ============================================================
+   (none) / ``""``    the order succeeded (move made, support given, convoy
+                      carried, retreat made, build/removal done)
+   ``bounce``         move: :attr:`Reason.BOUNCED`; retreat: several retreats to
+                      one area (we say BOUNCED, the unit is disbanded)
+   ``void``           :attr:`Reason.VOID` (a support/convoy matching no order)
+                      or :attr:`Reason.ILLEGAL`; adjustments: a build or removal
+                      not carried out (our ILLEGAL or BLOCKED)
+   ``cut``            :attr:`Reason.CUT`
+   ``dislodged``      :attr:`Reason.DISLODGED` (and the unit in the dislodged list)
+   ``no convoy``      move: :attr:`Reason.NO_PATH` (also a convoy paradox settled
+                      by Szykman, :attr:`Reason.PARADOX`); convoy: the fleet is on
+                      no complete route (our VOID)
+   ``disrupted``      convoy: the fleet was attacked strongly enough to break the
+                      convoy (our PARADOX for a convoy order settled by a backup
+                      rule); a fleet actually dislodged gets ``dislodged`` instead
+   ``disband``        retreat phase: the unit was disbanded (ordered ``D``, not
+                      ordered, or its retreat bounced)
+   =================  ============================================================
+
+   Units may carry several codes (``bounce`` + ``dislodged``, ``cut`` +
+   ``dislodged``); the order's class is read from them as: move ->
+   ``no convoy`` / ``bounce`` / ``void`` / moves; support -> ``void`` /
+   ``no convoy`` / cut (``cut`` or ``dislodged``) / given; convoy ->
+   ``dislodged`` / ``disrupted`` / void (``void`` or ``no convoy``) / carried.
+
+2. **Dislodged units and their retreat options**: the units marked ``*`` in the
+   record's next phase (a retreat phase) and that phase's ``retreats`` table,
+   against ours.
+3. **The next position**: the record's next phase's units (and the phase name)
+   and supply-centre ownership, against our state after the phase.
+
+Known reporting differences (normalised, never counted)
+-------------------------------------------------------
+- The package writes supported and convoyed destinations without coasts
+  (``F MAO S F GAS - SPA``): read as written; a support names a province.
+- A dislodged unit with no retreat is removed at once: no ``*`` unit, no retreat
+  phase (dipsat does the same, jDip's convention).
+- Phases with nothing to do are skipped: no retreat phase when no dislodged unit
+  can retreat, no adjustment phase when nobody must remove or can build. When the
+  record skips the adjustment phase, our adjustment phase is played without
+  orders (so a missed removal would still show) and compared with the next spring.
+- The adjustment phase is called ``W1901A``; dipsat's is "Fall 1901, Adjustment".
+- A support for a move into an area held by a unit of the supporting power is
+  reported ``void`` when that support did not count (DATC: it is given but not
+  counted for dislodging one's own unit); dipsat calls it successful.
+- A support or convoy for an army whose convoy failed is reported ``void`` or
+  ``no convoy``, whatever happened to it; its outcome cannot matter and is not
+  compared. For the same reason a convoy order is not compared when its army's
+  move failed for want of a convoy.
+- ``WAIVE`` and orders the package voided when they were given are not kept in
+  the record's ``orders`` (their ``void`` may still be in ``results``); results
+  of units without a recorded order are compared through the next position.
+- When the record's next phase is at another stage than ours (a retreat phase on
+  one side only), centre ownership is not compared: it changes at the adjustment.
+
+What the bundled corpus shows about the package (``diplomacy`` 1.1.2), see
+``cases/peers/diplomacy_package.txt`` for its bugs:
+
+- rule readings: 4.A.3 -- ``VIA`` with no convoy route ordered takes the land
+  route, but an ordered convoy that is disrupted fails (no land route) unless the
+  army was convoyed without ``VIA`` by a fleet of its own power (then it falls
+  back); dipsat's ``fallback`` option matches the first case only. 4.A.2 -- a
+  convoyed army does not cut a support for or against a convoying fleet (like the
+  1982 rule, ``4.A.2=b``). 4.D.8 -- civil-disorder removals by distance to the
+  nearest *home* centre, armies over land and sea, fleets by sea only, fleets
+  first on a tie, then alphabetical by abbreviation (the common pre-2023 reading,
+  which no dipsat option offers yet; ``2023`` matches it sometimes by chance);
+- bugs: a support from the convoying fleet's own power counts when it decides that
+  a convoy is disrupted; with ``VIA``, a support from the defender's own power
+  counts for dislodging it; a unit dislodged by a convoyed army is offered every
+  adjacent area as retreat (occupied ones, and those left empty by a standoff).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from .adjudicator import adjudicate
+from .board import PhaseKind, Unit, UnitKind
+from .explain import explain
+from .formats.diplomacy_json import (RecordedGame, RecordedPhase, RecordError, format_location,
+                                     format_unit, package_phase_name, read_game)
+from .orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, Waive
+from .results import OrderResult, PhaseResult, Reason
+from .rules import ISSUES, Rules
+
+__all__ = ["AGREED", "DISAGREED", "RULE_DIFFERENCE", "REJECTED", "FINAL", "Difference", "PhaseReport",
+           "GameReport", "validate_game", "validate_text", "rejected_record", "alternative_rules"]
+
+AGREED = "agreed"
+DISAGREED = "disagreed"
+RULE_DIFFERENCE = "rule-difference"
+REJECTED = "rejected"
+FINAL = "final"
+STATUSES = (AGREED, DISAGREED, RULE_DIFFERENCE, REJECTED, FINAL)
+
+# Which DATC issues can change a phase of each kind (tried for rule differences).
+ISSUES_BY_KIND = {
+    PhaseKind.MOVEMENT: ("4.A", "4.B", "4.C", "4.D.3", "4.E"),
+    PhaseKind.RETREAT: ("4.A.5", "4.B", "4.D.3"),
+    PhaseKind.ADJUSTMENT: ("4.C", "4.D"),
+}
+FIRST_TRIED = ("4.A.3", "fallback")  # what the package does: tried first
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One thing the record and dipsat disagree on."""
+
+    what: str  # "order", "dislodged", "retreats", "unit", "centre", "phase"
+    subject: str  # the order as recorded, the unit, the centre ...
+    recorded: str
+    ours: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"what": self.what, "subject": self.subject, "recorded": self.recorded, "ours": self.ours}
+
+
+@dataclass
+class PhaseReport:
+    index: int
+    name: str
+    kind: str  # "movement", "retreat", "adjustment", "other"
+    status: str
+    reason: str = ""  # rejected: why
+    note: str = ""  # e.g. what could not be compared
+    differences: list[Difference] = field(default_factory=list)  # under our rules
+    orders: list[str] = field(default_factory=list)  # the orders involved, as recorded
+    explanation: dict[str, list[str]] = field(default_factory=dict)
+    rule: str | None = None  # rule-difference: "4.A.3=fallback"
+    rule_title: str = ""
+    rule_options: list[str] = field(default_factory=list)  # every option (or pair) that reproduces the record
+
+
+@dataclass
+class GameReport:
+    game: str
+    source: str
+    rules: str
+    phases: list[PhaseReport] = field(default_factory=list)
+    error: str | None = None  # the whole record was rejected
+
+    def counts(self) -> dict[tuple[str, str], int]:
+        out: dict[tuple[str, str], int] = {}
+        for p in self.phases:
+            out[(p.kind, p.status)] = out.get((p.kind, p.status), 0) + 1
+        return out
+
+    def report_lines(self) -> list[dict[str, Any]]:
+        """The JSONL report's lines for this game: one per rejected record, rejected
+        phase, disagreement and rule difference."""
+        base = {"game": self.game, "source": self.source, "rules": self.rules}
+        if self.error is not None:
+            return [{**base, "type": "rejected", "phase": None, "reason": self.error}]
+        lines = []
+        for p in self.phases:
+            if p.status in (AGREED, FINAL):
+                continue
+            line: dict[str, Any] = {**base, "type": p.status, "phase": p.name, "index": p.index, "kind": p.kind}
+            if p.status == REJECTED:
+                line["reason"] = p.reason
+            else:
+                line["differences"] = [d.to_json() for d in p.differences]
+                line["orders"] = p.orders
+                line["explanation"] = p.explanation
+                if p.note:
+                    line["note"] = p.note
+                if p.status == RULE_DIFFERENCE:
+                    line["rule"] = p.rule
+                    line["rule_title"] = p.rule_title
+                    line["rule_options"] = p.rule_options
+            lines.append(line)
+        return lines
+
+
+def _kind_name(kind: PhaseKind | None) -> str:
+    return {PhaseKind.MOVEMENT: "movement", PhaseKind.RETREAT: "retreat",
+            PhaseKind.ADJUSTMENT: "adjustment"}.get(kind, "other")  # type: ignore[arg-type]
+
+
+def rejected_record(source: str, reason: str, rules: Rules | None = None, game: str | None = None) -> GameReport:
+    """A record that could not be read at all (bad JSON, not a saved game ...)."""
+    return GameReport(game or source, source, str(rules or Rules.profile()), [], reason)
+
+
+def validate_text(text: str, source: str, rules: Rules) -> GameReport:
+    """One saved game as JSON text (a ``.json`` file or one line of a ``.jsonl``)."""
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        return rejected_record(source, f"malformed JSON: {exc}", rules)
+    return validate_game(record, rules, source)
+
+
+def validate_game(record: dict, rules: Rules, source: str = "") -> GameReport:
+    """Validate every phase of one recorded game; never raises."""
+    try:
+        game = read_game(record)
+    except RecordError as exc:
+        gid = record.get("id") if isinstance(record, dict) else None
+        return rejected_record(source, str(exc), rules, str(gid) if gid is not None else None)
+    except Exception as exc:  # noqa: BLE001 - a report, never an exception
+        return rejected_record(source, f"unreadable record: {type(exc).__name__}: {exc}", rules)
+    report = GameReport(game.id, source or game.id, str(rules))
+    judge = _Judge(game, rules)
+    for i, rec in enumerate(game.phases):
+        try:
+            report.phases.append(judge.phase(i))
+        except Exception as exc:  # noqa: BLE001 - a crash of ours is reported, the run goes on
+            report.phases.append(_crash(rec, exc))
+    for p in report.phases:
+        if p.status == DISAGREED:
+            try:
+                judge.explain_by_rules(p)
+            except Exception as exc:  # noqa: BLE001
+                p.note = (p.note + "; " if p.note else "") + f"rule options not tried: {type(exc).__name__}: {exc}"
+    return report
+
+
+def _crash(rec: RecordedPhase, exc: Exception) -> PhaseReport:
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    return PhaseReport(rec.index, rec.name, _kind_name(rec.kind), REJECTED,
+                       reason=f"dipsat failed on this phase: {type(exc).__name__}: {exc} ({where.name}:{where.lineno})")
+
+
+# Issues the saved-game format cannot express: a recorded order cannot write out a
+# convoy path (4.A.6), nor leave out or get wrong a unit's kind or nationality (4.C).
+NOT_IN_RECORDS = ("4.A.6", "4.C")
+
+
+class _Judge:
+    """Adjudicates the phases of one game, under our rules and alternatives (cached)."""
+
+    def __init__(self, game: RecordedGame, rules: Rules) -> None:
+        self.game = game
+        self.rules = rules
+        self.agreed: list[int] = []  # phases that agree under our rules
+
+    def context(self, i: int) -> tuple[RecordedPhase, RecordedPhase | None, str]:
+        rec = self.game.phases[i]
+        nxt = self.game.phases[i + 1] if i + 1 < len(self.game.phases) else None
+        if nxt is None:
+            return rec, None, "the record ends here: only the orders' results are compared"
+        if nxt.error is not None:
+            return rec, None, f"the next phase ({nxt.name}) is rejected: only the orders' results are compared"
+        return rec, nxt, ""
+
+    def differences(self, i: int, rules: Rules) -> tuple[PhaseResult, list[Difference]]:
+        rec, nxt, _ = self.context(i)
+        assert rec.state is not None
+        result = adjudicate(rec.state, [o for o, _ in rec.orders], rules)
+        return result, _compare(rec, result, nxt, rules)
+
+    def phase(self, i: int) -> PhaseReport:
+        rec, nxt, note = self.context(i)
+        kind = _kind_name(rec.kind)
+        if rec.error is not None:
+            return PhaseReport(rec.index, rec.name, kind, REJECTED, reason=str(rec.error))
+        if rec.phase is None or rec.state is None:
+            return PhaseReport(rec.index, rec.name, kind, FINAL, note="the game is over")
+        if i + 1 == len(self.game.phases) and not rec.processed:
+            return PhaseReport(rec.index, rec.name, kind, FINAL, note="the last phase of the record, not yet played")
+        result, differences = self.differences(i, self.rules)
+        report = PhaseReport(rec.index, rec.name, kind, AGREED if not differences else DISAGREED, note=note)
+        if not differences:
+            self.agreed.append(i)
+            return report
+        report.differences = differences
+        report.orders, report.explanation = _involved(rec, result, differences)
+        return report
+
+    def explain_by_rules(self, report: PhaseReport) -> None:
+        """Look for the rule options that reproduce a disagreeing phase (and keep every
+        agreeing phase of the same kind in this game agreeing)."""
+        i = report.index
+        rec = self.game.phases[i]
+        found = []
+        rejected = []
+        base = report.differences
+        singles = alternative_rules(self.rules, rec.kind, exclude=NOT_IN_RECORDS)
+        changed = []
+        for issue, option, alt in singles:
+            _, diffs = self.differences(i, alt)
+            if not diffs:
+                found.append(((issue, option),))
+            elif diffs != base:
+                changed.append((issue, option))
+        if not found:  # pairs of options that each change something
+            for a in range(len(changed)):
+                for b in range(a + 1, len(changed)):
+                    (i1, o1), (i2, o2) = changed[a], changed[b]
+                    if i1 == i2:
+                        continue
+                    alt = Rules.profile(self.rules.profile_name, {**self.rules.overrides, i1: o1, i2: o2})
+                    if not self.differences(i, alt)[1]:
+                        found.append(((i1, o1), (i2, o2)))
+        consistent = []
+        for combo in found:
+            breaks = self.breaks(rec.kind, combo)
+            (rejected if breaks else consistent).append((combo, breaks))
+        if consistent:
+            first = consistent[0][0]
+            report.status = RULE_DIFFERENCE
+            report.rule = _combo_text(first)
+            report.rule_title = "; ".join(f"DATC {n} {ISSUES[n].title}: {ISSUES[n].options[o]}" for n, o in first)
+            report.rule_options = [_combo_text(c) for c, _ in consistent]
+        if rejected:
+            report.note = (report.note + "; " if report.note else "") + "; ".join(
+                f"{_combo_text(c)} reproduces this phase but not {b}" for c, b in rejected)
+
+    def breaks(self, kind: PhaseKind | None, combo: tuple[tuple[str, str], ...]) -> str | None:
+        """The first phase of the game (of this kind) that agrees under our rules but not under `combo`."""
+        alt = Rules.profile(self.rules.profile_name, {**self.rules.overrides, **dict(combo)})
+        for j in self.agreed:
+            if self.game.phases[j].kind is kind and self.differences(j, alt)[1]:
+                return self.game.phases[j].name
+        return None
+
+
+def _combo_text(combo: tuple[tuple[str, str], ...]) -> str:
+    return " ".join(f"{n}={o}" for n, o in combo)
+
+
+def alternative_rules(rules: Rules, kind: PhaseKind | None, exclude: tuple[str, ...] = ()) -> list[tuple[str, str, Rules]]:
+    """Every single-issue change of `rules` that can matter for a phase of `kind`,
+    the package's own reading (4.A.3 fallback) first, then by issue and option."""
+    prefixes = ISSUES_BY_KIND.get(kind, ())  # type: ignore[arg-type]
+    out = []
+    for number, issue in ISSUES.items():
+        if not number.startswith(prefixes) or (exclude and number.startswith(exclude)):
+            continue
+        for option in issue.options:
+            if option == rules.choice(number):
+                continue
+            alt = Rules.profile(rules.profile_name, {**rules.overrides, number: option})
+            out.append((number, option, alt))
+    out.sort(key=lambda t: (0 if (t[0], t[1]) == FIRST_TRIED else 1))
+    return out
+
+
+# --- comparison --------------------------------------------------------------------------
+
+
+def _compare(rec: RecordedPhase, result: PhaseResult, nxt: RecordedPhase | None, rules: Rules) -> list[Difference]:
+    diffs = _order_differences(rec, result)
+    if nxt is not None:
+        diffs += _position_differences(rec, result, nxt, rules)
+    return diffs
+
+
+def _province(order: Order) -> str | None:
+    if isinstance(order, Build):
+        return order.location.province
+    if isinstance(order, Waive):
+        return None
+    return order.unit.province
+
+
+def _order_differences(rec: RecordedPhase, result: PhaseResult) -> list[Difference]:
+    state = rec.state
+    assert state is not None
+    kind = rec.kind
+    texts = [f"{o.power.upper() if o.power else '?'}: {t}" for o, t in rec.orders]
+    by_province: dict[str, OrderResult] = {}
+    for (order, _), r in zip(rec.orders, result.results):
+        p = _province(order)
+        if p is not None and p not in by_province:
+            by_province[p] = r
+    diffs = []
+    for k, ((order, _), r) in enumerate(zip(rec.orders, result.results)):
+        p = _province(order)
+        if p is None:
+            continue
+        codes = rec.results.get(p, ())
+        if kind is PhaseKind.MOVEMENT:
+            recorded, ours = _recorded_movement_class(order, codes), _our_movement_class(order, r)
+            if recorded != ours and not _immaterial(rec, order, recorded, ours, by_province):
+                diffs.append(Difference("order", texts[k], recorded, ours))
+        elif kind is PhaseKind.RETREAT:
+            recorded = "disband" if ({"disband", "bounce"} & set(codes)) else "void" if "void" in codes else (
+                "disband" if isinstance(order, Disband) else "retreats")
+            ours = ("disband" if isinstance(order, Disband) and r.succeeded else "retreats" if r.succeeded
+                    else "disband" if r.reason is Reason.BOUNCED else "void")
+            if recorded != ours:
+                diffs.append(Difference("order", texts[k], recorded, ours))
+        else:
+            done = "built" if isinstance(order, Build) else "removed"
+            recorded = done if codes and set(codes) == {""} else "void"
+            ours = done if r.succeeded else "void"
+            if recorded != ours:
+                diffs.append(Difference("order", texts[k], recorded, ours + (f" ({r.detail})" if r.detail else "")))
+    return diffs
+
+
+def _recorded_movement_class(order: Order, codes: tuple[str, ...]) -> str:
+    c = set(codes)
+    if isinstance(order, Move):
+        return "no convoy" if c & {"no convoy", "disrupted"} else "bounce" if "bounce" in c else (
+            "void" if "void" in c else "moves")
+    if isinstance(order, (SupportHold, SupportMove)):
+        return "void" if "void" in c else "no convoy" if "no convoy" in c else (
+            "cut" if c & {"cut", "dislodged"} else "supports")
+    if isinstance(order, Convoy):
+        return "void" if c & {"void", "no convoy"} else "dislodged" if "dislodged" in c else (
+            "disrupted" if "disrupted" in c else "convoys")
+    return "void" if "void" in c else "holds"
+
+
+def _our_movement_class(order: Order, r: OrderResult) -> str:
+    if r.reason is Reason.ILLEGAL:
+        return "void"
+    if isinstance(order, Move):
+        if r.succeeded:
+            return "moves"
+        return "no convoy" if r.reason in (Reason.NO_PATH, Reason.PARADOX) else "bounce"
+    if isinstance(order, (SupportHold, SupportMove)):
+        return "supports" if r.succeeded else "void" if r.reason is Reason.VOID else "cut"
+    if isinstance(order, Convoy):
+        if r.succeeded:
+            return "convoys"
+        return {Reason.DISLODGED: "dislodged", Reason.PARADOX: "disrupted"}.get(r.reason, "void")  # type: ignore[arg-type]
+    return "holds"
+
+
+def _immaterial(rec: RecordedPhase, order: Order, recorded: str, ours: str,
+                by_province: dict[str, OrderResult]) -> bool:
+    """The known reporting differences of the package (see the module docstring)."""
+    state = rec.state
+    assert state is not None
+    if isinstance(order, (SupportHold, SupportMove, Convoy)):
+        # Orders for an army whose convoy failed (on either side) cannot matter; the
+        # army's own outcome and every unit's dislodgement are compared elsewhere.
+        target = order.target.province
+        target_ours = by_province.get(target)
+        if set(rec.results.get(target, ())) & {"no convoy", "disrupted"} or (
+                target_ours is not None and target_ours.reason in (Reason.NO_PATH, Reason.PARADOX)):
+            return True
+    if isinstance(order, SupportMove) and recorded == "void" and ours == "supports":
+        supporter = state.unit_at(order.unit.province)
+        defender = state.unit_at(order.dest.province)
+        if supporter is not None and defender is not None and defender.power == supporter.power:
+            return True  # support against one's own unit: given, but not counted
+    return False
+
+
+def _position_differences(rec: RecordedPhase, result: PhaseResult, nxt: RecordedPhase, rules: Rules) -> list[Difference]:
+    assert nxt.state is not None
+    after = result.after
+    retreat_options = dict(result.retreat_options)
+    if after.phase.kind is PhaseKind.ADJUSTMENT and nxt.kind is PhaseKind.MOVEMENT:
+        after = adjudicate(after, [], rules).after  # the package skipped an adjustment phase with nothing to do
+    diffs = []
+    same_stage = nxt.phase is None or package_phase_name(after.phase) == nxt.name
+    if not same_stage:
+        diffs.append(Difference("phase", "next phase", nxt.name, package_phase_name(after.phase)))
+    ours_units = set(after.units)
+    recorded_units = set(nxt.state.units)
+    for unit in sorted(ours_units ^ recorded_units, key=lambda u: (u.province, str(u))):
+        where = "recorded" if unit in recorded_units else "ours"
+        diffs.append(Difference("unit", f"{unit.power.upper()} {format_unit(unit)}",
+                                "present" if where == "recorded" else "absent",
+                                "present" if where == "ours" else "absent"))
+    ours_dislodged = {d.unit for d in after.dislodged} if after.phase.kind is PhaseKind.RETREAT else set()
+    recorded_dislodged = {d.unit for d in nxt.state.dislodged}
+    for unit in sorted(ours_dislodged ^ recorded_dislodged, key=lambda u: (u.province, str(u))):
+        diffs.append(Difference("dislodged", f"{unit.power.upper()} {format_unit(unit)}",
+                                "dislodged" if unit in recorded_dislodged else "not dislodged (or no retreat)",
+                                "dislodged" if unit in ours_dislodged else "not dislodged (or no retreat)"))
+    for unit in sorted(ours_dislodged & recorded_dislodged, key=lambda u: (u.province, str(u))):
+        ours = _options(unit, retreat_options.get(unit, ()))
+        recorded = _recorded_options(unit, nxt.retreat_options.get(unit.province, ()))
+        if ours != recorded:
+            diffs.append(Difference("retreats", f"{unit.power.upper()} {format_unit(unit)}",
+                                    " ".join(sorted(recorded)) or "-", " ".join(sorted(ours)) or "-"))
+    if not same_stage:
+        return diffs  # centres change at the adjustment phase: not comparable across stages
+    ours_owners, recorded_owners = dict(after.owners), dict(nxt.state.owners)
+    for centre in sorted(set(ours_owners) | set(recorded_owners)):
+        if ours_owners.get(centre) != recorded_owners.get(centre):
+            diffs.append(Difference("centre", centre.upper(), recorded_owners.get(centre, "unowned"),
+                                    ours_owners.get(centre, "unowned")))
+    return diffs
+
+
+def _options(unit: Unit, options) -> set[str]:
+    if unit.kind is UnitKind.ARMY:
+        return {o.province.upper() for o in options}
+    return {format_location(o) for o in options}
+
+
+def _recorded_options(unit: Unit, options: tuple[str, ...]) -> set[str]:
+    if unit.kind is UnitKind.ARMY:
+        return {o.split("/")[0] for o in options}
+    with_coast = {o.split("/")[0] for o in options if "/" in o}
+    return {o for o in options if "/" in o or o not in with_coast}
+
+
+_LOCATION_WORD = re.compile(r"^[A-Z]{3}(/[A-Z]{2})?$")
+
+
+def _involved(rec: RecordedPhase, result: PhaseResult, diffs: list[Difference]) -> tuple[list[str], dict[str, list[str]]]:
+    """The recorded orders that touch the provinces of the differences, or the provinces
+    those orders touch (one step further: the convoying fleets, the attacks on them, the
+    supports ...), and our explanation of each."""
+    provinces = {word[:3].lower() for d in diffs for word in d.subject.replace(":", " ").split()
+                 if _LOCATION_WORD.match(word)}
+    touched = [_touched(order) for order, _ in rec.orders]
+    first = [t for t in touched if t & provinces]
+    wider = provinces.union(*first) if first else provinces
+    try:
+        facts = explain(result)
+    except Exception as exc:  # noqa: BLE001 - an explanation must not sink the report
+        facts = [[f"(no explanation: {type(exc).__name__}: {exc})"]] * len(result.results)
+    orders, explanation = [], {}
+    for k, ((order, text), r) in enumerate(zip(rec.orders, result.results)):
+        if touched[k] & wider:
+            label = f"{order.power.upper() if order.power else '?'}: {text}"
+            orders.append(label)
+            explanation[label] = [r.status + (f" ({r.detail})" if r.detail else "")] + [
+                f for f in facts[k] if f != r.status]
+    return orders, explanation
+
+
+def _touched(order: Order) -> set[str]:
+    out = {_province(order)} - {None}
+    for attr in ("dest", "target", "location"):
+        value = getattr(order, attr, None)
+        if value is not None:
+            out.add(value.province)
+    return out  # type: ignore[return-value]
