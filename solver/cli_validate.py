@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import sys
+import time
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -218,6 +221,18 @@ class Summary:
             if p.status == RULE_DIFFERENCE and p.rule:
                 self.rules_used[p.rule] = self.rules_used.get(p.rule, 0) + 1
 
+    def add_lines(self, lines: list[dict[str, Any]]) -> None:
+        """Counts of a record read back from a report (--resume)."""
+        for line in lines:
+            if line.get("type") == RULE_DIFFERENCE and line.get("rule"):
+                self.rules_used[line["rule"]] = self.rules_used.get(line["rule"], 0) + 1
+            if line.get("type") == "record":
+                self.games += 1
+                self.records_rejected += bool(line.get("rejected"))
+                for key, n in line.get("counts", {}).items():
+                    kind, _, status = key.partition("/")
+                    self.counts[(kind, status)] = self.counts.get((kind, status), 0) + n
+
     def count(self, kind: str | None = None, status: str | None = None) -> int:
         return sum(n for (k, s), n in self.counts.items()
                    if (kind is None or k == kind) and (status is None or s == status))
@@ -254,6 +269,89 @@ def report_line(line: dict[str, Any]) -> str:
 # --- the command -------------------------------------------------------------------------
 
 
+def _judge(task: tuple[Item, Rules]) -> GameReport:
+    """A pool's unit of work (top level, so worker processes can import it)."""
+    item, rules = task
+    return validate_item(item, rules)
+
+
+def _failed_record(item: Item, rules: Rules, reason: str) -> GameReport:
+    return rejected_record(item.source, f"the worker failed on this record: {reason}", rules)
+
+
+def _judged(items: list[Item], rules: Rules, workers: int, timeout: float,
+            scheduler: str | None) -> Iterator[tuple[int, GameReport]]:
+    """(index, report) for every item, in any order."""
+    if scheduler:
+        yield from _judged_on_dask(items, rules, scheduler)
+    elif workers <= 1:
+        for i, item in enumerate(items):
+            yield i, validate_item(item, rules)
+    else:
+        from .pool import Pool, TaskFailure
+        for i, result in Pool(_judge, workers, timeout).run([(item, rules) for item in items]):
+            yield i, (_failed_record(items[i], rules, result.reason) if isinstance(result, TaskFailure) else result)
+
+
+def _judged_on_dask(items: list[Item], rules: Rules, address: str) -> Iterator[tuple[int, GameReport]]:
+    """The same work on a Dask `distributed` cluster (optional extra dipsat[dask])."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise click.UsageError("--scheduler needs Dask's distributed: pip install 'dipsat[dask]'") from None
+    with Client(address) as client:
+        futures = {client.submit(_judge, (item, rules), pure=False): i for i, item in enumerate(items)}
+        for future in as_completed(futures):
+            i = futures[future]
+            try:
+                yield i, future.result()
+            except Exception as exc:  # a lost worker or a crash: the record is rejected, the run goes on
+                yield i, _failed_record(items[i], rules, f"{type(exc).__name__}: {exc}")
+
+
+def _resumed(report_path: str | None) -> tuple[set[str], list[str]]:
+    """Sources already judged in an earlier report, and its complete lines (up to the
+    last `record` line: a record cut off by a kill is judged again)."""
+    if not report_path or not os.path.exists(report_path):
+        return set(), []
+    kept: list[str] = []
+    pending: list[str] = []
+    done: set[str] = set()
+    with open(report_path, encoding="utf-8") as handle:
+        for raw in handle:
+            try:
+                line = json.loads(raw)
+            except json.JSONDecodeError:
+                break  # a line cut off by a kill
+            pending.append(raw if raw.endswith("\n") else raw + "\n")
+            if line.get("type") == "record":
+                kept += pending
+                pending = []
+                done.add(line["source"])
+    return done, kept
+
+
+class _Progress:
+    """A one-line progress report on stderr: records, phases per second, ETA."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled = total, enabled
+        self.done = self.phases = 0
+        self.start = self.last = time.monotonic()
+
+    def update(self, report: GameReport) -> None:
+        self.done += 1
+        self.phases += len(report.phases)
+        now = time.monotonic()
+        if self.enabled and (now - self.last > 0.5 or self.done == self.total):
+            self.last = now
+            rate = self.phases / max(now - self.start, 1e-9)
+            per_record = (now - self.start) / self.done
+            eta = per_record * (self.total - self.done)
+            click.echo(f"\r{self.done}/{self.total} records, {self.phases} phases, {rate:,.0f} phases/s, "
+                       f"ETA {eta:,.0f} s ", nl=self.done == self.total, err=True)
+
+
 @click.command("validate")
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--rules", "profile", type=click.Choice(sorted(PROFILES)), default=DEFAULT_PROFILE, show_default=True,
@@ -261,31 +359,61 @@ def report_line(line: dict[str, Any]) -> str:
 @click.option("--rule", "overrides", multiple=True, metavar="ISSUE=CHOICE",
               help="Override one DATC issue (repeatable), e.g. --rule 4.A.3=fallback.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
-              help="Write a JSONL report: one line per disagreement, rule difference and rejected record.")
-def validate_command(inputs: tuple[str, ...], profile: str, overrides: tuple[str, ...], report_path: str | None) -> None:
+              help="Write a JSONL report: one line per disagreement, rule difference and rejected record, "
+                   "and a `record` line with the counts of every record.")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: all cores).")
+@click.option("--timeout", type=float, default=300.0, show_default=True,
+              help="Seconds one record may take before its worker is stopped and the record rejected.")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None,
+              help="Skip the records already in this report (from a run that was stopped) and complete it.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Run on a Dask distributed cluster (tcp://host:8786), needs dipsat[dask].")
+@click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: when it is a terminal).")
+def validate_command(inputs: tuple[str, ...], profile: str, overrides: tuple[str, ...], report_path: str | None,
+                     workers: int | None, timeout: float, resume_path: str | None, scheduler: str | None,
+                     progress: bool | None) -> None:
     """Re-adjudicate recorded games (diplomacy-package JSON) and case files.
 
     For every phase: rebuild the position from the record, adjudicate the
     recorded orders, compare with what the record says happened. Disagreements
     that another option of one DATC chapter-4 issue reproduces are counted as
-    rule differences and name the option.
+    rule differences and name the option. Every record is counted exactly once:
+    agreed, disagreed, rule difference, or rejected with its reason. The report
+    is the same, byte for byte, whatever the number of workers.
     """
     try:
         rules = Rules.parse([profile, *overrides])
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="--rule") from None
+    if resume_path and report_path and os.path.abspath(resume_path) != os.path.abspath(report_path):
+        raise click.UsageError("--resume completes the report it names: give the same file to --report (or none)")
+    report_path = report_path or resume_path
+    done, kept = _resumed(resume_path)
     summary = Summary()
+    summary.add_lines([json.loads(line) for line in kept])
+    items = [item for item in iter_items(inputs) if item.source not in done]
     try:
         handle = open(report_path, "w", encoding="utf-8", newline="\n") if report_path else None
     except OSError as exc:
         raise click.FileError(report_path or "", str(exc)) from None
+    workers = workers if workers is not None else (os.cpu_count() or 1)
+    show = progress if progress is not None else sys.stderr.isatty()
+    meter = _Progress(len(items), show)
     try:
-        for item in iter_items(inputs):
-            report = validate_item(item, rules)
-            summary.add(report)
-            if handle is not None:
-                for line in report.report_lines():
-                    handle.write(report_line(line))
+        if handle is not None:
+            handle.writelines(kept)
+        waiting: dict[int, GameReport] = {}
+        next_index = 0
+        for i, report in _judged(items, rules, workers, timeout, scheduler):
+            waiting[i] = report
+            meter.update(report)
+            while next_index in waiting:  # write in input order: the report does not depend on the workers
+                report = waiting.pop(next_index)
+                next_index += 1
+                summary.add(report)
+                if handle is not None:
+                    handle.writelines(report_line(line) for line in report.report_lines())
+                    handle.flush()
     finally:
         if handle is not None:
             handle.close()

@@ -187,9 +187,18 @@ class GameReport:
             out[(p.kind, p.status)] = out.get((p.kind, p.status), 0) + 1
         return out
 
+    def record_line(self) -> dict[str, Any]:
+        """The last report line of every record: its counts (what --resume reads back)."""
+        counts = {f"{kind}/{status}": n for (kind, status), n in sorted(self.counts().items())}
+        return {"type": "record", "game": self.game, "source": self.source, "rules": self.rules,
+                "rejected": self.error is not None, "counts": counts}
+
     def report_lines(self) -> list[dict[str, Any]]:
         """The JSONL report's lines for this game: one per rejected record, rejected
-        phase, disagreement and rule difference."""
+        phase, disagreement and rule difference, then its `record` line."""
+        return self._detail_lines() + [self.record_line()]
+
+    def _detail_lines(self) -> list[dict[str, Any]]:
         base = {"game": self.game, "source": self.source, "rules": self.rules}
         if self.error is not None:
             return [{**base, "type": "rejected", "phase": None, "reason": self.error}]

@@ -1,0 +1,103 @@
+"""dipsat validate at scale: worker count, a killed worker, --resume, Dask."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dipsat.cli import main
+
+from .conftest import CASES
+
+CORPUS = CASES / "corpus" / "random_games.jsonl.gz"
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory) -> Path:
+    """The first 12 games of the bundled corpus."""
+    path = tmp_path_factory.mktemp("corpus") / "games.jsonl"
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as source:
+        lines = [next(source) for _ in range(12)]
+    path.write_text("".join(lines), encoding="utf-8")
+    return path
+
+
+def _validate(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["validate", *args, "--no-progress"])
+    return result.exit_code, result.output
+
+
+def test_report_does_not_depend_on_worker_count(games, tmp_path):
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    code1, out1 = _validate(str(games), "--workers", "1", "--report", str(one))
+    code2, out2 = _validate(str(games), "--workers", "2", "--report", str(two))
+    assert code1 == code2 and out1 == out2
+    assert one.read_bytes() == two.read_bytes()
+    assert one.read_text().count('"type": "record"') == 12
+
+
+def test_resume_completes_a_cut_off_report(games, tmp_path):
+    full = tmp_path / "full.jsonl"
+    _validate(str(games), "--workers", "1", "--report", str(full))
+    lines = full.read_text().splitlines(keepends=True)
+    records = [i for i, line in enumerate(lines) if '"type": "record"' in line]
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:records[4] + 1]) + lines[records[4] + 1][:17])  # a kill mid-line
+    code, out = _validate(str(games), "--workers", "1", "--resume", str(cut))
+    assert cut.read_bytes() == full.read_bytes()
+    assert "12 records read" in out
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="needs /proc to find the worker processes")
+def test_killing_a_worker_leaves_a_complete_report(games, tmp_path):
+    expected = tmp_path / "expected.jsonl"
+    _validate(str(games), "--workers", "1", "--report", str(expected))
+    report = tmp_path / "killed.jsonl"
+    run = subprocess.Popen([sys.executable, "-m", "dipsat.cli", "validate", str(games), "--workers", "2",
+                            "--report", str(report), "--no-progress"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    victim = None
+    for _ in range(200):  # wait for the workers to start, then kill one of them
+        time.sleep(0.05)
+        workers = [p for p in _children(run.pid) if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
+        if workers:
+            victim = workers[0]
+            time.sleep(0.3)
+            os.kill(victim, signal.SIGKILL)
+            break
+    out, err = run.communicate(timeout=300)
+    assert victim is not None, err
+    assert report.read_bytes() == expected.read_bytes()  # the killed worker's record was judged again
+    assert "12 records read" in out
+
+
+def test_dask_cluster_gives_the_same_report(games, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    local, remote = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    _validate(str(games), "--workers", "1", "--report", str(local))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        code, out = _validate(str(games), "--scheduler", cluster.scheduler_address, "--report", str(remote))
+    assert local.read_bytes() == remote.read_bytes()
+    assert "12 records read" in out
