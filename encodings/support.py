@@ -14,6 +14,11 @@ def define_support(enc: Encoding, s: int) -> None:
     for m in enc.problem.moves_into.get(support.province, []):
         attack = enc.problem.moves[m]
         if _protected_by_convoy_rule(enc, attack, support):
+            if attack.fallback:  # it may come over land after all: then it cuts and dislodges as usual
+                land = by_land(enc, m)
+                failing.append(enc.both(enc.cond(("move", m)), land))
+                if not (support.move is not None and attack.origin == support.target):
+                    failing.append(land)
             continue  # the rulebook's convoy rule takes precedence over dislodgement too (DATC 6.F.17)
         if attack.power == support.power:
             failing.append(enc.cond(("move", m)))  # 5.B.2: dislodgement cuts (own units never dislodge)
@@ -42,7 +47,7 @@ def _not(c: Condition) -> Condition:
 def _protected_by_convoy_rule(enc: Encoding, attack: MoveOrder, support: SupportOrder) -> bool:
     """DATC 4.A.2: the rulebooks' exceptions to cutting support by a convoyed army."""
     rule = enc.rules.choice("4.A.2")
-    if rule == "f" or not attack.convoy_only or attack.power == support.power:
+    if rule == "f" or not attack.convoyed or attack.power == support.power:
         return False
     p = enc.problem
     convoy_fleets = {p.convoys[c].province for route in attack.routes for c in route}

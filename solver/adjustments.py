@@ -215,20 +215,41 @@ def civil_disorder_removals(state: State, units: list[Unit], already: set[Unit],
 
     2023: distance to the nearest centre the power owns; 2000 (seed 000,
     "Bürgerkrieg"): distance to its home country ("Heimatland": every province of
-    it, centre or not). Distance counts moves over land and sea for every unit kind.
+    it, centre or not); both count moves over land and sea for every unit kind.
+    v2 (DATC v2, DPjudge): distance to the nearest home centre, armies over land and
+    sea, fleets as fleets; ties by abbreviation.
     """
     if not units:
         return []
     power = units[0].power
-    if rules.choice("4.D.8") == "2000":
-        targets = set(state.variant.power(power).country)
-    else:
-        targets = set(state.centres_of(power))
-    distance = _distances(state, targets)
+    choice = rules.choice("4.D.8")
+    if choice == "v2":
+        homes = set(state.variant.power(power).home_centres)
+        distance = {u: _fleet_distance(state, u, homes) if u.kind is UnitKind.FLEET
+                    else _distances(state, homes).get(u.province, 99) for u in units}
+        ranked = sorted((u for u in units if u not in already),
+                        key=lambda u: (-distance[u], u.kind is not UnitKind.FLEET, u.province))
+        return ranked[:count]
+    targets = set(state.variant.power(power).country) if choice == "2000" else set(state.centres_of(power))
+    by_province = _distances(state, targets)
     ranked = sorted((u for u in units if u not in already),
-                    key=lambda u: (-distance.get(u.province, 99), u.kind is not UnitKind.FLEET,
+                    key=lambda u: (-by_province.get(u.province, 99), u.kind is not UnitKind.FLEET,
                                    state.map.province_title(u.province).casefold()))
     return ranked[:count]
+
+
+def _fleet_distance(state: State, unit: Unit, targets: set[str]) -> int:
+    """Fleet moves from the unit to the nearest target province (99: none reachable)."""
+    adjacency = state.map.fleet_adjacency
+    seen = {unit.location}
+    frontier = [unit.location]
+    steps = 0
+    while frontier:
+        if any(loc.province in targets for loc in frontier):
+            return steps
+        steps += 1
+        frontier = [n for loc in frontier for n in sorted(adjacency.get(loc, ())) if n not in seen and not seen.add(n)]
+    return 99
 
 
 def _distances(state: State, targets: set[str]) -> dict[str, int]:

@@ -236,6 +236,8 @@ def _adjacent_convoy(orders: list[Order], scan: _Prescan, units: list[Unit], ord
         return own_fleet, False
     if choice == "dptg":  # DPTG: only when written 'via convoy'
         return order.via_convoy, False
+    if choice == "v2":  # DATC v2 / DPjudge: 'via convoy' and a convoy ordered, else over land
+        return order.via_convoy and bool(convoyers), False
     wanted = order.via_convoy or own_fleet  # 2000/2023: own fleet or 'via convoy'
     return wanted, choice == "fallback"  # DATC v2 reading: land route if no convoy route
 
