@@ -269,6 +269,24 @@ def report_line(line: dict[str, Any]) -> str:
 # --- the command -------------------------------------------------------------------------
 
 
+def _peer_games(games: int, seed: int) -> str:
+    """Play `games` seeded random games with the diplomacy package, in its own process
+    (the adapter dipsat.peers.diplomacy; the package is AGPL and never imported here)."""
+    import importlib.util
+    import subprocess
+    import tempfile
+    if importlib.util.find_spec("diplomacy") is None:
+        raise click.UsageError("--against diplomacy needs the diplomacy package: pip install 'dipsat[peers]'")
+    folder = os.path.join(tempfile.gettempdir(), "dipsat-peer")  # a fixed path: the report names it
+    os.makedirs(folder, exist_ok=True)
+    out = os.path.join(folder, f"diplomacy-random-{seed}-{games}.jsonl.gz")
+    run = subprocess.run([sys.executable, "-m", "dipsat.peers.diplomacy", "--games", str(games), "--seed", str(seed),
+                          "--out", out], env={**os.environ, "PYTHONHASHSEED": "0"}, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise click.ClickException(f"the diplomacy package failed: {run.stderr.strip().splitlines()[-1:]}")
+    return out
+
+
 def _judge(task: tuple[Item, Rules]) -> GameReport:
     """A pool's unit of work (top level, so worker processes can import it)."""
     item, rules = task
@@ -353,7 +371,7 @@ class _Progress:
 
 
 @click.command("validate")
-@click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("inputs", nargs=-1, type=click.Path(exists=True))
 @click.option("--rules", "profile", type=click.Choice(sorted(PROFILES)), default=DEFAULT_PROFILE, show_default=True,
               help="The rules profile to judge recorded games by.")
 @click.option("--rule", "overrides", multiple=True, metavar="ISSUE=CHOICE",
@@ -369,9 +387,13 @@ class _Progress:
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on a Dask distributed cluster (tcp://host:8786), needs dipsat[dask].")
 @click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: when it is a terminal).")
+@click.option("--against", type=click.Choice(["diplomacy"]), default=None,
+              help="Live differential testing: play random games with this peer (needs dipsat[peers]) and judge them.")
+@click.option("--random-games", type=int, default=20, show_default=True, help="With --against: how many games.")
+@click.option("--seed", type=int, default=0, show_default=True, help="With --against: the games' seed.")
 def validate_command(inputs: tuple[str, ...], profile: str, overrides: tuple[str, ...], report_path: str | None,
                      workers: int | None, timeout: float, resume_path: str | None, scheduler: str | None,
-                     progress: bool | None) -> None:
+                     progress: bool | None, against: str | None, random_games: int, seed: int) -> None:
     """Re-adjudicate recorded games (diplomacy-package JSON) and case files.
 
     For every phase: rebuild the position from the record, adjudicate the
@@ -388,6 +410,10 @@ def validate_command(inputs: tuple[str, ...], profile: str, overrides: tuple[str
     if resume_path and report_path and os.path.abspath(resume_path) != os.path.abspath(report_path):
         raise click.UsageError("--resume completes the report it names: give the same file to --report (or none)")
     report_path = report_path or resume_path
+    if not inputs and not against:
+        raise click.UsageError("give INPUTS (recorded games, case files, folders) or --against diplomacy")
+    if against:
+        inputs = (*inputs, _peer_games(random_games, seed))
     done, kept = _resumed(resume_path)
     summary = Summary()
     summary.add_lines([json.loads(line) for line in kept])

@@ -101,3 +101,15 @@ def test_dask_cluster_gives_the_same_report(games, tmp_path):
         code, out = _validate(str(games), "--scheduler", cluster.scheduler_address, "--report", str(remote))
     assert local.read_bytes() == remote.read_bytes()
     assert "12 records read" in out
+
+
+def test_live_differential_testing_against_the_diplomacy_package(tmp_path):
+    pytest.importorskip("diplomacy")
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    code, out = _validate("--against", "diplomacy", "--random-games", "3", "--seed", "11", "--workers", "1",
+                          "--report", str(first))
+    _validate("--against", "diplomacy", "--random-games", "3", "--seed", "11", "--workers", "1",
+              "--report", str(second))
+    assert "3 records read" in out
+    assert first.read_bytes() == second.read_bytes()  # seeded: the same games, the same report
+    assert first.read_text().count('"type": "record"') == 3

@@ -1,0 +1,1 @@
+"""Other adjudicators behind adapters, each imported only when asked for."""
