@@ -74,3 +74,119 @@ def format_report(report: BenchReport) -> list[str]:
         lines.append(f"{kind:<12}{len(ms):>8}{statistics.median(ms):>11.2f}{percentile(ms, 90):>9.2f}"
                      f"{percentile(ms, 99):>9.2f}{multi:>16}")
     return lines
+
+
+# --- recorded games (the corpus): dipsat against the diplomacy package ---------------------
+
+
+@dataclass
+class CorpusPhase:
+    kind: str
+    state: object
+    orders: list
+    rules: object
+
+
+def corpus_texts(paths: Iterable[str]) -> list[str]:
+    """The JSON text of every recorded game in the inputs (.json, .jsonl, .gz)."""
+    from .cli_validate import iter_items
+
+    return [item.text for item in iter_items(paths) if item.kind == "game"]
+
+
+def corpus_phases(texts: list[str], rules) -> list[CorpusPhase]:
+    """Every adjudicated phase of the games: the recorded position and orders."""
+    import json
+
+    from .formats.diplomacy_json import read_game
+
+    out = []
+    for text in texts:
+        try:
+            game = read_game(json.loads(text))
+        except Exception:  # a record that cannot be read is not timed (validate reports it)
+            continue
+        for phase in game.phases:
+            if phase.state is not None and phase.processed and phase.error is None:
+                out.append(CorpusPhase(str(phase.kind), phase.state, [o for o, _ in phase.orders], rules))
+    return out
+
+
+def time_phases(phases: list[CorpusPhase]) -> list[tuple[str, float]]:
+    """(kind, seconds) of dipsat.adjudicate on each phase, one call per phase."""
+    out = []
+    for p in phases:
+        start = time.perf_counter()
+        adjudicate(p.state, p.orders, p.rules)
+        out.append((p.kind, time.perf_counter() - start))
+    return out
+
+
+def time_batch(phases: list[CorpusPhase]) -> float:
+    """Seconds for all phases in batch mode (movement turns share CP-SAT models)."""
+    from .adjudicator import adjudicate_many
+
+    start = time.perf_counter()
+    adjudicate_many([(p.state, p.orders, p.rules) for p in phases])
+    return time.perf_counter() - start
+
+
+def _worker_chunk(task: tuple[list[str], str]) -> tuple[int, float, float]:
+    """A pool task: read and adjudicate some games in batch mode; (phases, start, end)."""
+    from .rules import Rules
+
+    texts, rules_text = task
+    phases = corpus_phases(texts, Rules.parse(rules_text.split()))
+    start = time.time()
+    time_batch(phases)
+    return len(phases), start, time.time()
+
+
+def time_workers(texts: list[str], rules, workers: int) -> float:
+    """Phases per second over the games with `workers` processes (batch mode in each),
+    from the first worker's start to the last one's end (process start-up excluded)."""
+    from .pool import Pool, TaskFailure
+
+    chunks = [texts[i::workers] for i in range(workers)]  # one share per worker: parse, then time
+    results = [r for _, r in Pool(_worker_chunk, workers).run([(c, str(rules)) for c in chunks if c])]
+    done = [r for r in results if not isinstance(r, TaskFailure)]
+    phases = sum(n for n, _, _ in done)
+    wall = max(e for _, _, e in done) - min(s for _, s, _ in done)
+    return phases / wall
+
+
+def package_timings(paths: Iterable[str]) -> list[tuple[str, float]] | None:
+    """The diplomacy package's Game.process() per phase on the same games (its own
+    process, through dipsat.peers.diplomacy), or None when it is not installed."""
+    import importlib.util
+    import json
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    if importlib.util.find_spec("diplomacy") is None:
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        games = os.path.join(folder, "games.jsonl")
+        with open(games, "w", encoding="utf-8") as handle:
+            handle.writelines(text.strip() + "\n" for text in corpus_texts(paths))
+        run = subprocess.run([sys.executable, "-m", "dipsat.peers.diplomacy", "--replay", games],
+                             env={**os.environ, "PYTHONHASHSEED": "0"}, capture_output=True, text=True)
+    if run.returncode != 0:
+        return None
+    letters = {"M": "Movement", "R": "Retreat", "A": "Adjustment"}
+    return [(letters.get(k, k), s) for k, s in json.loads(run.stdout)]
+
+
+def kind_table(title: str, timings: list[tuple[str, float]]) -> list[str]:
+    lines = [f"{title:<24}{'phases':>8}{'median ms':>11}{'p90 ms':>9}{'p99 ms':>9}"]
+    kinds: dict[str, list[float]] = {}
+    for kind, seconds in timings:
+        kinds.setdefault(kind, []).append(seconds * 1000)
+    for kind in ("Movement", "Retreat", "Adjustment"):
+        if kind in kinds:
+            ms = kinds[kind]
+            lines.append(f"  {kind:<22}{len(ms):>8}{statistics.median(ms):>11.3f}{percentile(ms, 90):>9.3f}"
+                         f"{percentile(ms, 99):>9.3f}")
+    return lines

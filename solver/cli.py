@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -285,16 +286,57 @@ def _compare_rules(profiles: str, overrides: tuple[str, ...]) -> dict[str, Rules
 
 @main.command("bench")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True))
-@click.option("--repeat", default=5, show_default=True, help="Times each phase is adjudicated (the median counts).")
-def bench_command(paths: tuple[str, ...], repeat: int) -> None:
-    """Time adjudication per phase on case files (default: the bundled DATC cases)."""
+@click.option("--repeat", default=5, show_default=True, help="Case files: times each phase is adjudicated (median).")
+@click.option("--workers", type=int, default=None, help="Recorded games: the 'all workers' run (default: all cores).")
+@click.option("--rules", "profile", type=click.Choice(sorted(PROFILES)), default=DEFAULT_PROFILE, show_default=True)
+def bench_command(paths: tuple[str, ...], repeat: int, workers: int | None, profile: str) -> None:
+    """Time adjudication: recorded games (default: the bundled corpus) or case files.
+
+    On recorded games: phases per second and per-phase median/p90/p99 by phase kind,
+    one worker (one call per phase, and batch mode) and all workers, and when the
+    diplomacy package is installed, the same games through its Game.process() in
+    the same run, with the ratio. On case files: per-phase times of each case.
+    """
     from .bench import bench_cases, format_report
 
-    chosen = list(paths) or [str(_bundled_cases() / "datc")]
+    chosen = list(paths) or [str(_bundled_cases() / "corpus" / "random_games.jsonl.gz")]
+    if all(Path(p).is_file() and ".json" in Path(p).name for p in chosen):
+        _bench_corpus(chosen, workers or os.cpu_count() or 1, Rules.profile(profile))
+        return
     report = bench_cases(chosen, repeat)
     click.echo(f"dipsat bench: {len(report.timings)} phases from {', '.join(chosen)}, median of {repeat} runs each")
     for line in format_report(report):
         click.echo(line)
+
+
+def _bench_corpus(paths: list[str], workers: int, rules: Rules) -> None:
+    from .bench import corpus_phases, corpus_texts, kind_table, package_timings, time_batch, time_phases, time_workers
+
+    texts = corpus_texts(paths)
+    phases = corpus_phases(texts, rules)
+    click.echo(f"dipsat bench: {len(texts)} games, {len(phases)} phases from {', '.join(paths)} (rules {rules})")
+    time_phases(phases[:50])  # warm up
+    single = time_phases(phases)
+    single_rate = len(phases) / sum(s for _, s in single)
+    batch_rate = len(phases) / time_batch(phases)
+    for line in kind_table("dipsat, one call a phase", single):
+        click.echo(line)
+    click.echo(f"dipsat, 1 worker:   {single_rate:8,.0f} phases/s one call a phase, {batch_rate:8,.0f} phases/s batch mode")
+    one = time_workers(texts, rules, 1)
+    click.echo(f"dipsat, pool of 1:  {one:8,.0f} phases/s (batch mode)")
+    if workers > 1:
+        many = time_workers(texts, rules, workers)
+        click.echo(f"dipsat, pool of {workers}:  {many:8,.0f} phases/s (batch mode), {many / one:.2f}x one worker")
+    package = package_timings(paths)
+    if package is None:
+        click.echo("diplomacy package: not installed (pip install 'dipsat[peers]') - no comparison")
+        return
+    for line in kind_table("diplomacy Game.process()", package):
+        click.echo(line)
+    package_rate = len(package) / sum(s for _, s in package)
+    click.echo(f"diplomacy package:  {package_rate:8,.0f} phases/s (one process)")
+    click.echo(f"ratio dipsat/diplomacy per core: {single_rate / package_rate:.2f}x one call a phase, "
+               f"{batch_rate / package_rate:.2f}x batch mode")
 
 
 def _bundled_cases() -> Path:
