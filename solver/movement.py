@@ -34,6 +34,7 @@ class _Prescan:
     dest_of: dict[int, Location] = field(default_factory=dict)  # move index -> exact destination
     orders: list[Order] = field(default_factory=list)  # the orders given, then any implicit ones (4.E.3)
     dest_of_order: dict[int, Location] = field(default_factory=dict)  # legal move order -> its destination
+    convoyers: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (origin, dest) -> convoying powers
 
 
 @dataclass
@@ -214,6 +215,9 @@ def _build_moves(state: State, orders: list[Order], rules: Rules, scan: _Prescan
         back = p.units[other].move if other is not None else None
         if back is not None and p.moves[back].dest == move.origin:
             move.opposite = back
+    for u, k in scan.chosen.items():  # who is ordered to convoy which army where
+        if k is not None and isinstance(orders[k], Convoy):
+            scan.convoyers.setdefault((orders[k].target.province, orders[k].dest.province), []).append(units[u].power)
     for k, m in scan.move_of.items():
         move = p.moves[m]
         if not move.convoyed and units[move.unit].kind is UnitKind.ARMY:
@@ -224,9 +228,7 @@ def _adjacent_convoy(orders: list[Order], scan: _Prescan, units: list[Unit], ord
                      move: MoveOrder, rules: Rules) -> tuple[bool, bool]:
     """DATC 4.A.3: does an army that can go by land try the convoy route, and may it
     fall back to the land route? Returns (convoyed, fallback)."""
-    convoyers = [units[u].power for u, k in scan.chosen.items()
-                 if k is not None and isinstance(orders[k], Convoy)
-                 and orders[k].target.province == move.origin and orders[k].dest.province == move.dest]
+    convoyers = scan.convoyers.get((move.origin, move.dest), [])
     own_fleet = units[move.unit].power in convoyers
     choice = rules.choice("4.A.3")
     if choice == "a":  # 1971: only when the unit there moves the opposite way; disrupted -> by land
@@ -239,7 +241,7 @@ def _adjacent_convoy(orders: list[Order], scan: _Prescan, units: list[Unit], ord
     if choice == "v2":  # DATC v2 / DPjudge: 'via convoy' and a convoy ordered, else over land
         return order.via_convoy and bool(convoyers), False
     wanted = order.via_convoy or own_fleet  # 2000/2023: own fleet or 'via convoy'
-    return wanted, choice == "fallback"  # DATC v2 reading: land route if no convoy route
+    return wanted, choice == "fallback"  # fallback: the land route when no convoy route is alive
 
 
 def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: list[Unit], rules: Rules) -> None:
