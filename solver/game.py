@@ -47,7 +47,7 @@ from .orders import Build, Disband, Order, Retreat, Waive
 from .phases import after_adjustments
 from .results import OrderResult, PhaseResult, Reason
 from .rules import Rules
-from .setups import Setup, coin_flip, draw_after_unchanged_falls, setup_for
+from .setups import Setup, coin_flip, draw_after_unchanged_falls, setup_for, setup_from_data
 from .state import State
 
 GAME_FORMAT = "dipsat-game/1"
@@ -477,16 +477,7 @@ def _variant(name: str, wings: bool = False) -> Variant:
 
 
 def _setup_from_json(data: dict[str, Any]) -> Setup:
-    return Setup(
-        players=int(data["players"]),
-        controls=tuple(tuple(group) for group in data["controls"]),
-        neutral=tuple(data.get("neutral", ())),
-        start_year=data.get("start_year"),
-        victory_centres=data.get("victory_centres"),
-        victory_by=data.get("victory_by", "power"),
-        neutral_impassable=bool(data.get("neutral_impassable", False)),
-        join_year=data.get("join_year"),
-    )
+    return setup_from_data(data)
 
 
 def _report(result: PhaseResult) -> dict[str, Any]:

@@ -161,22 +161,27 @@ def _variant_table(variant_name: str) -> dict:
     return _raw(variant_name).get("variant", {})
 
 
+def setup_from_data(data: dict) -> Setup:
+    """A set-up from its TOML table or its JSON object (the same keys)."""
+    return Setup(
+        players=int(data["players"]),
+        controls=tuple(tuple(group) for group in data["controls"]),
+        neutral=tuple(data.get("neutral", ())),
+        start_year=data.get("start_year"),
+        victory_centres=data.get("victory_centres"),
+        victory_by=data.get("victory_by", "power"),
+        neutral_impassable=bool(data.get("neutral_impassable", False)),
+        join_year=data.get("join_year"),
+    )
+
+
 @functools.lru_cache(maxsize=None)
 def _file_setups(variant_name: str, powers: tuple[Power, ...]) -> tuple[Setup, ...]:
     out = []
     for n, entry in enumerate(_raw(variant_name).get("setups", [])):
         where = f"{variant_name}.toml: [[setups]] #{n + 1}"
         try:
-            setup = Setup(
-                players=int(entry["players"]),
-                controls=tuple(tuple(group) for group in entry["controls"]),
-                neutral=tuple(entry.get("neutral", ())),
-                start_year=entry.get("start_year"),
-                victory_centres=entry.get("victory_centres"),
-                victory_by=entry.get("victory_by", "power"),
-                neutral_impassable=bool(entry.get("neutral_impassable", False)),
-                join_year=entry.get("join_year"),
-            )
+            setup = setup_from_data(entry)
         except (KeyError, TypeError, ValueError) as exc:
             raise SetupError(f"{where}: bad entry ({exc})") from None
         named = [p for group in setup.controls for p in group] + list(setup.neutral)
