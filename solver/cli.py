@@ -22,7 +22,7 @@ from .formats.dipsat_json import alternatives_json, comparison_json, explanation
 from .maps import load_variant
 from .notation import parse_order, parse_orders
 from .orders import Order
-from .rules import DEFAULT_PROFILE, ISSUES, PROFILES, Rules, RulesError
+from .rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Rules, RulesError
 from .state import State
 
 
@@ -79,6 +79,9 @@ def rules_command() -> None:
             names = [n for n, l in issue.names.items() if l == letter]
             click.echo(f"    {letter}  {text}" + (f"  (also: {', '.join(names)})" if names else ""))
     click.echo(f"default profile: {DEFAULT_PROFILE}")
+    click.echo("not selectable, and why:")
+    for number, why in NOT_APPLICABLE.items():
+        click.echo(f"    {number}  {why}")
 
 
 # --- adjudicate ------------------------------------------------------------------------

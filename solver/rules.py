@@ -136,6 +136,17 @@ ISSUES: dict[str, Issue] = {i.number: i for i in (
            ("b", "not allowed: an unordered unit holds", ("forbidden",))),
 )}
 
+NOT_APPLICABLE: dict[str, str] = {
+    "4.A.2 e": "ideas about what a convoyed army 'causes': the DATC gives no precise rule to select",
+    "4.D.1": "multiple order sets with a defined order: dipsat reads one order list per phase",
+    "4.D.2": "multiple order sets with an undefined order: dipsat reads one order list per phase",
+    "4.E.2": "poorly written orders: dipsat judges each order on its own (choice a); the parser is lenient",
+    "4.E.4": "perpetual orders: a house rule outside adjudication",
+    "4.E.5": "proxy orders: a house rule outside adjudication",
+    "4.E.6": "flying dutchman: correcting an illegal position is outside adjudication",
+}
+"""DATC chapter-4 issues (or options) with nothing to select in an adjudication, and why."""
+
 PROFILES: dict[str, dict[str, str]] = {
     # every DATC v3.0 preference
     "2023": {},
