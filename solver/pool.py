@@ -26,6 +26,7 @@ class TaskFailure:
 
 
 def _worker(fn: Callable[[Any], Any], conn: Connection) -> None:
+    conn.send(("ready", None))  # started and imported: time limits count from here
     while True:
         try:
             message = conn.recv()
@@ -60,12 +61,22 @@ class Pool:
         self.retries = retries
         self.context = multiprocessing.get_context("spawn")  # OR-Tools and fork do not mix
 
-    def _spawn(self) -> _Slot:
-        parent, child = self.context.Pipe()
-        process = self.context.Process(target=_worker, args=(self.fn, child), daemon=True)
-        process.start()
-        child.close()
-        return _Slot(process, parent)
+    def _spawn(self, attempts: int = 3) -> _Slot:
+        """A started worker (it has imported everything and said so)."""
+        for _ in range(attempts):
+            parent, child = self.context.Pipe()
+            process = self.context.Process(target=_worker, args=(self.fn, child), daemon=True)
+            process.start()
+            child.close()
+            try:
+                if parent.poll(120):
+                    parent.recv()
+                    return _Slot(process, parent)
+            except (EOFError, OSError):
+                pass  # it died while starting (killed from outside?): start another
+            process.kill()
+            process.join()
+        raise RuntimeError(f"no worker process could be started in {attempts} attempts")
 
     def run(self, payloads: Sequence[Any]) -> Iterator[tuple[int, Any]]:
         """Yield (index, result or TaskFailure) for every payload, in completion order."""

@@ -15,7 +15,10 @@ CHECKS = Path(__file__).resolve().parent / "maps"
 
 @pytest.mark.parametrize("name", ["standard", "modern"])
 def test_map_file_checks(name, monkeypatch):
+    # run as `python3 tests/maps/check_<name>.py` would: argv as there, and the script's
+    # folder on sys.path so that its `import mapcheck` finds the shared checks
     monkeypatch.setattr(sys, "argv", [f"check_{name}.py"])
+    monkeypatch.syspath_prepend(str(CHECKS))
     runpy.run_path(str(CHECKS / f"check_{name}.py"), run_name="__main__")
 
 

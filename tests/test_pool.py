@@ -8,7 +8,7 @@ from . import pool_tasks
 
 
 def test_every_task_answered_despite_crash_timeout_and_exception():
-    pool = Pool(pool_tasks.task, workers=2, timeout=2)
+    pool = Pool(pool_tasks.task, workers=2, timeout=5)
     out = dict(pool.run([1, 2, "crash", 4, "sleep", "raise", 7]))
     assert sorted(out) == list(range(7))
     assert [out[i] for i in (0, 1, 3, 6)] == [10, 20, 40, 70]
