@@ -9,6 +9,7 @@ naming the file and key.
 
 from __future__ import annotations
 
+import difflib
 import enum
 import functools
 import tomllib
@@ -197,6 +198,17 @@ class Variant:
     victory_centres: int
     power_names: dict[str, Power]  # folded alias -> power
     wings: bool = False
+
+    def power_named(self, text: str) -> Power | None:
+        """The power a name means: an exact alias, or else one power name it is a
+        near-misspelling of ("Germnay": case files in the wild have typos)."""
+        key = fold(text)
+        if key in self.power_names:
+            return self.power_names[key]
+        if len(key) < 5 or " " in key:
+            return None
+        close = difflib.get_close_matches(key, [fold(p.name) for p in self.powers], n=2, cutoff=0.8)
+        return self.power_names[close[0]] if len(close) == 1 else None
 
     def power(self, name: Power) -> PowerInfo:
         for info in self.powers:

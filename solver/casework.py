@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .board import Location, PhaseKind, Unit, UnitKind
+from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from .errors import CaseFileError, DipsatError, NotationError
 from .formats.casefile import Case, parse_phase, parse_unit_line, read_cases, resolve_variant
 from .game import adjudicate_silencing
@@ -93,8 +93,9 @@ def build_position(case: Case, rules: Rules) -> tuple[State, list[Order], list[s
     """The case's position and orders; problems are returned as 'file:line: message'."""
     problems: list[str] = []
     variant = resolve_variant(case.variant_name)
-    try:
-        phase = parse_phase(case.phase_text)
+    try:  # no PRESTATE_SETPHASE (as in some jDip files): the variant's first phase
+        phase = parse_phase(case.phase_text) if case.phase_text else Phase(variant.start_year, Season.SPRING,
+                                                                            PhaseKind.MOVEMENT)
     except ValueError as exc:
         raise ValueError(f"{case.source}:{case.phase_line or case.line}: {exc}") from None
     units = _units(case, "PRESTATE", variant, problems)

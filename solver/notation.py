@@ -122,6 +122,12 @@ class _Parser:
             if self.cur.accept({":"}):
                 return power  # type: ignore[return-value]
         self.cur.pos = save
+        head, colon, _ = self.cur.text[save:].partition(":")
+        if colon and head.strip().isalpha():  # a misspelt power ("Germnay:") is still a power prefix
+            power = self.variant.power_named(head.strip())
+            if power is not None:
+                self.cur.pos = save + len(head) + 1
+                return power
         return None
 
     def nationality(self) -> Power | None:

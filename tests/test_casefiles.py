@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from dipsat.casework import run_case
 from dipsat.cli import main
 from dipsat.formats.casefile import parse_phase, read_cases, write_case
-from dipsat.board import Phase, PhaseKind, Season, Unit, UnitKind, Location
+from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 
 GOOD = """VARIANT_ALL Standard
 CASE good.1 a simple bounce
@@ -134,3 +134,49 @@ def test_written_case_reads_back_and_passes():
     cases, errors = _cases(out.getvalue())
     assert not errors
     assert run_case(cases[0]).status == "PASS"
+
+
+# What case files in the wild do (jDip's DATC files, for instance): no phase line,
+# a misspelt power, a unit line without its colon, extra spaces, comments after
+# keywords, old abbreviations (ech, eme, nrg), ids followed by a title.
+WILD = """VARIANT_ALL Standard
+CASE 6.Z.1. TEST CASE, NO PHASE LINE AND A MISSPELT POWER
+PRESTATE
+\tGermany:  A ber
+\tGermany: A sil
+\tRussia: A pru
+ORDERS
+\tGermany:  A ber-pru
+\tGermnay: A sil S A ber-pru
+\tRussia:   A pru H\t\t# holds
+POSTSTATE
+\tGermany  A pru
+\tGermany: A sil
+POSTSTATE_DISLODGED
+END
+
+CASE 6.Z.2 (old abbreviations)
+PRESTATE_SETPHASE Spring 1901, Movement\t\t# a comment after the keyword
+PRESTATE
+\tFrance: F ech
+\tTurkey: F eme
+\tRussia: F nrg
+ORDERS
+\tFrance: F ech-nth
+\tTurkey: F eme-aeg
+\tRussia: F Norwegian - Barents
+POSTSTATE
+\tFrance: F nth
+\tTurkey: F aeg
+\tRussia: F bar
+END
+"""
+
+
+def test_case_files_in_the_wild_are_read_leniently():
+    cases, errors = _cases(WILD, "wild.txt")
+    assert not errors
+    assert [c.id for c in cases] == ["6.Z.1.", "6.Z.2"]
+    runs = [run_case(c) for c in cases]
+    assert [r.status for r in runs] == ["PASS", "PASS"], [r.problems for r in runs]
+    assert runs[0].result.before.phase == Phase(1901, Season.SPRING, PhaseKind.MOVEMENT)

@@ -147,11 +147,11 @@ def parse_unit_line(text: str, variant: Variant, placement: bool = True) -> Unit
 
     With ``placement=False`` (ownership lines) the unit letter means nothing."""
     power_text, sep, rest = text.partition(":")
-    if not sep:
-        raise ValueError(f"{text!r}: expected 'Power: A|F|W location'")
-    power = variant.power_names.get(fold(power_text))
+    if not sep:  # lenient: "Italy F gol" without the colon
+        power_text, _, rest = text.strip().partition(" ")
+    power = variant.power_named(power_text.strip())
     if power is None:
-        raise ValueError(f"{text!r}: unknown power {power_text.strip()!r}")
+        raise ValueError(f"{text!r}: expected 'Power: A|F|W location', unknown power {power_text.strip()!r}")
     parts = rest.split(None, 1)
     if len(parts) != 2 or parts[0].upper() not in ("A", "F", "W"):
         raise ValueError(f"{text!r}: expected a unit 'A|F|W location' after the power")
