@@ -153,6 +153,7 @@ POSTSTATE
 \tGermany  A pru
 \tGermany: A sil
 POSTSTATE_DISLODGED
+\tRussia: A pru
 END
 
 CASE 6.Z.2 (old abbreviations)
