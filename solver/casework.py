@@ -82,9 +82,8 @@ def run_case(case: Case, profile: str | None = None) -> CaseRun:
         return CaseRun(case, "ERROR", [str(exc)], rules=rules)
     if problems:
         return CaseRun(case, "ERROR", problems, rules=rules)
-    if case.players is not None:  # the set-up: neutral countries closed, neutral orders ignored
-        state = state.with_(variant=setup_for(state.variant, case.players).variant_in(state.variant, state.phase.year))
-    result = adjudicate_silencing(state, orders, rules, _neutral(case, state))
+    state, neutral = apply_players(case, state)
+    result = adjudicate_silencing(state, orders, rules, neutral)
     problems = compare(case, state, result)
     return CaseRun(case, "FAIL" if problems else "PASS", problems, result, rules)
 
@@ -111,6 +110,15 @@ def build_position(case: Case, rules: Rules) -> tuple[State, list[Order], list[s
     state = State(variant, phase, tuple(units), owners, dislodged, standoffs)
     orders = [o for _, o in _orders(case, "ORDERS", variant, phase.kind, problems)]
     return state, orders, problems
+
+
+def apply_players(case: Case, state: State) -> tuple[State, dict[str, str]]:
+    """A case's PLAYERS line: the set-up's map (neutral countries closed) and the
+    powers whose orders are ignored (neutral), with the reason."""
+    if case.players is None:
+        return state, {}
+    state = state.with_(variant=setup_for(state.variant, case.players).variant_in(state.variant, state.phase.year))
+    return state, _neutral(case, state)
 
 
 def _neutral(case: Case, state: State) -> dict[str, str]:

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import click
 
-from .adjudicator import adjudicate
-from .casework import build_position, case_files, describe_results, load_cases, run_case
+from .casework import apply_players, build_position, case_files, describe_results, load_cases, run_case
 from .errors import DipsatError, NotationError
 from .formats.casefile import read_cases, resolve_variant
 from .formats.dipsat_json import JsonFormatError, position_from_json, result_to_json, state_problems
 from .printers import (render_alternatives, render_comparison, render_explanations, render_text,
                        write_result_case)
 from .formats.dipsat_json import alternatives_json, comparison_json, explanations_json
+from .game import adjudicate_silencing
 from .maps import load_variant
 from .notation import parse_order, parse_orders
 from .orders import Order
@@ -101,6 +101,7 @@ class _Position:
     name: str  # the case id, or the file's stem
     orders: list[Order] | None = None  # orders that came with the position
     rule_words: list[str] = field(default_factory=list)  # the case's RULES line
+    silent: dict[str, str] = field(default_factory=dict)  # PLAYERS: neutral powers, whose orders are ignored
 
 
 def _warn(message: str) -> None:
@@ -168,6 +169,7 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
     except (ValueError, DipsatError) as exc:
         message = str(exc)
         raise _Unreadable([message if message.startswith(f"{path}:") else f"{path}:{case.line}: {message}"]) from None
+    state, silent = apply_players(case, state)
     problems += [f"{path}:{case.line}: case {case.id}: {p}" for p in state_problems(state)]
     if problems:
         raise _Unreadable(problems)
@@ -179,7 +181,7 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
                 orders.append(parse_order(line.text, state.variant, state.phase.kind))
             except NotationError as exc:
                 _warn(f"{path}:{line.number}: {exc} (order skipped)")
-    return _Position(state, case.id, orders, list(case.rules or []))
+    return _Position(state, case.id, orders, list(case.rules or []), silent)
 
 
 def _initial_position(variant_name: str) -> _Position:
@@ -255,8 +257,8 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
     except RulesError as exc:
         _warn(f"rules: {exc}")
         sys.exit(2)
-    result = adjudicate(pos.state, orders, rules)
-    results = {name: adjudicate(pos.state, orders, r) for name, r in compared.items()}
+    result = adjudicate_silencing(pos.state, orders, rules, pos.silent)
+    results = {name: adjudicate_silencing(pos.state, orders, r, pos.silent) for name, r in compared.items()}
     out = sys.stdout
     if fmt == "json":
         data = result_to_json(result)
