@@ -102,6 +102,7 @@ class _Position:
     orders: list[Order] | None = None  # orders that came with the position
     rule_words: list[str] = field(default_factory=list)  # the case's RULES line
     silent: dict[str, str] = field(default_factory=dict)  # PLAYERS: neutral powers, whose orders are ignored
+    players: int | None = None  # the case's PLAYERS line
 
 
 def _warn(message: str) -> None:
@@ -181,7 +182,7 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
                 orders.append(parse_order(line.text, state.variant, state.phase.kind))
             except NotationError as exc:
                 _warn(f"{path}:{line.number}: {exc} (order skipped)")
-    return _Position(state, case.id, orders, list(case.rules or []), silent)
+    return _Position(state, case.id, orders, list(case.rules or []), silent, case.players)
 
 
 def _initial_position(variant_name: str) -> _Position:
@@ -270,7 +271,7 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
             data["comparison"] = comparison_json(results)
         out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     elif fmt == "case":
-        write_result_case(out, pos.name, result, orders)
+        write_result_case(out, pos.name, result, orders, pos.players)
     else:
         out.write(render_text(result, pos.name))
         if explain:

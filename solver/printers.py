@@ -104,7 +104,8 @@ def render_text(result: PhaseResult, name: str = "") -> str:
 # --- case-file output ------------------------------------------------------------------
 
 
-def write_result_case(handle: TextIO, case_id: str, result: PhaseResult, orders: list[Order]) -> None:
+def write_result_case(handle: TextIO, case_id: str, result: PhaseResult, orders: list[Order],
+                      players: int | None = None) -> None:
     """The position, the orders and the adjudicated board as one case, so another
     adjudicator (or ``dipsat cases``) can run it."""
     before, after = result.before, result.after
@@ -119,7 +120,7 @@ def write_result_case(handle: TextIO, case_id: str, result: PhaseResult, orders:
     write_case(handle, case_id.split()[0] if case_id.strip() else "dipsat", before.phase, list(before.units),
                [format_order(o) for o in orders], list(after.units), dislodged, list(before.owners),
                str(result.rules), prestate_dislodged=[d.unit for d in before.dislodged],
-               prestate_results=_prestate_results(before))
+               prestate_results=_prestate_results(before), players=players)
 
 
 def _prestate_results(state: State) -> list[str]:

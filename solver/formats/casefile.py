@@ -176,11 +176,13 @@ def format_unit_line(unit: Unit) -> str:
 def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], orders: list[str],
                after: list[Unit] | None, dislodged: list[Unit] = (), owners: list[tuple[str, str]] | None = None,
                rules: str | None = None, title: str = "", prestate_dislodged: list[Unit] = (),
-               prestate_results: list[str] = ()) -> None:
+               prestate_results: list[str] = (), players: int | None = None) -> None:
     """Write one case (strict: canonical abbreviations, tabs, every block named)."""
     out = [f"CASE {case_id}" + (f" {title}" if title else "")]
     if rules:
         out.append(f"RULES {rules}")
+    if players is not None:
+        out.append(f"PLAYERS {players}")
     out.append(f"PRESTATE_SETPHASE {phase}")
     if owners is not None:
         out.append("PRESTATE_SUPPLYCENTER_OWNERS")
