@@ -216,8 +216,9 @@ def render_comparison(results: dict[str, PhaseResult]) -> str:
     rows = comparison_rows(results)
     if not rows:
         return f"Compared {', '.join(names)}: all profiles agree on every order.\n"
-    ow = min(max(len(order) for order, _ in rows), 36)
     widths = [max(len(n), *(len(s[i]) for _, s in rows)) for i, n in enumerate(names)]
+    room = WIDTH - 2 - sum(w + 2 for w in widths)  # keep the table within 80 columns
+    ow = max(12, min(max(len(order) for order, _ in rows), 36, room))
     lines = [f"Compared {', '.join(names)}: {len(rows)} difference(s)", ""]
     lines.append(f"{'order':<{ow}}  " + "  ".join(f"{n:<{w}}" for n, w in zip(names, widths)))
     for order, statuses in rows:
