@@ -124,14 +124,17 @@ class Encoding:
     def _note(self, keys: Iterable[Key]) -> None:
         for collector in self._collecting:
             collector.update(keys)
-        if self._current is not None:
-            self.deps[self._current].update(k for k in keys if k != self._current)
+        current = self._current
+        if current is not None:
+            deps = self.deps[current]
+            deps.update(keys)
+            deps.discard(current)  # reading itself is no dependency
 
     # --- defining decisions ------------------------------------------------------------
     def _define(self, key: Key) -> None:
         saved = self._current, self._collecting
         self._current, self._collecting = key, []
-        first = len(self.model.proto.constraints)
+        first = len(self.model.proto.constraints) if self._assumptions else 0
         if key in self.overrides:
             # DATC 5.B.9: a backup rule decides this order, not its usual condition.
             self.fix(key, self.overrides[key])
