@@ -6,6 +6,7 @@ bundled case files, per phase, and reports medians and percentiles.
 
 from __future__ import annotations
 
+import gc
 import statistics
 import time
 from collections.abc import Iterable
@@ -122,12 +123,15 @@ def time_phases(phases: list[CorpusPhase]) -> list[tuple[str, float]]:
     return out
 
 
-def time_batch(phases: list[CorpusPhase]) -> float:
-    """Seconds for all phases in batch mode (movement turns share CP-SAT models)."""
+def time_batch(phases: list[CorpusPhase], batch: int = 64) -> float:
+    """Seconds for all phases in batch mode (movement turns share CP-SAT models),
+    `batch` phases at a time, results dropped as a validator drops them."""
     from .adjudicator import adjudicate_many
 
+    items = [(p.state, p.orders, p.rules) for p in phases]
     start = time.perf_counter()
-    adjudicate_many([(p.state, p.orders, p.rules) for p in phases])
+    for i in range(0, len(items), batch):
+        adjudicate_many(items[i:i + batch], batch)
     return time.perf_counter() - start
 
 
@@ -137,6 +141,8 @@ def _worker_chunk(task: tuple[list[str], str]) -> tuple[int, float, float]:
 
     texts, rules_text = task
     phases = corpus_phases(texts, Rules.parse(rules_text.split()))
+    gc.collect()
+    gc.freeze()  # the loaded games live all along: keep them out of the collector's way
     start = time.time()
     time_batch(phases)
     return len(phases), start, time.time()

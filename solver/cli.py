@@ -318,8 +318,12 @@ def bench_command(paths: tuple[str, ...], repeat: int, workers: int | None, prof
 def _bench_corpus(paths: list[str], workers: int, rules: Rules) -> None:
     from .bench import corpus_phases, corpus_texts, kind_table, package_timings, time_batch, time_phases, time_workers
 
+    import gc
+
     texts = corpus_texts(paths)
     phases = corpus_phases(texts, rules)
+    gc.collect()
+    gc.freeze()  # the loaded games live all along: keep them out of the collector's way
     click.echo(f"dipsat bench: {len(texts)} games, {len(phases)} phases from {', '.join(paths)} (rules {rules})")
     time_phases(phases[:50])  # warm up
     single = time_phases(phases)

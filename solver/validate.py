@@ -116,7 +116,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from .adjudicator import adjudicate
+from .adjudicator import adjudicate, adjudicate_many
 from .board import PhaseKind, Unit, UnitKind
 from .explain import explain
 from .formats.diplomacy_json import (RecordedGame, RecordedPhase, RecordError, format_location,
@@ -285,6 +285,7 @@ class _Judge:
         self.game = game
         self.rules = rules
         self.agreed: list[int] = []  # phases that agree under our rules
+        self._base: dict[int, PhaseResult] | None = None
 
     def context(self, i: int) -> tuple[RecordedPhase, RecordedPhase | None, str]:
         rec = self.game.phases[i]
@@ -298,8 +299,21 @@ class _Judge:
     def differences(self, i: int, rules: Rules) -> tuple[PhaseResult, list[Difference]]:
         rec, nxt, _ = self.context(i)
         assert rec.state is not None
-        result = adjudicate(rec.state, [o for o, _ in rec.orders], rules)
+        if rules == self.rules:
+            result = self.base_results()[i]
+        else:
+            result = adjudicate(rec.state, [o for o, _ in rec.orders], rules)
         return result, _compare(rec, result, nxt, rules)
+
+    def base_results(self) -> dict[int, PhaseResult]:
+        """Every playable phase under our rules, adjudicated at once in batch mode
+        (the movement turns share CP-SAT models; same results as one by one)."""
+        if self._base is None:
+            playable = [i for i, rec in enumerate(self.game.phases) if rec.state is not None and rec.error is None]
+            items = [(self.game.phases[i].state, [o for o, _ in self.game.phases[i].orders], self.rules)
+                     for i in playable]
+            self._base = dict(zip(playable, adjudicate_many(items)))  # type: ignore[arg-type]
+        return self._base
 
     def phase(self, i: int) -> PhaseReport:
         rec, nxt, note = self.context(i)
