@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .board import Location, PhaseKind, Power, UnitKind
-from .errors import AmbiguousNameError, NotationError, UnknownNameError
+from .errors import NotationError, UnknownNameError
 from .maps import Variant, fold
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                      SupportMove, UnitRef, Waive)

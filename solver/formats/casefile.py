@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import TextIO
 
 from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
-from ..errors import CaseFileError, NotationError
+from ..errors import CaseFileError
 from ..maps import Variant, fold, load_variant
 from ..notation import parse_location
 
@@ -207,5 +207,5 @@ def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], or
     handle.write("\n".join(out) + "\n")
 
 
-__all__ = ["Case", "CaseLine", "read_cases", "parse_phase", "parse_unit_line", "write_case",
-           "resolve_variant", "NotationError", "Location"]
+__all__ = ["Case", "CaseLine", "format_unit_line", "parse_phase", "parse_unit_line", "read_cases",
+           "resolve_variant", "write_case"]
