@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .model import Condition, Encoding
-from .problem import MoveOrder, SupportOrder
+from .model import Condition, Encoding, negate
+from .problem import MoveOrder, Problem, SupportOrder
 from .strength import by_land
 
 
@@ -13,7 +13,7 @@ def define_support(enc: Encoding, s: int) -> None:
     failing: list[Condition] = []
     for m in enc.problem.moves_into.get(support.province, []):
         attack = enc.problem.moves[m]
-        if _protected_by_convoy_rule(enc, attack, support):
+        if protected_by_convoy_rule(enc.problem, enc.rules, attack, support):
             if attack.fallback:  # it may come over land after all: then it cuts and dislodges as usual
                 land = by_land(enc, m)
                 failing.append(enc.both(enc.cond(("move", m)), land))
@@ -37,19 +37,38 @@ def define_support(enc: Encoding, s: int) -> None:
             failing.append(True)  # with a land fallback the attack arrives by one route or the other
         if failing[-1] is True:
             break
-    enc.iff_and(("support", s), [_not(f) for f in failing])
+    enc.iff_and(("support", s), [negate(f) for f in failing])
 
 
-def _not(c: Condition) -> Condition:
-    return (not c) if isinstance(c, bool) else c.Not()
+def cutting_moves(problem: Problem, rules, s: int, values: dict) -> list[int]:
+    """The moves that cut (or, dislodging, broke) support s in a solution: the same
+    conditions as :func:`define_support`, read off the solved decisions."""
+    support = problem.supports[s]
+    out = []
+    for m in problem.moves_into.get(support.province, []):
+        attack = problem.moves[m]
+        path = values.get(("path", m), False)
+        if values.get(("move", m), False) and not (
+                protected_by_convoy_rule(problem, rules, attack, support) and (not attack.fallback or path)):
+            out.append(m)  # 5.B.2: it dislodged the supporter
+            continue
+        if attack.power == support.power or protected_by_convoy_rule(problem, rules, attack, support):
+            continue
+        from_target = support.move is not None and attack.origin == support.target
+        if from_target and (rules.choice("4.A.4") == "a" or attack.land_only or not path):
+            continue
+        if attack.convoy_only and not path:
+            continue
+        out.append(m)
+    return out
 
 
-def _protected_by_convoy_rule(enc: Encoding, attack: MoveOrder, support: SupportOrder) -> bool:
+def protected_by_convoy_rule(problem: Problem, rules, attack: MoveOrder, support: SupportOrder) -> bool:
     """DATC 4.A.2: the rulebooks' exceptions to cutting support by a convoyed army."""
-    rule = enc.rules.choice("4.A.2")
+    rule = rules.choice("4.A.2")
     if rule == "f" or not attack.convoyed or attack.power == support.power:
         return False
-    p = enc.problem
+    p = problem
     convoy_fleets = {p.convoys[c].province for route in attack.routes for c in route}
     if rule == "a":
         # 1971: not cut when the army attacks a fleet supporting a fleet attacking a convoying fleet.

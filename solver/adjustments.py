@@ -225,8 +225,9 @@ def civil_disorder_removals(state: State, units: list[Unit], already: set[Unit],
     choice = rules.choice("4.D.8")
     if choice == "v2":
         homes = set(state.variant.power(power).home_centres)
+        over_land_and_sea = _distances(state, homes)
         distance = {u: _fleet_distance(state, u, homes) if u.kind is UnitKind.FLEET
-                    else _distances(state, homes).get(u.province, 99) for u in units}
+                    else over_land_and_sea.get(u.province, 99) for u in units}
         ranked = sorted((u for u in units if u not in already),
                         key=lambda u: (-distance[u], u.kind is not UnitKind.FLEET, u.province))
         return ranked[:count]

@@ -36,6 +36,7 @@ from .adjudicator import adjudicate
 from .casework import build_position, compare, load_cases, run_case
 from .errors import DipsatError
 from .explain import explain
+from .board import PhaseKind
 from .formats.casefile import Case, parse_phase
 from .notation import format_order
 from .rules import DEFAULT_PROFILE, ISSUES, PROFILES, Rules, RulesError
@@ -159,12 +160,13 @@ def validate_item(item: Item, rules: Rules) -> GameReport:
 def validate_case(case: Case, source: str) -> GameReport:
     """One case as a one-phase game: agreed (PASS), disagreed (FAIL), rule difference
     (FAIL, but PASS under another single option), rejected (ERROR)."""
-    try:
-        kind = {"Movement": "movement", "Retreat": "retreat", "Adjustment": "adjustment"}[
-            str(parse_phase(case.phase_text).kind)]
+    run = run_case(case)
+    try:  # the phase the case ran in (no phase line: the variant's first, a movement)
+        phase_kind = run.result.before.phase.kind if run.result is not None else (
+            parse_phase(case.phase_text).kind if case.phase_text else PhaseKind.MOVEMENT)
+        kind = {"Movement": "movement", "Retreat": "retreat", "Adjustment": "adjustment"}[str(phase_kind)]
     except (ValueError, KeyError):
         kind = "other"
-    run = run_case(case)
     rules_text = str(run.rules) if run.rules else " ".join(case.rules or [DEFAULT_PROFILE])
     report = GameReport(case.id, source, rules_text)
     phase = PhaseReport(0, case.id, kind, AGREED)

@@ -13,10 +13,9 @@ the unit that beat it; a move against a unit of its own power names that rule
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 
 from .board import Unit
-from .encodings.support import _protected_by_convoy_rule
+from .encodings.support import protected_by_convoy_rule
 from .movement import MovementTrace
 from .results import PhaseResult, Reason
 from .rules import Rules
@@ -126,8 +125,7 @@ class _Explainer:
 
     def protected(self, m: int, s: int) -> bool:
         """Does the rulebook's convoy rule (DATC 4.A.2 a/b/c) keep move m from cutting support s?"""
-        shim = SimpleNamespace(problem=self.p, rules=self.rules)
-        return _protected_by_convoy_rule(shim, self.p.moves[m], self.p.supports[s])
+        return protected_by_convoy_rule(self.p, self.rules, self.p.moves[m], self.p.supports[s])
 
     # --- dispatch ------------------------------------------------------------------------
     def order(self, k: int) -> list[str]:

@@ -23,7 +23,7 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
     if unit.kind is UnitKind.FLEET:
         if order.via_convoy and not the_map.can_reach_province(unit.kind, unit.location, dest.province):
             return None, "only armies can be convoyed (DATC 6.A.7)"
-        return _fleet_destination(the_map, unit.location, dest, rules)
+        return fleet_destination(the_map, unit.location, dest, rules)
     if dest.coast is not None and rules.choice("4.B.6") == "a":
         return None, "an army move names a coast (DATC 4.B.6 a)"
     dest = Location(dest.province)
@@ -40,7 +40,7 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
     return None, "not adjacent, and no chain of fleets could convoy it (DATC 6.A.1, 6.D.32)"
 
 
-def _fleet_destination(the_map: Map, src: Location, dest: Location, rules: Rules) -> tuple[Location | None, str | None]:
+def fleet_destination(the_map: Map, src: Location, dest: Location, rules: Rules) -> tuple[Location | None, str | None]:
     prov = the_map.provinces[dest.province]
     if prov.kind is ProvinceKind.LAND:
         return None, "a fleet cannot move inland (DATC 6.A.3)"

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from .board import Location, Unit, UnitKind
 from .driver import Solved, solve, solve_batch
 from .encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
+from .encodings.support import cutting_moves
 from .legality import move_destination, order_problem
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from .phases import after_movement
@@ -185,6 +186,8 @@ def _implicit_moves(state: State, orders: list[Order], scan: _Prescan, units: li
 
 def _one_order(orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan, unit: Unit) -> int | None:
     """DATC 4.D.3: one legal order per unit; several different ones -> per the rule."""
+    if not ks:
+        return None  # every order of the unit was dropped: it holds
     if len(ks) == 1 or len({orders[k] for k in ks}) == 1:
         keep = ks[0]
     else:
@@ -352,7 +355,7 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
         if k in scan.verdicts:
             results.append(scan.verdicts[k])
         else:
-            results.append(_order_result(order, units, scan, solved, paradox))
+            results.append(_order_result(order, units, scan, solved, paradox, rules))
     dislodged = []
     for slot in p.units:
         if v.get(("dislodged", slot.index), False):
@@ -370,7 +373,8 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     return PhaseResult(state, after, tuple(results), rules, options, solved.calls, resolutions, backups, trace)
 
 
-def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solved, paradox: set) -> OrderResult:
+def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solved, paradox: set,
+                  rules: Rules) -> OrderResult:
     p = scan.problem
     v = solved.values
     unit_index = p.unit_at[order.unit.province]
@@ -391,11 +395,7 @@ def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solve
             return OrderResult(order, unit, True)
         if was_dislodged:
             return OrderResult(order, unit, False, Reason.DISLODGED, "the supporting unit was dislodged")
-        support = p.supports[scan.support_of[k]]
-        cutters = [units[p.moves[m].unit] for m in p.moves_into.get(unit.province, [])
-                   if p.moves[m].power != unit.power
-                   and not (support.move is not None and p.moves[m].origin == support.target)
-                   and (not p.moves[m].convoy_only or v.get(("path", m), False))]
+        cutters = [units[p.moves[m].unit] for m in cutting_moves(p, rules, s, v)]
         return OrderResult(order, unit, False, Reason.CUT,
                            ("cut by " + ", ".join(f"{u.kind} {u.location}" for u in cutters)) if cutters else "cut")
     if k in scan.convoy_of:

@@ -299,7 +299,7 @@ class _Judge:
     def differences(self, i: int, rules: Rules) -> tuple[PhaseResult, list[Difference]]:
         rec, nxt, _ = self.context(i)
         assert rec.state is not None
-        if rules == self.rules:
+        if rules == self.rules and i in self.base_results():
             result = self.base_results()[i]
         else:
             result = adjudicate(rec.state, [o for o, _ in rec.orders], rules)
@@ -309,7 +309,8 @@ class _Judge:
         """Every playable phase under our rules, adjudicated at once in batch mode
         (the movement turns share CP-SAT models; same results as one by one)."""
         if self._base is None:
-            playable = [i for i, rec in enumerate(self.game.phases) if rec.state is not None and rec.error is None]
+            playable = [i for i, rec in enumerate(self.game.phases)
+                        if rec.state is not None and rec.error is None and rec.processed]
             items = [(self.game.phases[i].state, [o for o, _ in self.game.phases[i].orders], self.rules)
                      for i in playable]
             self._base = dict(zip(playable, adjudicate_many(items)))  # type: ignore[arg-type]
