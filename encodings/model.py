@@ -33,7 +33,7 @@ class Encoding:
 
     ``overrides`` replace a decision's definition by a constant: that is how a
     backup rule (DATC 5.B.9) is imposed on a cycle. Every definition reads other
-    decisions through :meth:`lit` or :meth:`cond`, which record the dependency edge.
+    decisions through :meth:`cond`, which records the dependency edge.
     With ``assumptions`` every definition is guarded by a literal (for paradox
     cores) and nothing is folded.
     """
@@ -79,11 +79,6 @@ class Encoding:
                 self._pending.append(key)
         known = self.known.get(key)
         return self.var(key) if known is None else known
-
-    def lit(self, key: Key) -> cp_model.IntVar:
-        """The literal of a decision (made even when its value is fixed)."""
-        self.cond(key)
-        return self.var(key)
 
     def var(self, key: Key) -> cp_model.IntVar:
         """The boolean variable of a decision, made on first use: a decision whose

@@ -362,7 +362,7 @@ class Game:
             raise GameError(f"{where}not a dipsat game file (expected \"format\": \"{GAME_FORMAT}\")")
         try:
             variant = _variant(data["variant"], bool(data.get("wings", False)))
-            setup = _setup_from_json(data["setup"])
+            setup = setup_from_data(data["setup"])
             game = cls(variant, setup, int(data.get("seed", 0)), Rules.parse(str(data.get("rules", "")).split()))
             game.joined = data.get("joined")
             status = data.get("status", {})
@@ -474,10 +474,6 @@ def _variant(name: str, wings: bool = False) -> Variant:
         except DipsatError as exc:
             raise GameError(str(exc)) from None
     return replace(variant, wings=True) if wings and not variant.wings else variant
-
-
-def _setup_from_json(data: dict[str, Any]) -> Setup:
-    return setup_from_data(data)
 
 
 def _report(result: PhaseResult) -> dict[str, Any]:

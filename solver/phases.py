@@ -51,6 +51,3 @@ def owners_after_fall(state: State, units: tuple[Unit, ...]) -> tuple[tuple[str,
             owners[unit.province] = unit.power
     return tuple(owners.items())
 
-
-def update_ownership(state: State) -> State:
-    return state.with_(owners=owners_after_fall(state, state.units))

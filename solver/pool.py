@@ -39,7 +39,7 @@ def _worker(fn: Callable[[Any], Any], conn: Connection) -> None:
             result: Any = fn(payload)
         except Exception as exc:  # a bug on one record must not stop the run
             result = TaskFailure(f"{type(exc).__name__}: {exc} ({traceback.format_exc(limit=1).splitlines()[-1]})")
-        conn.send((index, result))
+        conn.send((index, result, True))  # True: a real answer (a task may return None)
 
 
 @dataclass
@@ -98,13 +98,12 @@ class Pool:
                         continue
                     if slot.conn in ready:
                         try:
-                            index, result = slot.conn.recv()
-                        except (EOFError, OSError):
-                            index, result = slot.task, None
-                        if result is not None or index != slot.task:
+                            index, result, _ = slot.conn.recv()
                             slot.task = None
                             yield index, result
                             continue
+                        except (EOFError, OSError):
+                            pass  # the worker died: handled below
                     dead = not slot.process.is_alive()
                     late = self.timeout is not None and time.monotonic() - slot.started > self.timeout
                     if dead or late:
