@@ -65,7 +65,7 @@ def fold(name: str) -> str:
     return " ".join(plain.split())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: maps are loaded once and cached
 class Map:
     """The geography of a variant: provinces, locations and adjacency per kind."""
 
@@ -83,6 +83,7 @@ class Map:
     def province(self, pid: str) -> Province:
         return self.provinces[pid]
 
+    @functools.lru_cache(maxsize=None)  # the map never changes: answer each question once
     def fleet_locations(self, pid: str) -> tuple[Location, ...]:
         """Where a fleet can stand in a province (its coasts, or the province)."""
         prov = self.provinces[pid]
@@ -110,10 +111,12 @@ class Map:
             return dst in self.fleet_adjacency.get(src, ())
         return dst.province in self.wing_adjacency.get(src.province, ())
 
+    @functools.lru_cache(maxsize=None)  # the map never changes: answer each question once
     def reachable_coasts(self, src: Location, dst_province: str) -> tuple[Location, ...]:
         """The locations of dst_province a fleet at src can move to directly."""
         return tuple(l for l in self.fleet_locations(dst_province) if l in self.fleet_adjacency.get(src, ()))
 
+    @functools.lru_cache(maxsize=None)  # the map never changes: answer each question once
     def can_reach_province(self, kind: UnitKind, src: Location, dst_province: str) -> bool:
         """Could the unit move into the province at all (any coast)? DATC 6.B.4."""
         if kind is UnitKind.FLEET:
