@@ -158,9 +158,12 @@ class Map:
                     frontier.append(nxt)
         return False
 
-    def convoy_routes(self, src: str, dst: str, seas: Iterable[str]) -> list[frozenset[str]]:
+    def convoy_routes(self, src: str, dst: str, seas: Iterable[str]) -> tuple[frozenset[str], ...]:
         """Minimal chains of `seas` from src to dst: no route contains another (DATC 6.G.19)."""
-        allowed = frozenset(seas)
+        return self._convoy_routes(src, dst, frozenset(seas))
+
+    @functools.lru_cache(maxsize=4096)  # the same question comes for every fleet of a convoy
+    def _convoy_routes(self, src: str, dst: str, allowed: frozenset[str]) -> tuple[frozenset[str], ...]:
         found: set[frozenset[str]] = set()
 
         def extend(path: list[str]) -> None:
@@ -175,7 +178,7 @@ class Map:
         if self.provinces[src].kind is ProvinceKind.COAST and self.provinces[dst].kind is ProvinceKind.COAST:
             for start in sorted(s for s in allowed if src in self._coast_neighbours(s)):
                 extend([start])
-        return sorted((r for r in found if not any(o < r for o in found)), key=lambda r: (len(r), sorted(r)))
+        return tuple(sorted((r for r in found if not any(o < r for o in found)), key=lambda r: (len(r), sorted(r))))
 
     def _coast_neighbours(self, sea: str) -> frozenset[str]:
         return self.wing_adjacency.get(sea, frozenset())

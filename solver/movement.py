@@ -17,7 +17,6 @@ from .legality import move_destination, order_problem
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from .phases import after_movement
 from .results import OrderResult, PhaseResult, Reason
-from .retreats import retreat_options
 from .rules import Rules
 from .state import Dislodged, State
 
@@ -364,8 +363,7 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     gone = {d.unit for d in dislodged}
     new_units = [Unit(u.power, u.kind, moved.get(i, u.location)) for i, u in enumerate(units) if u not in gone]
     standoffs = _standoffs(scan, v, new_units)
-    after = after_movement(state, new_units, dislodged, standoffs, rules)
-    options = {d.unit: retreat_options(after, d, rules) for d in after.dislodged}
+    after, options = after_movement(state, new_units, dislodged, standoffs, rules)
     resolutions = None if solved.resolutions is None else len(solved.resolutions)
     backups = tuple(f"{name}: " + ", ".join(_describe_key(key, p, units) for key in keys)
                     for name, keys in solved.backups)

@@ -7,23 +7,25 @@ adjustment phase follows.
 
 from __future__ import annotations
 
-from .board import Phase, PhaseKind, Season, Unit, UnitKind
+from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from .rules import Rules
 from .state import Dislodged, State
 
 
 def after_movement(state: State, units: list[Unit], dislodged: list[Dislodged],
-                   standoffs: frozenset[str], rules: Rules) -> State:
-    """The state after a movement turn: the retreat phase, or the phase after it."""
+                   standoffs: frozenset[str], rules: Rules) -> tuple[State, dict[Unit, tuple[Location, ...]]]:
+    """The state after a movement turn (the retreat phase, or the phase after it) and
+    the retreat options of each dislodged unit that can retreat."""
     from .retreats import retreat_options
     if dislodged:
         staged = state.with_(units=tuple(units), dislodged=tuple(dislodged), standoffs=standoffs,
                              phase=Phase(state.phase.year, state.phase.season, PhaseKind.RETREAT))
+        options = {d.unit: retreat_options(staged, d, rules) for d in dislodged}
         # A dislodged unit with nowhere to go is disbanded at once (jDip's convention).
-        can_retreat = tuple(d for d in dislodged if retreat_options(staged, d, rules))
+        can_retreat = tuple(d for d in dislodged if options[d.unit])
         if can_retreat:
-            return staged.with_(dislodged=can_retreat)
-    return after_retreats(state, tuple(units))
+            return staged.with_(dislodged=can_retreat), {d.unit: options[d.unit] for d in can_retreat}
+    return after_retreats(state, tuple(units)), {}
 
 
 def after_retreats(state: State, units: tuple[Unit, ...] | None = None) -> State:
