@@ -6,7 +6,7 @@ from collections import deque
 
 from .board import Location, Power, Unit, UnitKind
 from .maps import ProvinceKind
-from .orders import Build, Order, Remove, Waive
+from .orders import Build, Order, Remove, Waive, order_power
 from .phases import after_adjustments
 from .results import OrderResult, PhaseResult, Reason
 from .rules import Rules
@@ -58,15 +58,16 @@ def adjudicate_adjustments(state: State, orders: list[Order], rules: Rules) -> P
 
 
 def _power_of(state: State, order: Order) -> Power | None:
+    """The power whose adjustments an order counts toward. Unlike ``orders.order_power``
+    (who gave it), a removal whose prefix names another power than the unit's owner
+    counts for nobody, and orders of other phases count for nobody."""
     if isinstance(order, Remove):
         unit = state.unit_at(order.unit.province)
         if unit is None:
             return order.power
         return unit.power if order.power in (None, unit.power) else None
-    if isinstance(order, Build) and order.power is None:
-        return state.variant.home_of.get(order.location.province)
     if isinstance(order, (Build, Waive)):
-        return order.power
+        return order_power(state, order)
     return None
 
 

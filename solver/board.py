@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 
 Power = str
@@ -84,3 +85,51 @@ class Phase:
     @property
     def short(self) -> str:
         return f"{self.season.value[0]}{self.year}{self.kind.value[0]}"
+
+    @classmethod
+    def parse_short(cls, text: str, *, strict: bool = False) -> Phase:
+        """``S1902M``, ``F1902R``, ``W1902A`` (or ``F1902A``, as :attr:`short` writes it).
+
+        ``S`` is spring, ``F`` and ``W`` fall; ``M`` movement, ``R`` retreat, anything
+        else adjustment. By default case and spaces do not matter and ``B`` (builds)
+        means adjustment; ``strict`` takes only the exact form ``[SFW]`` + 1-4 digits
+        + ``[MRA]`` (it does not check that the season letter fits the kind).
+        Raises ValueError."""
+        m = (_SHORT_STRICT if strict else _SHORT).match(text)
+        if not m:
+            raise ValueError(f"phase {text!r}: expected e.g. S1902M, F1902R or W1902A")
+        season = Season.SPRING if m.group(1).upper() == "S" else Season.FALL
+        kind = {"M": PhaseKind.MOVEMENT, "R": PhaseKind.RETREAT}.get(m.group(3).upper(), PhaseKind.ADJUSTMENT)
+        return cls(int(m.group(2)), season, kind)
+
+    @classmethod
+    def parse_long(cls, text: str) -> Phase:
+        """``Spring 1901, Movement`` (also Fall/Autumn/Winter, Retreat(s), Adjustment(s),
+        Build(s); the kind may be left out: movement, or adjustment in winter).
+        Raises ValueError."""
+        m = _LONG.match(text)
+        if not m:
+            raise ValueError(f"phase {text!r}: expected e.g. 'Spring 1901, Movement'")
+        season_word, year, kind_word = m.group(1).lower(), int(m.group(2)), (m.group(3) or "").lower()
+        season = Season.SPRING if season_word == "spring" else Season.FALL
+        if kind_word.startswith("retreat"):
+            kind = PhaseKind.RETREAT
+        elif kind_word.startswith(("adjust", "build")) or season_word == "winter":
+            kind = PhaseKind.ADJUSTMENT
+        else:
+            kind = PhaseKind.MOVEMENT
+        return cls(year, season, kind)
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        """The short form (:meth:`parse_short`, lenient) or the long one (:meth:`parse_long`).
+        Raises ValueError."""
+        try:
+            return cls.parse_short(text)
+        except ValueError:
+            return cls.parse_long(text)
+
+
+_SHORT = re.compile(r"^\s*([SFW])\s*(\d+)\s*([MRAB])\s*$", re.I)
+_SHORT_STRICT = re.compile(r"^([SFW])(\d{1,4})([MRA])$")
+_LONG = re.compile(r"^\s*(spring|fall|autumn|winter)\s+(\d+)\s*,?\s*(movement|retreats?|adjustments?|builds?)?\s*$", re.I)

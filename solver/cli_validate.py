@@ -40,14 +40,14 @@ from .board import PhaseKind
 from .formats.casefile import Case, parse_phase
 from .notation import format_order
 from .rules import DEFAULT_PROFILE, ISSUES, PROFILES, Rules, RulesError
-from .validate import (AGREED, DISAGREED, FINAL, REJECTED, RULE_DIFFERENCE, Difference,
-                       GameReport, PhaseReport, alternative_rules, rejected_record, validate_text)
+from .validate import (AGREED, DISAGREED, FINAL, KIND_NAMES, REJECTED, RULE_DIFFERENCE, Difference,
+                       GameReport, PhaseReport, alternative_rules, kind_name, rejected_record, validate_text)
 
 __all__ = ["validate_command", "Item", "iter_items", "validate_item", "Summary", "report_text"]
 
 GAME_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 CASE_SUFFIXES = (".txt", ".case", ".dat")
-KINDS = ("movement", "retreat", "adjustment", "other")
+KINDS = (*KIND_NAMES.values(), "other")
 
 
 @dataclass(frozen=True)
@@ -164,8 +164,8 @@ def validate_case(case: Case, source: str) -> GameReport:
     try:  # the phase the case ran in (no phase line: the variant's first, a movement)
         phase_kind = run.result.before.phase.kind if run.result is not None else (
             parse_phase(case.phase_text).kind if case.phase_text else PhaseKind.MOVEMENT)
-        kind = {"Movement": "movement", "Retreat": "retreat", "Adjustment": "adjustment"}[str(phase_kind)]
-    except (ValueError, KeyError):
+        kind = kind_name(phase_kind)
+    except ValueError:
         kind = "other"
     rules_text = str(run.rules) if run.rules else " ".join(case.rules or [DEFAULT_PROFILE])
     report = GameReport(case.id, source, rules_text)

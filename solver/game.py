@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -39,11 +38,11 @@ from .adjustments import adjustment_count, blockaded_centres, counted_centres
 from .advance import AdvanceRetreats, split_advance
 from .board import Phase, PhaseKind, Power, Season
 from .errors import DipsatError
-from .formats.casefile import parse_phase, resolve_variant
+from .formats.casefile import resolve_variant
 from .formats.dipsat_json import JsonFormatError, result_to_json, state_from_json, state_to_json
 from .maps import Variant, load_variant
 from .notation import format_order, parse_order, parse_orders
-from .orders import Build, Disband, Order, Retreat, Waive
+from .orders import Disband, Order, Retreat, order_power, order_unit
 from .phases import after_adjustments
 from .results import OrderResult, PhaseResult, Reason
 from .rules import Rules
@@ -450,17 +449,9 @@ def parse_game_orders(text: str, game: Game) -> tuple[list[Order], AdvanceRetrea
     return orders, advance, sorted(problems)
 
 
-_SHORT = re.compile(r"^\s*([SFW])\s*(\d+)\s*([MRAB])\s*$", re.I)
-
-
 def parse_phase_name(text: str) -> Phase:
-    m = _SHORT.match(text)
-    if m:
-        kind = {"M": PhaseKind.MOVEMENT, "R": PhaseKind.RETREAT}.get(m.group(3).upper(), PhaseKind.ADJUSTMENT)
-        season = Season.SPRING if m.group(1).upper() == "S" else Season.FALL
-        return Phase(int(m.group(2)), season, kind)
     try:
-        return parse_phase(text)
+        return Phase.parse(text)
     except ValueError:
         raise GameError(f"phase {text!r}: expected e.g. S1902M, F1902R, W1902A or 'Spring 1902, Movement'") from None
 
@@ -502,29 +493,3 @@ def adjudicate_silencing(state: State, orders: list[Order], rules: Rules, silent
     merged = tuple(by_index[k] if k in by_index else rejected[k] for k in range(len(orders)))
     return replace(result, results=merged, trace=None)
 
-
-def order_unit(state: State, order: Order):
-    """The unit an order goes to (the dislodged one in a retreat phase), or None."""
-    if isinstance(order, (Build, Waive)):
-        return None
-    if isinstance(order, (Retreat, Disband)):
-        return next((d.unit for d in state.dislodged if d.unit.province == order.unit.province), None)
-    return state.unit_at(order.unit.province)
-
-
-def order_power(state: State, order: Order) -> Power | None:
-    """Who gives an order: its power prefix, else the owner of the unit (or home centre)."""
-    if order.power is not None:
-        return order.power
-    if isinstance(order, Build):
-        return state.variant.home_of.get(order.location.province)
-    if isinstance(order, Waive):
-        return None
-    province = order.unit.province
-    if isinstance(order, (Retreat, Disband)):
-        for d in state.dislodged:
-            if d.unit.province == province:
-                return d.unit.power
-        return None
-    unit = state.unit_at(province)
-    return unit.power if unit is not None else None

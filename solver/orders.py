@@ -9,9 +9,12 @@ An order names the unit it is given to as a :class:`UnitRef`: what the order
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
-from .board import Location, Power, UnitKind
+from .board import Location, Power, Unit, UnitKind
+
+if TYPE_CHECKING:
+    from .state import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,3 +117,22 @@ def ordered_province(order: Order) -> str | None:
     if isinstance(order, Waive):
         return None
     return order.unit.province
+
+
+def order_unit(state: State, order: Order) -> Unit | None:
+    """The unit an order goes to (the dislodged one in a retreat phase), or None."""
+    if isinstance(order, (Build, Waive)):
+        return None
+    if isinstance(order, (Retreat, Disband)):
+        return next((d.unit for d in state.dislodged if d.unit.province == order.unit.province), None)
+    return state.unit_at(order.unit.province)
+
+
+def order_power(state: State, order: Order) -> Power | None:
+    """Who gives an order: its power prefix, else the owner of the unit (or home centre)."""
+    if order.power is not None:
+        return order.power
+    if isinstance(order, Build):
+        return state.variant.home_of.get(order.location.province)
+    unit = order_unit(state, order)
+    return unit.power if unit is not None else None

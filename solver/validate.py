@@ -121,7 +121,7 @@ from .board import PhaseKind, Unit, UnitKind
 from .explain import explain
 from .formats.diplomacy_json import (RecordedGame, RecordedPhase, RecordError, format_location,
                                      format_unit, package_phase_name, read_game)
-from .orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, Waive
+from .orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, ordered_province
 from .results import OrderResult, PhaseResult, Reason
 from .rules import ISSUES, Rules
 
@@ -223,9 +223,12 @@ class GameReport:
         return lines
 
 
-def _kind_name(kind: PhaseKind | None) -> str:
-    return {PhaseKind.MOVEMENT: "movement", PhaseKind.RETREAT: "retreat",
-            PhaseKind.ADJUSTMENT: "adjustment"}.get(kind, "other")  # type: ignore[arg-type]
+KIND_NAMES = {PhaseKind.MOVEMENT: "movement", PhaseKind.RETREAT: "retreat", PhaseKind.ADJUSTMENT: "adjustment"}
+"""How reports name the kind of a phase; anything else (no phase, unreadable) is ``"other"``."""
+
+
+def kind_name(kind: PhaseKind | None) -> str:
+    return KIND_NAMES.get(kind, "other")  # type: ignore[arg-type]
 
 
 def rejected_record(source: str, reason: str, rules: Rules | None = None, game: str | None = None) -> GameReport:
@@ -269,7 +272,7 @@ def validate_game(record: dict, rules: Rules, source: str = "") -> GameReport:
 
 def _crash(rec: RecordedPhase, exc: Exception) -> PhaseReport:
     where = traceback.extract_tb(exc.__traceback__)[-1]
-    return PhaseReport(rec.index, rec.name, _kind_name(rec.kind), REJECTED,
+    return PhaseReport(rec.index, rec.name, kind_name(rec.kind), REJECTED,
                        reason=f"dipsat failed on this phase: {type(exc).__name__}: {exc} ({where.name}:{where.lineno})")
 
 
@@ -318,7 +321,7 @@ class _Judge:
 
     def phase(self, i: int) -> PhaseReport:
         rec, nxt, note = self.context(i)
-        kind = _kind_name(rec.kind)
+        kind = kind_name(rec.kind)
         if rec.error is not None:
             return PhaseReport(rec.index, rec.name, kind, REJECTED, reason=str(rec.error))
         if rec.phase is None or rec.state is None:
@@ -413,14 +416,6 @@ def _compare(rec: RecordedPhase, result: PhaseResult, nxt: RecordedPhase | None,
     return diffs
 
 
-def _province(order: Order) -> str | None:
-    if isinstance(order, Build):
-        return order.location.province
-    if isinstance(order, Waive):
-        return None
-    return order.unit.province
-
-
 def _order_differences(rec: RecordedPhase, result: PhaseResult) -> list[Difference]:
     state = rec.state
     assert state is not None
@@ -428,12 +423,12 @@ def _order_differences(rec: RecordedPhase, result: PhaseResult) -> list[Differen
     texts = [f"{o.power.upper() if o.power else '?'}: {t}" for o, t in rec.orders]
     by_province: dict[str, OrderResult] = {}
     for (order, _), r in zip(rec.orders, result.results):
-        p = _province(order)
+        p = ordered_province(order)
         if p is not None and p not in by_province:
             by_province[p] = r
     diffs = []
     for k, ((order, _), r) in enumerate(zip(rec.orders, result.results)):
-        p = _province(order)
+        p = ordered_province(order)
         if p is None:
             continue
         codes = rec.results.get(p, ())
@@ -587,7 +582,7 @@ def _involved(rec: RecordedPhase, result: PhaseResult, diffs: list[Difference]) 
 
 
 def _touched(order: Order) -> set[str]:
-    out = {_province(order)} - {None}
+    out = {ordered_province(order)} - {None}
     for attr in ("dest", "target", "location"):
         value = getattr(order, attr, None)
         if value is not None:

@@ -7,11 +7,10 @@ line and goes on; a case with an error is still returned, marked broken.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
-from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
+from ..board import Location, Phase, Unit, UnitKind
 from ..errors import CaseFileError
 from ..maps import Variant, fold, load_variant
 from ..notation import parse_location
@@ -113,23 +112,9 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
     return cases, errors
 
 
-_PHASE = re.compile(r"^\s*(spring|fall|autumn|winter)\s+(\d+)\s*,?\s*(movement|retreats?|adjustments?|builds?)?\s*$", re.I)
-
-
 def parse_phase(text: str) -> Phase:
     """``Spring 1901, Movement`` (also Fall/Autumn/Winter, Retreat(s), Adjustment(s))."""
-    m = _PHASE.match(text)
-    if not m:
-        raise ValueError(f"phase {text!r}: expected e.g. 'Spring 1901, Movement'")
-    season_word, year, kind_word = m.group(1).lower(), int(m.group(2)), (m.group(3) or "").lower()
-    season = Season.SPRING if season_word == "spring" else Season.FALL
-    if kind_word.startswith("retreat"):
-        kind = PhaseKind.RETREAT
-    elif kind_word.startswith(("adjust", "build")) or season_word == "winter":
-        kind = PhaseKind.ADJUSTMENT
-    else:
-        kind = PhaseKind.MOVEMENT
-    return Phase(year, season, kind)
+    return Phase.parse_long(text)
 
 
 def resolve_variant(name: str) -> Variant:

@@ -65,8 +65,6 @@ RESULT_CODES = frozenset({"", "bounce", "void", "cut", "dislodged", "no convoy",
 MOVE_FAILURES = frozenset({"bounce", "void", "no convoy", "disrupted", "maybe", "dislodged"})
 MAPS = {"standard": "standard"}
 
-_PHASE = re.compile(r"^([SFW])(\d{1,4})([MRA])$")
-_KIND_LETTER = {"M": PhaseKind.MOVEMENT, "R": PhaseKind.RETREAT, "A": PhaseKind.ADJUSTMENT}
 
 
 class RecordError(DipsatError, ValueError):
@@ -128,17 +126,16 @@ def parse_phase_name(name: str) -> Phase | None:
     ``COMPLETED``/``FORMING`` -> None. Raises ValueError otherwise."""
     if name in ("COMPLETED", "FORMING"):
         return None
-    m = _PHASE.match(name)
-    if not m:
-        raise ValueError(f"phase name {name!r} is not like S1901M, F1901R, W1901A or COMPLETED")
-    season, year, kind = m.group(1), int(m.group(2)), _KIND_LETTER[m.group(3)]
-    if kind is PhaseKind.ADJUSTMENT:
-        if season == "S":
+    try:
+        phase = Phase.parse_short(name, strict=True)
+    except ValueError:
+        raise ValueError(f"phase name {name!r} is not like S1901M, F1901R, W1901A or COMPLETED") from None
+    if phase.kind is PhaseKind.ADJUSTMENT:
+        if phase.season is Season.SPRING:
             raise ValueError(f"phase name {name!r}: no spring adjustment phase on this map")
-        return Phase(year, Season.FALL, kind)
-    if season == "W":
+    elif name.startswith("W"):
         raise ValueError(f"phase name {name!r}: winter is the adjustment phase (W...A)")
-    return Phase(year, Season.SPRING if season == "S" else Season.FALL, kind)
+    return phase
 
 
 def package_phase_name(phase: Phase) -> str:

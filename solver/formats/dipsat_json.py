@@ -261,7 +261,6 @@ def result_to_json(result: PhaseResult) -> dict[str, Any]:
 # --- reading ---------------------------------------------------------------------------
 
 _CANONICAL = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)?$")
-_SHORT_PHASE = re.compile(r"^\s*([SFW])\s*(\d+)\s*([MRAB])\s*$", re.I)
 _KIND_WORDS = {"a": UnitKind.ARMY, "army": UnitKind.ARMY, "f": UnitKind.FLEET, "fleet": UnitKind.FLEET,
                "w": UnitKind.WING, "wing": UnitKind.WING}
 
@@ -365,14 +364,8 @@ class _Reader:
         return Phase(year, season, kind) if ok else None
 
     def _phase_text(self, text: str, path: str) -> Phase | None:
-        from .casefile import parse_phase
-        m = _SHORT_PHASE.match(text)
-        if m:
-            season = Season.SPRING if m.group(1).upper() == "S" else Season.FALL
-            kind = {"M": PhaseKind.MOVEMENT, "R": PhaseKind.RETREAT}.get(m.group(3).upper(), PhaseKind.ADJUSTMENT)
-            return Phase(int(m.group(2)), season, kind)
         try:
-            return parse_phase(text)
+            return Phase.parse(text)
         except ValueError:
             self.fail(path, f"expected a phase like 'Spring 1901, Movement' or 'S1901M', found {text!r}")
             return None
