@@ -21,10 +21,12 @@ def define_move(enc: Encoding, m: int) -> None:
         enc.fix(("move", m), True)  # the attack surely beats every opposing strength
         return
     beats = []
+    attack_expr = attack.expr
     for i, opponent in enumerate(open_):
         beat = enc.model.new_bool_var(f"beats[{m},{i}]")
-        enc.model.add(attack.expr > opponent.expr).only_enforce_if(beat)
-        enc.model.add(attack.expr <= opponent.expr).only_enforce_if(beat.Not())
+        opponent_expr = opponent.expr
+        enc.model.add(attack_expr > opponent_expr).only_enforce_if(beat)
+        enc.model.add(attack_expr <= opponent_expr).only_enforce_if(beat.Not())
         beats.append(beat)
     enc.iff_and(("move", m), beats)
 

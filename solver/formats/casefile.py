@@ -155,7 +155,7 @@ def parse_unit_line(text: str, variant: Variant, placement: bool = True) -> Unit
 
 
 def format_unit_line(unit: Unit) -> str:
-    return f"{unit.power}: {unit.kind} {unit.location}"
+    return str(unit)  # `Power: K loc`, the unit's own notation
 
 
 def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], orders: list[str],
