@@ -149,7 +149,10 @@ def _prevent_strength(enc: Encoding, m: int) -> Term:
     if move.opposite is not None:
         beaten = enc.cond(("move", move.opposite))
         if enc.rules.choice("4.A.7") == "a":
-            zero_if.append(beaten)  # 4.A.7 a: dislodged from there, by any route
+            # 4.A.7 a: a *dislodged* unit has no effect on the area its attacker came from,
+            # by any route: the opposite move succeeds and this one fails (a unit that
+            # moved away, e.g. in a convoyed swap, is not dislodged and still prevents).
+            zero_if.append(enc.both(beaten, negate(enc.cond(("move", m)))))
         else:
             zero_if.append(enc.both(head_to_head(enc, m), beaten))  # 5.B.6: head-to-head lost
     if any(z is True for z in zero_if):
