@@ -96,6 +96,10 @@ class RecordedPhase:
     results: dict[str, tuple[str, ...]] = field(default_factory=dict)  # province -> codes
     result_units: dict[str, str] = field(default_factory=dict)  # province -> unit as recorded ('F STP/SC')
     retreat_options: dict[str, tuple[str, ...]] = field(default_factory=dict)  # province -> recorded options
+    results_recorded: bool = True
+    """The record carries per-order results for this phase. False: only positions are
+    recorded (webDiplomacy exports, Droidippy histories); the phase is judged on the
+    next phase's position alone and no result code is ever invented."""
     error: RecordError | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
