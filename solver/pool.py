@@ -3,6 +3,8 @@
 Each worker runs one task at a time. A task whose worker dies (a crash, or a kill
 from outside) is tried once more on a fresh worker, then reported as failed; a task
 that runs past the time limit has its worker killed and is reported as timed out.
+A worker that dies while idle is replaced before it gets a task (no task is lost,
+none is counted as tried).
 Results come back keyed by task index, so the caller can put them in input order:
 the output does not depend on the number of workers.
 """
@@ -78,6 +80,25 @@ class Pool:
             process.join()
         raise RuntimeError(f"no worker process could be started in {attempts} attempts")
 
+    def _respawn(self, slot: _Slot) -> _Slot:
+        """A fresh worker in place of a dead (or stopped) one."""
+        slot.process.kill()
+        slot.process.join()
+        slot.conn.close()
+        return self._spawn()
+
+    @staticmethod
+    def _give(slot: _Slot, task: int, payload: Any) -> bool:
+        """Send a task to an idle worker; False when the worker is gone (killed while it
+        waited: the pipe is broken, or the process has ended)."""
+        if not slot.process.is_alive():
+            return False
+        try:
+            slot.conn.send((task, payload))
+        except (BrokenPipeError, ConnectionResetError, EOFError, OSError):
+            return False
+        return True
+
     def run(self, payloads: Sequence[Any]) -> Iterator[tuple[int, Any]]:
         """Yield (index, result or TaskFailure) for every payload, in completion order."""
         todo = list(range(len(payloads)))[::-1]
@@ -85,12 +106,14 @@ class Pool:
         slots = [self._spawn() for _ in range(min(self.workers, len(payloads)))]
         try:
             while todo or any(s.task is not None for s in slots):
-                for slot in slots:
+                for i, slot in enumerate(slots):
                     if slot.task is None and todo:
+                        if not self._give(slot, todo[-1], payloads[todo[-1]]):
+                            slots[i] = self._respawn(slot)  # it died while idle: the task was never sent
+                            continue
                         slot.task = todo.pop()
                         slot.started = time.monotonic()
                         tries[slot.task] += 1
-                        slot.conn.send((slot.task, payloads[slot.task]))
                 busy = [s for s in slots if s.task is not None]
                 ready = wait([s.conn for s in busy] + [s.process.sentinel for s in busy], timeout=0.25)
                 for i, slot in enumerate(slots):
@@ -108,9 +131,7 @@ class Pool:
                     late = self.timeout is not None and time.monotonic() - slot.started > self.timeout
                     if dead or late:
                         task = slot.task
-                        slot.process.kill()
-                        slot.process.join()
-                        slots[i] = self._spawn()
+                        slots[i] = self._respawn(slot)
                         if late:
                             yield task, TaskFailure(f"timed out after {self.timeout:g} s")
                         elif tries[task] <= self.retries:

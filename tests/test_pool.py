@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import signal
+
 from dipsat.pool import Pool, TaskFailure
 
 from . import pool_tasks
@@ -27,3 +31,17 @@ def test_results_do_not_depend_on_worker_count():
     one = dict(Pool(pool_tasks.task, workers=1).run(list(range(8))))
     two = dict(Pool(pool_tasks.task, workers=2).run(list(range(8))))
     assert one == two == {i: i * 10 for i in range(8)}
+
+
+def test_a_worker_killed_while_idle_is_replaced():
+    """Between two tasks a worker waits for the next one; killed then, it must not take
+    the run down (the next task went to a broken pipe, issue 12 item 2)."""
+    out = {}
+    run = Pool(pool_tasks.task, workers=2).run(list(range(6)))
+    for index, result in run:
+        out[index] = result
+        if len(out) == 1:  # the answering worker is idle now: kill every worker of the pool
+            for child in multiprocessing.active_children():
+                os.kill(child.pid, signal.SIGKILL)
+                child.join()
+    assert out == {i: i * 10 for i in range(6)}

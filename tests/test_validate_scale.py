@@ -92,6 +92,44 @@ def test_killing_a_worker_leaves_a_complete_report(games, tmp_path):
     assert "12 records read" in out
 
 
+def _state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="needs /proc to find the worker processes")
+def test_killing_an_idle_worker_leaves_a_complete_report(games, tmp_path):
+    """Stop the parent, let the workers finish and wait, kill one, continue (issue 12 item 2:
+    the next record went to the dead worker and the run ended silently)."""
+    # small records first (their answers fit in the pipe: a worker that has answered is idle)
+    inputs = tmp_path / "inputs.jsonl"
+    inputs.write_text("".join(f'{{"id": "not a game {n}"}}\n' for n in range(300)) + games.read_text())
+    expected = tmp_path / "expected.jsonl"
+    code, _ = _validate(str(inputs), "--workers", "1", "--report", str(expected))
+    report = tmp_path / "killed.jsonl"
+    run = subprocess.Popen([sys.executable, "-m", "dipsat.cli", "validate", str(inputs), "--workers", "2",
+                            "--report", str(report), "--no-progress"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    victim = None
+    for _ in range(400):  # wait for the workers and a first record
+        time.sleep(0.05)
+        workers = [p for p in _children(run.pid) if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()]
+        if len(workers) == 2 and report.exists() and report.stat().st_size:
+            os.kill(run.pid, signal.SIGSTOP)
+            for _ in range(100):  # until both workers have answered and wait for the next record
+                time.sleep(0.1)
+                if all(_state(p) == "S" for p in workers):
+                    break
+            victim = workers[0]
+            os.kill(victim, signal.SIGKILL)
+            os.kill(run.pid, signal.SIGCONT)
+            break
+    out, err = run.communicate(timeout=300)
+    assert victim is not None, err
+    assert run.returncode == code, err
+    assert report.read_bytes() == expected.read_bytes()
+    assert "312 records read" in out
+
+
 def test_dask_cluster_gives_the_same_report(games, tmp_path):
     distributed = pytest.importorskip("distributed")
     local, remote = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
