@@ -19,6 +19,7 @@ when some phase disagreed or was rejected, else 0.
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import json
 import os
@@ -96,30 +97,42 @@ def iter_items(paths: Iterable[str]) -> Iterator[Item]:
             yield from _sniff(path)
 
 
-def _open_text(path: Path, gz: bool):
-    if gz:
-        return gzip.open(path, "rt", encoding="utf-8")
-    return path.open(encoding="utf-8")
+def _open_bytes(path: Path, gz: bool):
+    return gzip.open(path, "rb") if gz else path.open("rb")
+
+
+def _decoded(raw: bytes, first: bool = True) -> tuple[str | None, str]:
+    """UTF-8 text (a BOM that starts the file dropped), or None and why not."""
+    try:
+        return (raw.removeprefix(codecs.BOM_UTF8) if first else raw).decode("utf-8"), ""
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8: byte 0x{raw[exc.start]:02x} at byte {exc.start + 1} ({exc.reason})"
 
 
 def _line_items(path: Path, gz: bool) -> Iterator[Item]:
+    """One item per line: lines are split on \n only (a lone CR stays inside its record)
+    and decoded one by one, so a bad byte rejects its own line and no other."""
     number = 0
     try:
-        with _open_text(path, gz) as handle:
-            for number, line in enumerate(handle, start=1):
-                if line.strip():
+        with _open_bytes(path, gz) as handle:
+            for number, raw in enumerate(handle, start=1):
+                line, why = _decoded(raw, first=number == 1)
+                if line is None:
+                    yield Item(f"{path}:{number}", "unreadable", f"cannot read line {number}: {why}")
+                elif line.strip():
                     yield Item(f"{path}:{number}", "game", line)
-    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:
+    except (OSError, EOFError, zlib.error) as exc:
         yield Item(f"{path}:{number + 1}", "unreadable", f"cannot read the input after line {number}: "
                                                          f"{type(exc).__name__}: {exc}")
 
 
 def _whole_file_item(path: Path, gz: bool) -> Item:
     try:
-        with _open_text(path, gz) as handle:
-            return Item(str(path), "game", handle.read())
-    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:
+        with _open_bytes(path, gz) as handle:
+            text, why = _decoded(handle.read())
+    except (OSError, EOFError, zlib.error) as exc:
         return Item(str(path), "unreadable", f"cannot read the input: {type(exc).__name__}: {exc}")
+    return Item(str(path), "game", text) if text is not None else Item(str(path), "unreadable", f"cannot read the input: {why}")
 
 
 def _case_items(path: Path) -> Iterator[Item]:
@@ -132,13 +145,14 @@ def _case_items(path: Path) -> Iterator[Item]:
 
 def _sniff(path: Path) -> Iterator[Item]:
     try:
-        head = path.read_bytes()[:2]
+        with path.open("rb") as handle:
+            head = handle.read(8)
     except OSError as exc:
         yield Item(str(path), "unreadable", f"cannot read the input: {exc}")
         return
-    if head == b"\x1f\x8b":
+    if head[:2] == b"\x1f\x8b":
         yield from _line_items(path, True)
-    elif head.lstrip()[:1] == b"{":
+    elif head.removeprefix(codecs.BOM_UTF8).lstrip()[:1] == b"{":
         yield from _line_items(path, False)
     else:
         yield from _case_items(path)
