@@ -51,11 +51,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..board import Location, Phase, PhaseKind, Power, Season, Unit, UnitKind
-from ..errors import DipsatError, NotationError
-from ..maps import Variant, fold, load_variant
+from ..errors import NotationError
+from ..maps import fold, load_variant
 from ..notation import parse_order
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                       SupportMove, UnitRef, Waive)
+from ..records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit,
+                       next_phase_names, package_phase_name, position_contradiction)
 from ..state import Dislodged, State
 
 __all__ = ["RecordError", "RecordedGame", "RecordedPhase", "read_game", "parse_phase_name",
@@ -65,61 +67,6 @@ RESULT_CODES = frozenset({"", "bounce", "void", "cut", "dislodged", "no convoy",
 MOVE_FAILURES = frozenset({"bounce", "void", "no convoy", "disrupted", "maybe", "dislodged"})
 MAPS = {"standard": "standard"}
 
-
-
-class RecordError(DipsatError, ValueError):
-    """A recorded game (or one of its phases) that cannot be used.
-
-    ``game`` is the record's id, ``phase`` the phase name (None: the whole
-    record), ``message`` what is wrong and what was expected.
-    """
-
-    def __init__(self, game: str | None, phase: str | None, message: str) -> None:
-        self.game = game
-        self.phase = phase
-        self.message = message
-        where = f"game {game!r}" if game is not None else "record"
-        if phase is not None:
-            where += f", phase {phase}"
-        super().__init__(f"{where}: {message}")
-
-
-@dataclass
-class RecordedPhase:
-    """One phase of a record: the position, the orders and the recorded results."""
-
-    index: int
-    name: str
-    phase: Phase | None = None  # None: COMPLETED / FORMING
-    state: State | None = None
-    orders: list[tuple[Order, str]] = field(default_factory=list)  # (order, text as recorded)
-    results: dict[str, tuple[str, ...]] = field(default_factory=dict)  # province -> codes
-    result_units: dict[str, str] = field(default_factory=dict)  # province -> unit as recorded ('F STP/SC')
-    retreat_options: dict[str, tuple[str, ...]] = field(default_factory=dict)  # province -> recorded options
-    results_recorded: bool = True
-    """The record carries per-order results for this phase. False: only positions are
-    recorded (webDiplomacy exports, Droidippy histories); the phase is judged on the
-    next phase's position alone and no result code is ever invented."""
-    error: RecordError | None = None
-    raw: dict[str, Any] = field(default_factory=dict, repr=False)
-
-    @property
-    def kind(self) -> PhaseKind | None:
-        return self.phase.kind if self.phase else None
-
-    @property
-    def processed(self) -> bool:
-        """Orders were given (or results recorded): the phase was adjudicated."""
-        return bool(self.orders) or bool(self.results)
-
-
-@dataclass
-class RecordedGame:
-    id: str
-    map: str
-    rules: tuple[str, ...]
-    variant: Variant
-    phases: list[RecordedPhase]
 
 
 # --- names -------------------------------------------------------------------------------
@@ -140,21 +87,6 @@ def parse_phase_name(name: str) -> Phase | None:
     elif name.startswith("W"):
         raise ValueError(f"phase name {name!r}: winter is the adjustment phase (W...A)")
     return phase
-
-
-def package_phase_name(phase: Phase) -> str:
-    """The package's name of one of our phases (adjustments are ``W....A``)."""
-    if phase.kind is PhaseKind.ADJUSTMENT:
-        return f"W{phase.year}A"
-    return phase.short
-
-
-def format_location(loc: Location) -> str:
-    return str(loc).upper()
-
-
-def format_unit(unit: Unit) -> str:
-    return f"{unit.kind} {format_location(unit.location)}"
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -240,6 +172,12 @@ class _Reader:
             except RecordError as exc:
                 entry.error = exc
             out.append(entry)
+        # Results are recorded where a phase with orders has a non-empty 'results'
+        # (webDiplomacy exports: every phase has "results": {}). A phase without orders
+        # follows the game: it has results when the game's other phases do.
+        any_results = any(entry.results for entry in out)
+        for entry in out:
+            entry.results_recorded = bool(entry.results) or (not entry.orders and any_results)
         for i, entry in enumerate(out):
             if entry.error is None and entry.kind is PhaseKind.RETREAT:
                 try:
@@ -248,7 +186,7 @@ class _Reader:
                     entry.error = exc
         for prev, nxt in zip(out, out[1:]):
             if prev.error is None and nxt.error is None and nxt.state is not None:
-                problem = contradiction(prev, nxt)
+                problem = contradiction(prev, nxt) if prev.results_recorded else position_contradiction(prev, nxt)
                 if problem:
                     nxt.error = self.fail(nxt.name, problem)
         return out
@@ -298,6 +236,7 @@ class _Reader:
                     raise self.fail(name, f"state.centers: {text} is owned by both {owners[loc.province]} and {power}")
                 owners[loc.province] = power
         retreats = state.get("retreats", {}) or {}
+        entry.retreat_options_recorded = isinstance(state.get("retreats"), dict)
         if isinstance(retreats, dict):
             for pname, table in sorted(retreats.items()):
                 if not isinstance(table, dict):
@@ -424,6 +363,8 @@ class _Reader:
             raise self.fail(entry.name, f"a retreat phase must follow the movement phase {package_phase_name(expected)}")
         if prev.error is not None or prev.state is None:
             raise self.fail(entry.name, f"the movement phase before it ({prev.name}) is rejected: attacker origins unknown")
+        if not prev.results_recorded:
+            return  # no result codes: the attackers are found by validate (positions, adjudication)
         moves = [(o, prev.results.get(o.unit.province, ())) for o, _ in prev.orders if isinstance(o, Move)]
         convoys = [(o, prev.results.get(o.unit.province, ())) for o, _ in prev.orders if isinstance(o, Convoy)]
         the_map = self.variant.map
@@ -483,17 +424,6 @@ def read_game(record: Any) -> RecordedGame:
 
 
 # --- the record against itself ----------------------------------------------------------------
-
-
-def next_phase_names(phase: Phase) -> set[str]:
-    """The names the package may give the phase after `phase` (skipped phases allowed)."""
-    y = phase.year
-    if phase.kind is PhaseKind.ADJUSTMENT:
-        return {f"S{y + 1}M", "COMPLETED"}
-    if phase.season is Season.SPRING:
-        return {f"S{y}R", f"F{y}M", "COMPLETED"} if phase.kind is PhaseKind.MOVEMENT else {f"F{y}M", "COMPLETED"}
-    base = {f"W{y}A", f"S{y + 1}M", "COMPLETED"}
-    return base | {f"F{y}R"} if phase.kind is PhaseKind.MOVEMENT else base
 
 
 def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
