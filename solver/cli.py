@@ -318,17 +318,18 @@ def _compare_rules(profiles: str, overrides: tuple[str, ...]) -> dict[str, Rules
 @click.option("--workers", type=int, default=None, help="Recorded games: the 'all workers' run (default: all cores).")
 @click.option("--rules", "profile", type=click.Choice(sorted(PROFILES)), default=DEFAULT_PROFILE, show_default=True)
 def bench_command(paths: tuple[str, ...], repeat: int, workers: int | None, profile: str) -> None:
-    """Time adjudication: recorded games (default: the bundled corpus) or case files.
+    """Time adjudication: recorded games (default: the bundled corpus; saved games of the
+    diplomacy package, godip histories or folders of them) or case files.
 
     On recorded games: phases per second and per-phase median/p90/p99 by phase kind,
     one worker (one call per phase, and batch mode) and all workers, and when the
     diplomacy package is installed, the same games through its Game.process() in
     the same run, with the ratio. On case files: per-phase times of each case.
     """
-    from .bench import bench_cases, format_report
+    from .bench import bench_cases, format_report, recorded_inputs
 
     chosen = list(paths) or [str(_bundled_cases() / "corpus" / "random_games.jsonl.gz")]
-    if all(Path(p).is_file() and ".json" in Path(p).name for p in chosen):
+    if recorded_inputs(chosen):
         _bench_corpus(chosen, workers or os.cpu_count() or 1, Rules.profile(profile))
         return
     report = bench_cases(chosen, repeat)
