@@ -68,6 +68,7 @@ _SEASONS = {"spring": Season.SPRING, "fall": Season.FALL, "autumn": Season.FALL,
 _KINDS = {"movement": PhaseKind.MOVEMENT, "retreat": PhaseKind.RETREAT, "adjustment": PhaseKind.ADJUSTMENT}
 _UNIT_WORDS = {"army": UnitKind.ARMY, "fleet": UnitKind.FLEET}
 _PHASE_LINE = re.compile(r"^PHASE(?:\s+(\S+))?(?:\s+(\S+))?(?:\s+(\S+))?\s*(.*)$")
+_SURROGATE = re.compile("[\udc80-\udcff]")
 _POSITION_LINE = re.compile(r"^([^:]+):\s*(\S+)\s+(\S+)$")
 _ORDER_FORMS = ("'ank move bla', 'smy move con via convoy', 'rom support ven', 'bud support vie move gal', "
                 "'nth convoy lon move nwy', 'nap hold', 'pie disband', 'build Army ber', 'build Fleet stp/nc' "
@@ -122,6 +123,8 @@ class _Reader:
         self.variant = variant
         self.map = variant.map
         self.phases: list[GodipPhase] = []
+        self.seen: dict[str, tuple[str, Power, Location, Unit | None]] = {}
+        self.places: dict[str, Location | None] = {}
 
     def fail(self, entry: GodipPhase, number: int, message: str) -> None:
         if entry.error is None:
@@ -135,6 +138,11 @@ class _Reader:
 
     def location(self, text: str) -> Location | None:
         """A province with an optional coast as godip writes it; None: unknown name."""
+        if text not in self.places:
+            self.places[text] = self.parse_location(text)
+        return self.places[text]
+
+    def parse_location(self, text: str) -> Location | None:
         name, slash, coast = text.partition("/")
         province = self.province(name)
         if province is None:
@@ -148,8 +156,8 @@ class _Reader:
     def read(self, lines: list[tuple[int, str | None]]) -> None:
         entry: GodipPhase | None = None
         section = ""
-        units: list[Unit] = []
-        dislodged: list[Unit] = []
+        units: dict[str, Unit] = {}
+        dislodged: dict[str, Unit] = {}
         owners: dict[str, Power] = {}
         order_lines: list[tuple[int, str]] = []
         stray: tuple[int, str] | None = None
@@ -160,8 +168,8 @@ class _Reader:
             if entry.error is None and section == "":
                 self.fail(entry, entry.line, "expected a POSITIONS line after the PHASE line")
             if entry.error is None and entry.phase is not None:
-                entry.state = State(self.variant, entry.phase, tuple(units), tuple(owners.items()),
-                                    tuple(Dislodged(u) for u in dislodged))
+                entry.state = State(self.variant, entry.phase, tuple(units.values()), tuple(owners.items()),
+                                    tuple(Dislodged(u) for u in dislodged.values()))
                 self.orders(entry, order_lines)
             self.phases.append(entry)
 
@@ -171,7 +179,7 @@ class _Reader:
             if text is not None and text.lstrip().startswith("PHASE"):
                 close()
                 entry = self.header(number, text.strip())
-                section, units, dislodged, owners, order_lines = "", [], [], {}, []
+                section, units, dislodged, owners, order_lines = "", {}, {}, {}, []
                 if stray is not None:
                     self.fail(entry, stray[0], f"expected a 'PHASE <year> <season> <kind>' line first, found {stray[1]!r}")
                     stray = None
@@ -223,8 +231,30 @@ class _Reader:
         self.fail(entry, number, f"expected 'PHASE <year> Spring|Fall Movement|Retreat|Adjustment', found {line!r}")
         return entry
 
-    def position(self, line: str, units: list[Unit], dislodged: list[Unit], owners: dict[str, Power],
+    def position(self, line: str, units: dict[str, Unit], dislodged: dict[str, Unit], owners: dict[str, Power],
                  entry: GodipPhase) -> None:
+        parsed = self.seen.get(line)
+        if parsed is None:
+            parsed = self.seen[line] = self.parse_position(line)
+        what, power, loc, unit = parsed
+        if unit is None:
+            if owners.get(loc.province, power) != power:
+                raise _PhaseFailed(f"supply centre {loc} owned twice ({owners[loc.province]} and {power})")
+            owners[loc.province] = power
+            return
+        if what.endswith("/dislodged"):
+            if entry.phase is not None and entry.phase.kind is not PhaseKind.RETREAT:
+                raise _PhaseFailed(f"a dislodged unit outside a retreat phase: {line!r}")
+            group = dislodged
+        else:
+            group = units
+        if loc.province in group:
+            raise _PhaseFailed(f"two {'dislodged ' if group is dislodged else ''}units in {loc.province}")
+        group[loc.province] = unit
+
+    def parse_position(self, line: str) -> tuple[str, Power, Location, Unit | None]:
+        """(what, power, location, the unit or None for a supply line) of a position line
+        (read once per distinct line: positions repeat from phase to phase)."""
         m = _POSITION_LINE.match(line)
         if not m:
             raise _PhaseFailed(f"expected a position like 'Turkey: fleet ank', 'Turkey: supply ank' or "
@@ -241,10 +271,7 @@ class _Reader:
         if what == "supply":
             if loc.coast is not None or not self.map.provinces[loc.province].centre:
                 raise _PhaseFailed(f"{where!r} is not a supply centre")
-            if owners.get(loc.province, power) != power:
-                raise _PhaseFailed(f"supply centre {where} owned twice ({owners[loc.province]} and {power})")
-            owners[loc.province] = power
-            return
+            return what, power, loc, None
         word, _, flag = what.partition("/")
         if word not in _UNIT_WORDS or flag not in ("", "dislodged"):
             raise _PhaseFailed(f"expected army, fleet, army/dislodged, fleet/dislodged or supply, found {what!r}")
@@ -253,16 +280,7 @@ class _Reader:
             raise _PhaseFailed(f"a {word} cannot stand in {where}" + (
                 " (a fleet there needs its coast)" if kind is UnitKind.FLEET and loc.coast is None
                 and self.map.provinces[loc.province].coasts else ""))
-        unit = Unit(power, kind, loc)
-        if flag:
-            if entry.phase is not None and entry.phase.kind is not PhaseKind.RETREAT:
-                raise _PhaseFailed(f"a dislodged unit outside a retreat phase: {line!r}")
-            group = dislodged
-        else:
-            group = units
-        if any(u.province == loc.province for u in group):
-            raise _PhaseFailed(f"two {'dislodged ' if flag else ''}units in {loc.province}")
-        group.append(unit)
+        return what, power, loc, Unit(power, kind, loc)
 
     # --- orders ----------------------------------------------------------------
     def orders(self, entry: GodipPhase, lines: list[tuple[int, str]]) -> None:
@@ -361,9 +379,10 @@ def _lines(text: str | bytes) -> list[tuple[int, str | None]]:
             except UnicodeDecodeError:
                 out.append((number, None))
     else:
+        # text decoded with errors="surrogateescape" keeps bad bytes as lone surrogates
+        bad = _SURROGATE.search(text) is not None
         for number, line in enumerate(text.split("\n"), start=1):
-            # text decoded with errors="surrogateescape" keeps bad bytes as lone surrogates
-            out.append((number, None if re.search("[\udc80-\udcff]", line) else line))
+            out.append((number, None if bad and _SURROGATE.search(line) else line))
     if out and out[0][1] is not None:
         out[0] = (1, out[0][1].lstrip("\ufeff"))
     return out
