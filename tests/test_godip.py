@@ -331,6 +331,9 @@ def test_not_a_history() -> None:
         read_godip_game("CASE 6.A.1\nPRESTATE\n", "case.txt")
     with pytest.raises(RecordError, match="no PHASE line"):
         read_godip_game("\n\n", "empty.txt")
+    stray = read_godip_game("Game 12\n" + HAND, "stray.txt")
+    assert "line 1: expected a 'PHASE <year> <season> <kind>' line first, found 'Game 12'" in str(stray.phases[0].error)
+    assert [p.error for p in stray.phases[1:]] == [None, None]
     assert is_godip_history("\n  \nPHASE 1901 Spring Movement\n") and is_godip_history(b"PHASE 1901 Spring Movement")
     assert not is_godip_history("VARIANT_ALL Standard\nCASE x\n") and not is_godip_history('{"phases": []}')
 

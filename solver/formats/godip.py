@@ -80,6 +80,8 @@ class GodipPhase(RecordedPhase):
     """A phase of a godip history: a :class:`RecordedPhase` (no per-order results) plus
     where it is in the file and the orders that could not be typed."""
 
+    results_recorded: bool = False
+    """Never: the format records positions and orders, no per-order results."""
     line: int = 0
     """The line of its ``PHASE`` header (1-based)."""
     unread: list[str] = field(default_factory=list)
@@ -226,8 +228,8 @@ class _Reader:
                 entry = GodipPhase(index, f"#{index}", line=number)
                 self.fail(entry, number, f"no spring adjustment phase on this map, found {line!r}")
                 return entry
-            return GodipPhase(index, package_phase_name(phase), phase, results_recorded=False, line=number)
-        entry = GodipPhase(index, f"#{index}", results_recorded=False, line=number)
+            return GodipPhase(index, package_phase_name(phase), phase, line=number)
+        entry = GodipPhase(index, f"#{index}", line=number)
         self.fail(entry, number, f"expected 'PHASE <year> Spring|Fall Movement|Retreat|Adjustment', found {line!r}")
         return entry
 
