@@ -55,13 +55,13 @@ from ..errors import NotationError
 from ..maps import fold, load_variant
 from ..notation import parse_order
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
-                      SupportMove, UnitRef, Waive)
+                      SupportMove, UnitRef, Waive, order_power, order_unit)
 from ..records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit,
                        next_phase_names, package_phase_name, position_contradiction)
 from ..state import Dislodged, State
 
 __all__ = ["RecordError", "RecordedGame", "RecordedPhase", "read_game", "parse_phase_name",
-           "package_phase_name", "format_unit", "format_location", "RESULT_CODES"]
+           "package_phase_name", "format_unit", "format_location", "RESULT_CODES", "write_game", "package_order"]
 
 RESULT_CODES = frozenset({"", "bounce", "void", "cut", "dislodged", "no convoy", "disrupted", "disband", "maybe"})
 MOVE_FAILURES = frozenset({"bounce", "void", "no convoy", "disrupted", "maybe", "dislodged"})
@@ -510,3 +510,74 @@ def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
     if not problems:
         return None
     return f"position contradicts the recorded result of {prev.name}: " + "; ".join(problems)
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def write_game(game: RecordedGame) -> dict[str, Any]:
+    """A recorded game (any format read into a :class:`RecordedGame`) as a saved game of
+    the package, the structure :func:`read_game` reads: per phase its name, position
+    (``*`` for dislodged units) and orders by power in the package's spelling; no
+    results (``"results": {}``). Orders that address no unit are left out (the package
+    would not accept them).
+
+    :raises ValueError: a phase without a position.
+    """
+    phases = []
+    for entry in game.phases:
+        if entry.state is None:
+            raise ValueError(f"phase {entry.name}: no position to write")
+        state = entry.state
+        units: dict[str, list[str]] = {}
+        for unit in state.units:
+            units.setdefault(unit.power.upper(), []).append(format_unit(unit))
+        for d in state.dislodged:
+            units.setdefault(d.unit.power.upper(), []).append("*" + format_unit(d.unit))
+        centres: dict[str, list[str]] = {}
+        for centre, power in state.owners:
+            centres.setdefault(power.upper(), []).append(centre.upper())
+        orders: dict[str, list[str]] = {}
+        for order, _ in entry.orders:
+            power = order_power(state, order)
+            text = package_order(order, state)
+            if power is not None and text is not None:
+                orders.setdefault(power.upper(), []).append(text)
+        phases.append({"name": entry.name, "state": {"name": entry.name, "units": units, "centers": centres},
+                       "orders": orders, "results": {}})
+    return {"id": game.id, "map": game.map, "rules": list(game.rules), "phases": phases}
+
+
+def package_order(order: Order, state: State) -> str | None:
+    """One order in the package's spelling (``A PAR - BUR VIA``, ``F NTH C A LON - NWY``,
+    ``A PAR B``); None for an order to no unit. The unit is written where it stands
+    (with its coast), supported and convoyed destinations without coasts."""
+    if isinstance(order, Waive):
+        return "WAIVE"
+    if isinstance(order, Build):
+        return f"{order.kind or UnitKind.ARMY} {format_location(order.location)} B"
+    unit = order_unit(state, order)
+    if unit is None:
+        return None
+    me = format_unit(unit)
+
+    def target(ref: UnitRef) -> str | None:
+        found = state.unit_at(ref.province)
+        return format_unit(found) if found is not None else None
+
+    match order:
+        case Hold():
+            return f"{me} H"
+        case Move(dest=dest, via_convoy=via):
+            return f"{me} - {format_location(dest)}" + (" VIA" if via else "")
+        case SupportHold(target=t) if target(t):
+            return f"{me} S {target(t)}"
+        case SupportMove(target=t, dest=dest) if target(t):
+            return f"{me} S {target(t)} - {dest.province.upper()}"
+        case Convoy(target=t, dest=dest) if target(t):
+            return f"{me} C {target(t)} - {dest.province.upper()}"
+        case Retreat(dest=dest):
+            return f"{me} R {format_location(dest)}"
+        case Disband() | Remove():
+            return f"{me} D"
+    return None
