@@ -343,26 +343,72 @@ def _judged_on_dask(items: list[Item], rules: Rules, address: str) -> Iterator[t
                 yield i, _failed_record(items[i], rules, f"{type(exc).__name__}: {exc}")
 
 
-def _resumed(report_path: str | None) -> tuple[set[str], list[str]]:
-    """Sources already judged in an earlier report, and its complete lines (up to the
-    last `record` line: a record cut off by a kill is judged again)."""
+@dataclass
+class _Resumed:
+    """What an earlier, cut-off report already holds."""
+
+    lines: list[dict[str, Any]] = field(default_factory=list)  # complete records' lines
+    rules: dict[str, str] = field(default_factory=dict)  # source -> the rules its record was judged by
+    end: int = 0  # bytes: where the last complete record ends
+
+
+def _report_line(raw: bytes) -> dict[str, Any] | None:
+    """A line of a validate report, decoded (None: it is not one)."""
+    try:
+        line = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(line, dict) or not isinstance(line.get("type"), str) or not isinstance(line.get("source"), str):
+        return None
+    if not isinstance(line.get("rule"), (str, type(None))):
+        return None
+    if line["type"] == "record":
+        counts = line.get("counts")
+        if not (isinstance(line.get("rules"), str) and isinstance(line.get("rejected"), bool)
+                and isinstance(counts, dict)
+                and all(type(n) is int and n >= 0 and "/" in key for key, n in counts.items())):
+            return None
+    return line
+
+
+def _resumed(report_path: str | None) -> _Resumed:
+    """The complete records of a report cut off by a kill (a record whose lines are not all
+    there is judged again). A last line without its newline is the cut (even inside a
+    character); any other line that is not a report line means the file is not a report
+    this command wrote, and it is left alone."""
+    out = _Resumed()
     if not report_path or not os.path.exists(report_path):
-        return set(), []
-    kept: list[str] = []
-    pending: list[str] = []
-    done: set[str] = set()
-    with open(report_path, encoding="utf-8") as handle:
-        for raw in handle:
-            try:
-                line = json.loads(raw)
-            except json.JSONDecodeError:
-                break  # a line cut off by a kill
-            pending.append(raw if raw.endswith("\n") else raw + "\n")
-            if line.get("type") == "record":
-                kept += pending
-                pending = []
-                done.add(line["source"])
-    return done, kept
+        return out
+    pending: list[dict[str, Any]] = []
+    offset = 0
+    try:
+        with open(report_path, "rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                offset += len(raw)
+                if not raw.endswith(b"\n"):
+                    break  # the line a kill cut off
+                line = _report_line(raw)
+                if line is None:
+                    raise click.UsageError(f"{report_path}:{number}: not a line of a dipsat validate report "
+                                           "(expected a JSON object with 'type' and 'source'): cannot resume it")
+                pending.append(line)
+                if line["type"] == "record":
+                    out.lines += pending
+                    pending = []
+                    out.rules[line["source"]] = line["rules"]
+                    out.end = offset
+    except OSError as exc:
+        raise click.FileError(report_path, str(exc)) from None
+    return out
+
+
+def _check_resumed_rules(resumed: _Resumed, items: list[Item], rules: Rules, path: str) -> None:
+    """Refuse to complete a report judged under other rules (case files carry their own)."""
+    for item in items:
+        if item.kind != "case" and resumed.rules.get(item.source, str(rules)) != str(rules):
+            raise click.UsageError(f"{path}: {item.source} was judged under rules {resumed.rules[item.source]}, "
+                                   f"this run judges by {rules}: resume with the same --rules/--rule, "
+                                   "or write a new report")
 
 
 class _Progress:
@@ -430,20 +476,22 @@ def validate_command(inputs: tuple[str, ...], profile: str, overrides: tuple[str
         raise click.UsageError("give INPUTS (recorded games, case files, folders) or --against diplomacy")
     if against:
         inputs = (*inputs, _peer_games(random_games, seed))
-    done, kept = _resumed(resume_path)
+    resumed = _resumed(resume_path)
     summary = Summary()
-    summary.add_lines([json.loads(line) for line in kept])
-    items = [item for item in iter_items(inputs) if item.source not in done]
-    try:
-        handle = open(report_path, "w", encoding="utf-8", newline="\n") if report_path else None
+    summary.add_lines(resumed.lines)
+    items = list(iter_items(inputs))
+    _check_resumed_rules(resumed, items, rules, resume_path or "")
+    items = [item for item in items if item.source not in resumed.rules]
+    try:  # resuming: drop the cut-off record and append; what the report holds is never rewritten
+        if resume_path and os.path.exists(resume_path):
+            os.truncate(resume_path, resumed.end)
+        handle = open(report_path, "a" if resume_path else "w", encoding="utf-8", newline="\n") if report_path else None
     except OSError as exc:
         raise click.FileError(report_path or "", str(exc)) from None
     workers = workers if workers is not None else (os.cpu_count() or 1)
     show = progress if progress is not None else sys.stderr.isatty()
     meter = _Progress(len(items), show)
     try:
-        if handle is not None:
-            handle.writelines(kept)
         waiting: dict[int, GameReport] = {}
         next_index = 0
         for i, report in _judged(items, rules, workers, timeout, scheduler):

@@ -4,7 +4,9 @@ went through (issue 12: a bad byte, a lone CR, a cut report, a kill during a res
 from __future__ import annotations
 
 import gzip
-import json
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -57,3 +59,110 @@ def test_a_bom_starts_a_jsonl_file(tmp_path: Path, lines: list[bytes]) -> None:
     (tmp_path / "game.json").write_bytes(b"\xef\xbb\xbf" + lines[1])
     code, out = _validate(str(path), str(tmp_path / "game.json"), "--workers", "1")
     assert "2 records read (games, or cases of case files), 0 rejected as a whole" in out
+
+
+# --- --resume -----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory, lines: list[bytes]) -> tuple[Path, bytes]:
+    """Four games in a file whose name has two- and three-byte characters (every report line
+    names it), and the full report of a run without interruption."""
+    folder = tmp_path_factory.mktemp("resume")
+    games = folder / "spiele-ü€.jsonl"
+    games.write_bytes(b"".join(lines) + b'{"id": "not a game"}\n')
+    full = folder / "full.jsonl"
+    _validate(str(games), "--workers", "1", "--report", str(full))
+    return games, full.read_bytes()
+
+
+def _cuts(report: bytes) -> list[int]:
+    """Byte offsets to cut at: the start, inside a multi-byte character, just before and after
+    a newline, inside and at the end of a record line, the very end."""
+    first_multibyte = report.index("ü".encode())
+    line_ends = [i + 1 for i, b in enumerate(report) if b == 0x0A]
+    euro = report.index("€".encode(), line_ends[1])
+    record = _record_ends(report)[1]
+    return sorted({0, first_multibyte + 1, euro + 1, euro + 2, line_ends[0] - 1, line_ends[0],
+                   line_ends[1] + 5, record - 1, record, record + 1, len(report) // 2, len(report) - 1,
+                   len(report)})
+
+
+def test_a_report_cut_anywhere_is_completed_byte_for_byte(tmp_path: Path, judged) -> None:
+    games, full = judged
+    for cut in _cuts(full):
+        report = tmp_path / f"cut{cut}.jsonl"
+        report.write_bytes(full[:cut])
+        code, out = _validate(str(games), "--workers", "1", "--resume", str(report))
+        assert report.read_bytes() == full, f"cut at byte {cut}: {out}"
+        assert "5 records read" in out and "Traceback" not in out
+
+
+def test_a_cut_last_line_that_happens_to_be_json_is_dropped(tmp_path: Path, judged) -> None:
+    games, full = judged
+    first = full.index(b"\n") + 1
+    report = tmp_path / "report.jsonl"
+    report.write_bytes(full[:first] + b"[1, 2]")  # valid JSON, but no newline: the cut
+    code, out = _validate(str(games), "--workers", "1", "--resume", str(report))
+    assert report.read_bytes() == full
+
+
+@pytest.mark.parametrize("line", [b"[1, 2]\n", b'{"type": "record"}\n', b'"x"\n', b"\xff\xfe\n",
+                                  b'{"type": "record", "source": "a", "rules": "2000", "rejected": false, '
+                                  b'"counts": {"movement/agreed": ' + b"9" * 5000 + b"}}\n"])
+def test_a_file_that_is_not_a_report_is_left_alone(tmp_path: Path, judged, line: bytes) -> None:
+    games, full = judged
+    first = full.index(b"\n") + 1
+    report = tmp_path / "report.jsonl"
+    report.write_bytes(full[:first] + line + full[first:])
+    result = CliRunner().invoke(main, ["validate", str(games), "--workers", "1", "--resume", str(report)])
+    assert result.exit_code == 2 and result.exception is None or isinstance(result.exception, SystemExit)
+    assert f"{report}:2: not a line of a dipsat validate report" in result.output
+    assert report.read_bytes() == full[:first] + line + full[first:]
+
+
+def test_resuming_under_other_rules_is_refused(tmp_path: Path, judged) -> None:
+    games, full = judged
+    kept = full[:_record_ends(full)[1]]
+    report = tmp_path / "report.jsonl"
+    report.write_bytes(kept)
+    result = CliRunner().invoke(main, ["validate", str(games), "--workers", "1", "--rules", "1982",
+                                       "--resume", str(report)])
+    assert result.exit_code == 2
+    assert "was judged under rules 2000, this run judges by 1982" in result.output
+    assert report.read_bytes() == kept
+
+
+def _record_ends(report: bytes) -> list[int]:
+    """Where each record's last line (its `record` line) ends."""
+    ends, offset = [], 0
+    for line in report.splitlines(keepends=True):
+        offset += len(line)
+        if b'"type": "record"' in line:
+            ends.append(offset)
+    return ends
+
+
+def test_a_kill_during_resume_keeps_what_the_report_holds(tmp_path: Path) -> None:
+    """The resumed run is killed as soon as it touches the report: the records already there
+    stay (the report was once rewritten from the start), and a second resume completes it."""
+    with gzip.open(CORPUS, "rb") as source:
+        games = tmp_path / "games.jsonl"
+        games.write_bytes(b"".join(next(source) for _ in range(10)))
+    full = tmp_path / "full.jsonl"
+    _validate(str(games), "--workers", "1", "--report", str(full))
+    expected = full.read_bytes()
+    kept = _record_ends(expected)[3]
+    report = tmp_path / "report.jsonl"
+    report.write_bytes(expected[:kept + 40])  # four records, and a cut line of the fifth
+    run = subprocess.Popen([sys.executable, "-m", "dipsat.cli", "validate", str(games), "--workers", "1",
+                            "--resume", str(report), "--no-progress"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while report.stat().st_size == kept + 40 and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.001)
+    run.kill()
+    run.wait()
+    after_kill = report.read_bytes()
+    assert expected.startswith(after_kill) and len(after_kill) >= kept
+    _validate(str(games), "--workers", "1", "--resume", str(report))
+    assert report.read_bytes() == expected
