@@ -40,6 +40,7 @@ from .explain import explain
 from .board import PhaseKind
 from .formats.casefile import Case, parse_phase
 from .notation import format_order
+from .pool import Pool, TaskFailure, call_with_limit
 from .rules import DEFAULT_PROFILE, ISSUES, PROFILES, Rules, RulesError
 from .validate import (AGREED, DISAGREED, FINAL, KIND_NAMES, REJECTED, RULE_DIFFERENCE, Difference,
                        GameReport, PhaseReport, alternative_rules, kind_name, rejected_record, validate_text)
@@ -309,38 +310,45 @@ def _judge(task: tuple[Item, Rules]) -> GameReport:
     return validate_item(item, rules)
 
 
+def _judge_within(task: tuple[Item, Rules, float]) -> GameReport | TaskFailure:
+    """A Dask task: one item under the time limit (top level, so the cluster can import it)."""
+    item, rules, timeout = task
+    return call_with_limit(_judge, (item, rules), timeout)
+
+
 def _failed_record(item: Item, rules: Rules, reason: str) -> GameReport:
     return rejected_record(item.source, f"the worker failed on this record: {reason}", rules)
 
 
 def _judged(items: list[Item], rules: Rules, workers: int, timeout: float,
             scheduler: str | None) -> Iterator[tuple[int, GameReport]]:
-    """(index, report) for every item, in any order."""
+    """(index, report) for every item, in any order; the same time limit and the same
+    report whatever runs it (this process, a pool, a Dask cluster)."""
     if scheduler:
-        yield from _judged_on_dask(items, rules, scheduler)
+        results: Iterator[tuple[int, Any]] = _judged_on_dask(items, rules, timeout, scheduler)
     elif workers <= 1:
-        for i, item in enumerate(items):
-            yield i, validate_item(item, rules)
+        results = ((i, call_with_limit(_judge, (item, rules), timeout)) for i, item in enumerate(items))
     else:
-        from .pool import Pool, TaskFailure
-        for i, result in Pool(_judge, workers, timeout).run([(item, rules) for item in items]):
-            yield i, (_failed_record(items[i], rules, result.reason) if isinstance(result, TaskFailure) else result)
+        results = Pool(_judge, workers, timeout).run([(item, rules) for item in items])
+    for i, result in results:
+        yield i, (_failed_record(items[i], rules, result.reason) if isinstance(result, TaskFailure) else result)
 
 
-def _judged_on_dask(items: list[Item], rules: Rules, address: str) -> Iterator[tuple[int, GameReport]]:
+def _judged_on_dask(items: list[Item], rules: Rules, timeout: float,
+                    address: str) -> Iterator[tuple[int, GameReport | TaskFailure]]:
     """The same work on a Dask `distributed` cluster (optional extra dipsat[dask])."""
     try:
         from distributed import Client, as_completed
     except ImportError:
         raise click.UsageError("--scheduler needs Dask's distributed: pip install 'dipsat[dask]'") from None
     with Client(address) as client:
-        futures = {client.submit(_judge, (item, rules), pure=False): i for i, item in enumerate(items)}
+        futures = {client.submit(_judge_within, (item, rules, timeout), pure=False): i for i, item in enumerate(items)}
         for future in as_completed(futures):
             i = futures[future]
             try:
                 yield i, future.result()
             except Exception as exc:  # a lost worker or a crash: the record is rejected, the run goes on
-                yield i, _failed_record(items[i], rules, f"{type(exc).__name__}: {exc}")
+                yield i, TaskFailure(f"{type(exc).__name__}: {exc}")
 
 
 @dataclass
@@ -442,8 +450,9 @@ class _Progress:
               help="Write a JSONL report: one line per disagreement, rule difference and rejected record, "
                    "and a `record` line with the counts of every record.")
 @click.option("--workers", type=int, default=None, help="Worker processes (default: all cores).")
-@click.option("--timeout", type=float, default=300.0, show_default=True,
-              help="Seconds one record may take before its worker is stopped and the record rejected.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
+              help="Seconds one record may take before it is stopped and rejected (with any --workers, "
+                   "and on a --scheduler cluster).")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None,
               help="Skip the records already in this report (from a run that was stopped) and complete it.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",

@@ -6,12 +6,15 @@ that runs past the time limit has its worker killed and is reported as timed out
 A worker that dies while idle is replaced before it gets a task (no task is lost,
 none is counted as tried).
 Results come back keyed by task index, so the caller can put them in input order:
-the output does not depend on the number of workers.
+the output does not depend on the number of workers. :func:`call_with_limit` runs one
+task in the calling process with the same time limit and the same answers.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import signal
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
@@ -27,6 +30,52 @@ class TaskFailure:
     reason: str
 
 
+def timed_out(seconds: float) -> TaskFailure:
+    return TaskFailure(f"timed out after {seconds:g} s")
+
+
+def _call(fn: Callable[[Any], Any], payload: Any) -> Any:
+    try:
+        return fn(payload)
+    except Exception as exc:  # a bug on one record must not stop the run
+        return TaskFailure(f"{type(exc).__name__}: {exc} ({traceback.format_exc(limit=1).splitlines()[-1]})")
+
+
+class _Late(BaseException):
+    """Raised by the alarm in :func:`call_with_limit` (not an Exception: nothing catches it by mistake)."""
+
+
+def call_with_limit(fn: Callable[[Any], Any], payload: Any, timeout: float | None) -> Any:
+    """``fn(payload)`` in this process, with the pool's time limit and its answers: the
+    result, or a :class:`TaskFailure` (timed out, or the exception raised).
+
+    In the main thread (POSIX) an alarm interrupts the call at the limit (between two
+    solver calls: the solver itself is not interrupted). In another thread (a Dask
+    worker) the call runs in a thread of its own and is left to finish in the
+    background when it is late."""
+    if timeout is None:
+        return _call(fn, payload)
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        def late(signum: int, frame: Any) -> None:
+            raise _Late()
+        previous = signal.signal(signal.SIGALRM, late)
+        try:
+            try:
+                signal.setitimer(signal.ITIMER_REAL, timeout)
+                return _call(fn, payload)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        except _Late:
+            return timed_out(timeout)
+        finally:
+            signal.signal(signal.SIGALRM, previous)
+    answer: list[Any] = []
+    thread = threading.Thread(target=lambda: answer.append(_call(fn, payload)), daemon=True)
+    thread.start()
+    thread.join(timeout)
+    return answer[0] if answer else timed_out(timeout)
+
+
 def _worker(fn: Callable[[Any], Any], conn: Connection) -> None:
     conn.send(("ready", None))  # started and imported: time limits count from here
     while True:
@@ -37,11 +86,7 @@ def _worker(fn: Callable[[Any], Any], conn: Connection) -> None:
         if message is None:
             return
         index, payload = message
-        try:
-            result: Any = fn(payload)
-        except Exception as exc:  # a bug on one record must not stop the run
-            result = TaskFailure(f"{type(exc).__name__}: {exc} ({traceback.format_exc(limit=1).splitlines()[-1]})")
-        conn.send((index, result, True))  # True: a real answer (a task may return None)
+        conn.send((index, _call(fn, payload), True))  # True: a real answer (a task may return None)
 
 
 @dataclass
@@ -133,7 +178,7 @@ class Pool:
                         task = slot.task
                         slots[i] = self._respawn(slot)
                         if late:
-                            yield task, TaskFailure(f"timed out after {self.timeout:g} s")
+                            yield task, timed_out(self.timeout)
                         elif tries[task] <= self.retries:
                             todo.append(task)  # the worker died: try once more on a fresh one
                         else:

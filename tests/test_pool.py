@@ -5,8 +5,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 
-from dipsat.pool import Pool, TaskFailure
+from dipsat.pool import Pool, TaskFailure, call_with_limit, timed_out
 
 from . import pool_tasks
 
@@ -45,3 +46,15 @@ def test_a_worker_killed_while_idle_is_replaced():
                 os.kill(child.pid, signal.SIGKILL)
                 child.join()
     assert out == {i: i * 10 for i in range(6)}
+
+
+def test_the_time_limit_in_this_process_answers_like_the_pool():
+    assert call_with_limit(pool_tasks.task, 4, timeout=5) == 40
+    assert call_with_limit(pool_tasks.task, "sleep", timeout=0.2) == timed_out(0.2)  # the main thread: an alarm
+    assert call_with_limit(pool_tasks.task, "raise", timeout=5).reason.startswith("ValueError: bad record")
+    answers = []  # another thread (a Dask worker's): the late call is left behind
+    thread = threading.Thread(target=lambda: answers.append(call_with_limit(pool_tasks.task, "sleep", timeout=0.2)))
+    thread.start()
+    thread.join()
+    assert answers == [timed_out(0.2)]
+    assert dict(Pool(pool_tasks.task, workers=1, timeout=0.2).run(["sleep"])) == {0: timed_out(0.2)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import signal
 import subprocess
@@ -151,3 +152,29 @@ def test_live_differential_testing_against_the_diplomacy_package(tmp_path):
     assert "3 records read" in out
     assert first.read_bytes() == second.read_bytes()  # seeded: the same games, the same report
     assert first.read_text().count('"type": "record"') == 3
+
+
+def test_the_time_limit_is_the_same_everywhere(games, tmp_path):
+    """--timeout holds in this process (--workers 1), in a pool and on a Dask cluster, with the
+    same report (issue 12 item 5: it was ignored with --workers 1 and --scheduler)."""
+    distributed = pytest.importorskip("distributed")
+    lines = games.read_text().splitlines(keepends=True)
+    slow = json.loads(lines[0])
+    slow["id"], slow["phases"] = "slow", slow["phases"] * 200  # seconds of work
+    inputs = tmp_path / "inputs.jsonl"
+    inputs.write_text(lines[1] + json.dumps(slow) + "\n" + lines[2])
+    reports = {}
+    for name in ("1", "2", "dask"):
+        reports[name] = tmp_path / f"{name}.jsonl"
+        args = ["--timeout", "1", "--report", str(reports[name])]
+        if name == "dask":
+            with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                          dashboard_address=None) as cluster:
+                code, out = _validate(str(inputs), "--scheduler", cluster.scheduler_address, *args)
+        else:
+            code, out = _validate(str(inputs), "--workers", name, *args)
+        assert "3 records read (games, or cases of case files), 1 rejected as a whole" in out, (name, out)
+    assert reports["1"].read_bytes() == reports["2"].read_bytes() == reports["dask"].read_bytes()
+    lines = [json.loads(line) for line in reports["1"].read_text().splitlines()]
+    assert [(line["source"], line["reason"]) for line in lines if line["type"] == "rejected"] == [
+        (f"{inputs}:2", "the worker failed on this record: timed out after 1 s")]
