@@ -56,24 +56,37 @@ def call_with_limit(fn: Callable[[Any], Any], payload: Any, timeout: float | Non
     if timeout is None:
         return _call(fn, payload)
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-        def late(signum: int, frame: Any) -> None:
-            raise _Late()
-        previous = signal.signal(signal.SIGALRM, late)
-        try:
-            try:
-                signal.setitimer(signal.ITIMER_REAL, timeout)
-                return _call(fn, payload)
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-        except _Late:
-            return timed_out(timeout)
-        finally:
-            signal.signal(signal.SIGALRM, previous)
+        return _call_with_alarm(fn, payload, timeout)
     answer: list[Any] = []
     thread = threading.Thread(target=lambda: answer.append(_call(fn, payload)), daemon=True)
     thread.start()
     thread.join(timeout)
     return answer[0] if answer else timed_out(timeout)
+
+
+def _call_with_alarm(fn: Callable[[Any], Any], payload: Any, timeout: float) -> Any:
+    running = True
+
+    def late(signum: int, frame: Any) -> None:
+        if running:
+            raise _Late()
+
+    previous = signal.signal(signal.SIGALRM, late)
+    try:
+        try:
+            # the alarm repeats: one raised where nobody can see it (a gc callback, a __del__) comes back
+            signal.setitimer(signal.ITIMER_REAL, timeout, 0.5)
+            result = _call(fn, payload)
+        except _Late:
+            result = timed_out(timeout)
+        finally:
+            running = False
+    except _Late:  # the next alarm, just as the first was caught
+        result = timed_out(timeout)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+    return result
 
 
 def _worker(fn: Callable[[Any], Any], conn: Connection) -> None:
