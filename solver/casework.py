@@ -19,7 +19,7 @@ from .orders import Convoy, Move, Order
 from .results import PhaseResult
 from .rules import DEFAULT_PROFILE, Rules
 from .setups import setup_for
-from .state import Dislodged, State
+from .state import Dislodged, State, state_problems
 
 
 @dataclass
@@ -83,6 +83,9 @@ def run_case(case: Case, profile: str | None = None) -> CaseRun:
     if problems:
         return CaseRun(case, "ERROR", problems, rules=rules)
     state, neutral = apply_players(case, state)
+    problems = position_problems(case, state)
+    if problems:
+        return CaseRun(case, "ERROR", problems, rules=rules)
     result = adjudicate_silencing(state, orders, rules, neutral)
     problems = compare(case, state, result)
     return CaseRun(case, "FAIL" if problems else "PASS", problems, result, rules)
@@ -110,6 +113,12 @@ def build_position(case: Case, rules: Rules) -> tuple[State, list[Order], list[s
     state = State(variant, phase, tuple(units), owners, dislodged, standoffs)
     orders = [o for _, o in _orders(case, "ORDERS", variant, phase.kind, problems)]
     return state, orders, problems
+
+
+def position_problems(case: Case, state: State) -> list[str]:
+    """What is wrong with a case's position (two units in a province ...), as
+    ``file:line: case ID: problem``: the same check and words for every command."""
+    return [f"{case.source}:{case.line}: case {case.id}: {p}" for p in state_problems(state)]
 
 
 def apply_players(case: Case, state: State) -> tuple[State, dict[str, str]]:

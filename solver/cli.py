@@ -11,10 +11,11 @@ from pathlib import Path
 
 import click
 
-from .casework import apply_players, build_position, case_files, describe_results, load_cases, run_case
+from .casework import (apply_players, build_position, case_files, describe_results, load_cases, position_problems,
+                       run_case)
 from .errors import DipsatError, NotationError
 from .formats.casefile import read_cases, resolve_variant
-from .formats.dipsat_json import JsonFormatError, position_from_json, result_to_json, state_problems
+from .formats.dipsat_json import JsonFormatError, position_from_json, result_to_json
 from .printers import (render_alternatives, render_comparison, render_explanations, render_text,
                        write_result_case)
 from .formats.dipsat_json import alternatives_json, comparison_json, explanations_json
@@ -171,7 +172,7 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
         message = str(exc)
         raise _Unreadable([message if message.startswith(f"{path}:") else f"{path}:{case.line}: {message}"]) from None
     state, silent = apply_players(case, state)
-    problems += [f"{path}:{case.line}: case {case.id}: {p}" for p in state_problems(state)]
+    problems += position_problems(case, state)
     if problems:
         raise _Unreadable(problems)
     orders = None

@@ -6,7 +6,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .board import Phase, PhaseKind, Power, Season, Unit, UnitKind
+from .board import Location, Phase, PhaseKind, Power, Season, Unit, UnitKind
 
 if TYPE_CHECKING:
     from .maps import Variant
@@ -84,3 +84,57 @@ class State:
 
 def _unit_key(unit: Unit) -> tuple[str, str]:
     return (unit.location.province, unit.location.coast or "")
+
+
+def placement_problem(variant: Variant, kind: UnitKind, loc: Location) -> str | None:
+    """Why a unit of `kind` cannot stand at `loc` (None: it can)."""
+    the_map = variant.map
+    prov = the_map.provinces.get(loc.province)
+    if prov is None:
+        return f"unknown province {loc.province!r}"
+    if the_map.can_occupy(kind, loc):
+        return None
+    if kind is UnitKind.ARMY:
+        if prov.is_sea:
+            return f"an army cannot stand in {prov.name} (a sea)"
+        return f"an army stands in {loc.province}, not on a coast (expected {loc.province!r})"
+    if kind is UnitKind.FLEET:
+        if prov.coasts and loc.coast is None:
+            return (f"a fleet in {prov.name} must name its coast (expected one of "
+                    f"{', '.join(repr(f'{loc.province}/{c}') for c in prov.coasts)})")
+        return f"a fleet cannot stand in {prov.name} (inland)"
+    return f"a wing stands in {loc.province}, not on a coast (expected {loc.province!r})"
+
+
+def state_problems(state: State) -> list[str]:
+    """What is wrong with a position (JSON states check this as they read; case files
+    are checked with it by ``adjudicate``, ``cases`` and ``validate`` alike): unit
+    placements, two units in a province (or the same unit twice), dislodged units
+    outside a retreat phase, centres that are not centres."""
+    problems = []
+    seen: dict[str, Unit] = {}
+    for unit in state.units:
+        why = placement_problem(state.variant, unit.kind, unit.location)
+        if why is not None:
+            problems.append(f"{unit}: {why}")
+        if unit.kind is UnitKind.WING and not state.variant.wings:
+            problems.append(f"{unit}: wings are not used in this variant")
+        if unit.province in seen:
+            problems.append(f"{unit}: {unit.province} already holds {seen[unit.province]}")
+        seen[unit.province] = unit
+    dislodged_from: dict[str, Unit] = {}
+    for d in state.dislodged:
+        why = placement_problem(state.variant, d.unit.kind, d.unit.location)
+        if why is not None:
+            problems.append(f"dislodged {d.unit}: {why}")
+        if d.unit.province in dislodged_from:
+            problems.append(f"dislodged {d.unit}: {dislodged_from[d.unit.province]} is already dislodged from "
+                            f"{d.unit.province}")
+        dislodged_from[d.unit.province] = d.unit
+    if state.dislodged and state.phase.kind is not PhaseKind.RETREAT:
+        problems.append(f"dislodged units only exist in a retreat phase (the phase is {state.phase})")
+    for centre, power in state.owners:
+        prov = state.map.provinces.get(centre)
+        if prov is None or not prov.centre:
+            problems.append(f"{power} owns {centre}, which is not a supply centre")
+    return problems

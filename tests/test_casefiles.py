@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 from click.testing import CliRunner
 
@@ -181,3 +182,46 @@ def test_case_files_in_the_wild_are_read_leniently():
     runs = [run_case(c) for c in cases]
     assert [r.status for r in runs] == ["PASS", "PASS"], [r.problems for r in runs]
     assert runs[0].result.before.phase == Phase(1901, Season.SPRING, PhaseKind.MOVEMENT)
+
+
+STACKED = """VARIANT_ALL Standard
+CASE stacked.two two units in one province
+PRESTATE_SETPHASE Spring 1901, Movement
+PRESTATE
+	France: A par
+	Germany: A par
+ORDERS
+	France: A par H
+POSTSTATE_SAME
+END
+CASE stacked.twice the same unit twice
+PRESTATE
+	France: A par
+	France: A par
+ORDERS
+	France: A par - bur
+POSTSTATE
+	France: A bur
+END
+"""
+
+
+def test_a_stacked_position_is_an_error_everywhere(tmp_path):
+    """cases, validate and adjudicate check a case's position alike, with the same words
+    (issue 12 item 6: cases and validate gave PASS/FAIL)."""
+    path = tmp_path / "stacked.txt"
+    path.write_text(STACKED)
+    expected = {"stacked.two": f"{path}:2: case stacked.two: Germany: A par: par already holds France: A par",
+                "stacked.twice": f"{path}:11: case stacked.twice: France: A par: par already holds France: A par"}
+    runner = CliRunner()
+    cases = runner.invoke(main, ["cases", str(path)])
+    assert cases.exit_code == 1 and cases.output.strip().splitlines()[-1] == "0 passed, 2 failed"
+    report = tmp_path / "report.jsonl"
+    validate = runner.invoke(main, ["validate", str(path), "--workers", "1", "--report", str(report)])
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    reasons = [line["reason"] for line in lines if line["type"] == "rejected"]
+    for case_id, message in expected.items():
+        assert f"ERROR {case_id} " in cases.output and f"    {message}\n" in cases.output
+        adjudicate = runner.invoke(main, ["adjudicate", str(path), "--case", case_id])
+        assert adjudicate.exit_code == 2 and message in adjudicate.output
+    assert reasons == list(expected.values())

@@ -23,10 +23,10 @@ from ..notation import format_order, parse_location
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                       SupportMove, Waive, ordered_province)
 from ..results import OrderResult, PhaseResult, Reason
-from ..state import Dislodged, State
+from ..state import Dislodged, State, placement_problem
 
 __all__ = ["FORMAT", "JsonFormatError", "state_to_json", "state_from_json", "position_from_json",
-           "result_to_json", "state_problems", "dislodged_report", "disbanded_report", "sorted_results",
+           "result_to_json", "dislodged_report", "disbanded_report", "sorted_results",
            "DislodgedInfo", "DisbandedInfo"]
 
 FORMAT = "dipsat/1"
@@ -548,53 +548,6 @@ class _Reader:
             else:
                 self.fail(f"{path}.orders[{i}]", f"expected an order as text, such as 'England: F lon - nth', found {self._show(item)}")
         return out
-
-
-def placement_problem(variant: Variant, kind: UnitKind, loc: Location) -> str | None:
-    """Why a unit of `kind` cannot stand at `loc` (None: it can)."""
-    the_map = variant.map
-    prov = the_map.provinces.get(loc.province)
-    if prov is None:
-        return f"unknown province {loc.province!r}"
-    if the_map.can_occupy(kind, loc):
-        return None
-    if kind is UnitKind.ARMY:
-        if prov.is_sea:
-            return f"an army cannot stand in {prov.name} (a sea)"
-        return f"an army stands in {loc.province}, not on a coast (expected {loc.province!r})"
-    if kind is UnitKind.FLEET:
-        if prov.coasts and loc.coast is None:
-            return (f"a fleet in {prov.name} must name its coast (expected one of "
-                    f"{', '.join(repr(f'{loc.province}/{c}') for c in prov.coasts)})")
-        return f"a fleet cannot stand in {prov.name} (inland)"
-    return f"a wing stands in {loc.province}, not on a coast (expected {loc.province!r})"
-
-
-def state_problems(state: State) -> list[str]:
-    """What is wrong with a position built some other way (e.g. from a case file):
-    unit placements, two units in a province, dislodged units outside a retreat phase."""
-    problems = []
-    seen: dict[str, Unit] = {}
-    for unit in state.units:
-        why = placement_problem(state.variant, unit.kind, unit.location)
-        if why is not None:
-            problems.append(f"{unit}: {why}")
-        if unit.kind is UnitKind.WING and not state.variant.wings:
-            problems.append(f"{unit}: wings are not used in this variant")
-        if unit.province in seen:
-            problems.append(f"{unit}: {unit.province} already holds {seen[unit.province]}")
-        seen[unit.province] = unit
-    for d in state.dislodged:
-        why = placement_problem(state.variant, d.unit.kind, d.unit.location)
-        if why is not None:
-            problems.append(f"dislodged {d.unit}: {why}")
-    if state.dislodged and state.phase.kind is not PhaseKind.RETREAT:
-        problems.append(f"dislodged units only exist in a retreat phase (the phase is {state.phase})")
-    for centre, power in state.owners:
-        prov = state.map.provinces.get(centre)
-        if prov is None or not prov.centre:
-            problems.append(f"{power} owns {centre}, which is not a supply centre")
-    return problems
 
 
 def state_from_json(data: Any, source: str | None = None) -> State:
