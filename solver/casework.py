@@ -18,7 +18,7 @@ from .notation import format_order, parse_order
 from .orders import Convoy, Move, Order
 from .results import PhaseResult
 from .rules import DEFAULT_PROFILE, Rules
-from .setups import setup_for
+from .setups import SetupError, setup_for
 from .state import Dislodged, State, state_problems
 
 
@@ -82,7 +82,10 @@ def run_case(case: Case, profile: str | None = None) -> CaseRun:
         return CaseRun(case, "ERROR", [str(exc)], rules=rules)
     if problems:
         return CaseRun(case, "ERROR", problems, rules=rules)
-    state, neutral = apply_players(case, state)
+    try:
+        state, neutral = apply_players(case, state)
+    except CaseFileError as exc:
+        return CaseRun(case, "ERROR", [str(exc)], rules=rules)
     problems = position_problems(case, state)
     if problems:
         return CaseRun(case, "ERROR", problems, rules=rules)
@@ -123,10 +126,16 @@ def position_problems(case: Case, state: State) -> list[str]:
 
 def apply_players(case: Case, state: State) -> tuple[State, dict[str, str]]:
     """A case's PLAYERS line: the set-up's map (neutral countries closed) and the
-    powers whose orders are ignored (neutral), with the reason."""
+    powers whose orders are ignored (neutral), with the reason.
+
+    :raises CaseFileError: the variant has no set-up for that many players."""
     if case.players is None:
         return state, {}
-    state = state.with_(variant=setup_for(state.variant, case.players).variant_in(state.variant, state.phase.year))
+    try:
+        setup = setup_for(state.variant, case.players)
+    except SetupError as exc:
+        raise CaseFileError(case.source, case.players_line or case.line, f"PLAYERS: {exc}") from None
+    state = state.with_(variant=setup.variant_in(state.variant, state.phase.year))
     return state, _neutral(case, state)
 
 

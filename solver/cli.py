@@ -13,7 +13,7 @@ import click
 
 from .casework import (apply_players, build_position, case_files, describe_results, load_cases, position_problems,
                        run_case)
-from .errors import DipsatError, NotationError
+from .errors import CaseFileError, DipsatError, NotationError
 from .formats.casefile import read_cases, resolve_variant
 from .formats.dipsat_json import JsonFormatError, position_from_json, result_to_json
 from .printers import (render_alternatives, render_comparison, render_explanations, render_text,
@@ -171,7 +171,10 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
     except (ValueError, DipsatError) as exc:
         message = str(exc)
         raise _Unreadable([message if message.startswith(f"{path}:") else f"{path}:{case.line}: {message}"]) from None
-    state, silent = apply_players(case, state)
+    try:
+        state, silent = apply_players(case, state)
+    except CaseFileError as exc:
+        raise _Unreadable([str(exc)]) from None
     problems += position_problems(case, state)
     if problems:
         raise _Unreadable(problems)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from dipsat.casework import run_case
@@ -225,3 +227,25 @@ def test_a_stacked_position_is_an_error_everywhere(tmp_path):
         adjudicate = runner.invoke(main, ["adjudicate", str(path), "--case", case_id])
         assert adjudicate.exit_code == 2 and message in adjudicate.output
     assert reasons == list(expected.values())
+
+
+@pytest.mark.parametrize("players, message", [
+    ("8", "t.txt:3: PLAYERS: the standard variant has no set-up for 8 players (set-ups: 2, 3, 4, 5, 6, 7)"),
+    ("²", "t.txt:3: PLAYERS needs one number, e.g. 'PLAYERS 6', found '²'"),
+    ("9" * 5000, "t.txt:3: PLAYERS needs one number, e.g. 'PLAYERS 6', found '99999999999999999999'"),
+])
+def test_a_players_count_without_a_set_up_is_an_error_of_its_case(tmp_path, monkeypatch, players, message):
+    """Issue 12 item 7: a traceback that aborted the whole folder."""
+    monkeypatch.chdir(tmp_path)
+    Path("t.txt").write_text(GOOD.replace("CASE good.1 a simple bounce", f"CASE bad.1\nPLAYERS {players}")
+                             + GOOD.replace("good.1", "good.2"))
+    for command in (["cases", "t.txt"], ["validate", "--workers", "1", "--report", "r.jsonl", "t.txt"]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 1 and result.exception is None or isinstance(result.exception, SystemExit)
+    assert CliRunner().invoke(main, ["cases", "t.txt"]).output.splitlines() == [
+        "ERROR bad.1 (t.txt:2)" + (" [rules 2000]" if players == "8" else ""), f"    {message}", "PASS good.2",
+        "1 passed, 1 failed"]
+    assert json.loads(Path("r.jsonl").read_text().splitlines()[0])["reason"] == message
+    if players == "8":
+        adjudicate = CliRunner().invoke(main, ["adjudicate", "t.txt"])
+        assert adjudicate.exit_code == 2 and adjudicate.output == message + "\n"

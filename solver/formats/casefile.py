@@ -7,6 +7,7 @@ line and goes on; a case with an error is still returned, marked broken.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
@@ -38,6 +39,7 @@ class Case:
     rules: list[str] | None = None
     players: int | None = None
     """dipsat's PLAYERS line: the player-count set-up (seed 000: neutral powers' orders are ignored)."""
+    players_line: int = 0
     phase_text: str = ""
     phase_line: int = 0
     blocks: dict[str, list[CaseLine]] = field(default_factory=dict)
@@ -92,10 +94,11 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
         elif keyword == "RULES":
             case.rules = words[1:]
         elif keyword == "PLAYERS":
-            if len(words) != 2 or not words[1].isdigit():
-                case.errors.append(CaseFileError(source, number, "PLAYERS needs one number, e.g. 'PLAYERS 6'"))
+            if len(words) != 2 or not re.fullmatch(r"[0-9]{1,3}", words[1]):
+                case.errors.append(CaseFileError(source, number, f"PLAYERS needs one number, e.g. 'PLAYERS 6', "
+                                                 f"found {' '.join(words[1:])[:20]!r}"))
             else:
-                case.players = int(words[1])
+                case.players, case.players_line = int(words[1]), number
         elif keyword == "PRESTATE_SETPHASE":
             case.phase_text, case.phase_line = " ".join(words[1:]), number
         elif keyword == "POSTSTATE_SAME":
