@@ -50,7 +50,7 @@ def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
 
 def load_cases(path: Path) -> tuple[list[Case], list[CaseFileError]]:
     try:
-        with path.open(encoding="utf-8") as handle:
+        with path.open(encoding="utf-8-sig") as handle:
             return read_cases(handle, str(path))
     except (OSError, UnicodeDecodeError) as exc:
         return [], [CaseFileError(str(path), 0, f"cannot read: {exc}")]

@@ -41,12 +41,12 @@ def main() -> None:
 @click.option("-v", "--verbose", is_flag=True, help="Print each order's result for failures.")
 def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool) -> None:
     """Run case files (jDip/DATC format): PASS/FAIL per case, then a tally."""
-    passed = failed = skipped = 0
+    passed = failed = skipped = outside = 0
     for path in case_files(paths):
         cases, errors = load_cases(path)
-        for error in errors:
+        for error in errors:  # lines outside any case: reported, counted apart from the cases
             click.echo(f"ERROR {error}")
-            failed += 1
+            outside += 1
         for case in cases:
             run = run_case(case, profile)
             if run.status == "PASS":
@@ -65,8 +65,10 @@ def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool) ->
                 for line in describe_results(run.result):
                     click.echo(f"      {line}")
     tally = f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else "")
+    if outside:
+        tally += f", {outside} problem{'s' if outside != 1 else ''} outside any case"
     click.echo(tally)
-    sys.exit(1 if failed else 0)
+    sys.exit(1 if failed or outside else 0)
 
 
 @main.command("rules")
@@ -114,7 +116,7 @@ def _read_text(path: str) -> str:
     if path == "-":
         return sys.stdin.read()
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise _Unreadable([f"{path}: cannot read: {reason}"]) from None

@@ -137,9 +137,13 @@ def _whole_file_item(path: Path, gz: bool) -> Item:
 
 
 def _case_items(path: Path) -> Iterator[Item]:
+    """One item per case; the lines outside any case (if any) are one more, rejected."""
     cases, errors = load_cases(path)
-    for error in errors:
-        yield Item(f"{error.source}:{error.line}", "unreadable", f"case file: {error}")
+    if errors:
+        more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
+        yield Item(f"{errors[0].source}:{errors[0].line}", "unreadable",
+                   f"case file: {len(errors)} problem{'s' if len(errors) != 1 else ''} outside any case: "
+                   + "; ".join(map(str, errors[:3])) + more)
     for case in cases:
         yield Item(f"{case.source}:{case.line}", "case", case.id, case)
 

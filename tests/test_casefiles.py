@@ -249,3 +249,25 @@ def test_a_players_count_without_a_set_up_is_an_error_of_its_case(tmp_path, monk
     if players == "8":
         adjudicate = CliRunner().invoke(main, ["adjudicate", "t.txt"])
         assert adjudicate.exit_code == 2 and adjudicate.output == message + "\n"
+
+
+def test_a_byte_order_mark_starts_a_case_file(tmp_path):
+    """Issue 12 item 9: 'CASE outside a case', and every line counted as a failed case."""
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    runner = CliRunner()
+    assert runner.invoke(main, ["cases", str(path)]).output.splitlines() == ["PASS good.1", "1 passed, 0 failed"]
+    assert runner.invoke(main, ["adjudicate", str(path)]).exit_code == 0
+    validate = runner.invoke(main, ["validate", "--workers", "1", str(path)])
+    assert validate.exit_code == 0 and "1 records read" in validate.output
+
+
+def test_lines_outside_any_case_are_not_counted_as_cases(tmp_path):
+    (tmp_path / "junk.txt").write_text("junk\nmore junk\n" + GOOD + "END\n")
+    runner = CliRunner()
+    cases = runner.invoke(main, ["cases", str(tmp_path / "junk.txt")])
+    assert cases.exit_code == 1
+    assert cases.output.splitlines()[-1] == "1 passed, 0 failed, 3 problems outside any case"
+    assert sum(line.startswith("ERROR ") for line in cases.output.splitlines()) == 3
+    validate = runner.invoke(main, ["validate", "--workers", "1", str(tmp_path / "junk.txt")])
+    assert "2 records read (games, or cases of case files), 1 rejected as a whole" in validate.output

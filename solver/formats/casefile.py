@@ -61,6 +61,8 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
     case: Case | None = None
     block: str | None = None
     for number, raw in enumerate(handle, start=1):
+        if number == 1:
+            raw = raw.removeprefix("\ufeff")  # a byte-order mark (files saved by some Windows editors)
         text = raw.split("#", 1)[0].rstrip()
         if not text.strip():
             continue
