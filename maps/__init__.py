@@ -239,23 +239,38 @@ class Variant:
 
 
 @functools.lru_cache(maxsize=None)
-def load_variant(name_or_path: str = "standard") -> Variant:
-    """Load a bundled variant by name (``standard``) or a map file by path."""
-    path = Path(name_or_path)
-    if not path.suffix:
-        path = MAP_DIR / f"{name_or_path}.toml"
-    if not path.exists():
-        known = ", ".join(sorted(p.stem for p in MAP_DIR.glob("*.toml")))
-        raise MapError(f"unknown variant {name_or_path!r} (known: {known})")
+def bundled_variants() -> tuple[str, ...]:
+    """The names of the variants shipped with dipsat (the map files beside this module)."""
+    return tuple(sorted(p.stem for p in MAP_DIR.glob("*.toml")))
+
+
+@functools.lru_cache(maxsize=None)
+def load_variant(name: str = "standard") -> Variant:
+    """Load a bundled variant by name (``standard``, ``modern``: :func:`bundled_variants`).
+
+    Only those names are accepted: a name read from a file (a game, a JSON state) never
+    reaches the file system. A map file of one's own is loaded with :func:`load_variant_file`."""
+    if name not in bundled_variants():
+        shown = repr(name) if len(name) <= 40 else repr(name[:37] + "...")
+        raise MapError(f"unknown variant {shown} (known: {', '.join(bundled_variants())})")
+    return load_variant_file(MAP_DIR / f"{name}.toml")
+
+
+@functools.lru_cache(maxsize=None)
+def load_variant_file(path: str | Path) -> Variant:
+    """Load a variant from a map file named explicitly (by a program or on a command line)."""
+    path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MapError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise MapError(f"{path.name}: {exc}") from None
     return _Loader(path.name, data).variant()
 
 
-def load_map(name_or_path: str = "standard") -> Map:
-    return load_variant(name_or_path).map
+def load_map(name: str = "standard") -> Map:
+    return load_variant(name).map
 
 
 class _Loader:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import dipsat
+from dipsat.maps import load_variant_file
 
 CHECKS = Path(__file__).resolve().parent / "maps"
 
@@ -47,4 +48,11 @@ def test_bad_map_file_names_the_key(tmp_path):
                    '[provinces]\naaa = { name = "A", kind = "land" }\n'
                    '[adjacency]\narmy = ["aaa zzz"]\n[[powers]]\nname = "P"\n')
     with pytest.raises(dipsat.MapError, match=r"bad.toml: \[adjacency.army\] unknown province 'zzz'"):
-        dipsat.load_variant(str(bad))
+        load_variant_file(bad)
+
+
+@pytest.mark.parametrize("name", ["/etc/hostname", "../maps/standard", "some/dir/evil", "standard.toml", "x" * 300, ""])
+def test_only_bundled_variants_are_loaded_by_name(name):
+    """Issue 12 item 10: a variant name read from a file was used as a path."""
+    with pytest.raises(dipsat.MapError, match=r"^unknown variant .* \(known: modern, standard\)$"):
+        dipsat.load_variant(name)
