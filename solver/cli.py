@@ -15,7 +15,7 @@ from .casework import (apply_players, build_position, case_files, describe_resul
                        run_case)
 from .errors import CaseFileError, DipsatError, NotationError
 from .formats.casefile import read_cases, resolve_variant
-from .formats.dipsat_json import JsonFormatError, position_from_json, result_to_json
+from .formats.dipsat_json import JsonFormatError, parse_json, position_from_json, result_to_json
 from .printers import (render_alternatives, render_comparison, render_explanations, render_text,
                        write_result_case)
 from .formats.dipsat_json import alternatives_json, comparison_json, explanations_json
@@ -133,10 +133,7 @@ def _load_position(path: str, case_id: str | None) -> _Position:
 
 def _json_position(path: str, text: str) -> _Position:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _Unreadable([f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}"]) from None
-    try:
+        data = parse_json(text, path)
         state, order_texts = position_from_json(data, source=path)
     except JsonFormatError as exc:
         raise _Unreadable(exc.problems) from None

@@ -98,6 +98,8 @@ def turn_command(path: str, orders_path: str, fmt: str) -> None:
         g.save(path)
     except OSError as exc:
         _fail(f"{path}: cannot write: {exc.strerror or exc}")
+    except GameError as exc:
+        _fail(str(exc))
     if fmt == "json":
         played = g.to_json()["phases"][first:first + len(results)]
         doc = {"played": played, "events": g.events[events_before:], "next_phase": g.current.name,

@@ -175,6 +175,21 @@ def setup_from_data(data: dict) -> Setup:
     )
 
 
+def setup_problem(setup: Setup, powers: tuple[Power, ...]) -> str | None:
+    """What is wrong with a set-up of a variant with these powers (None: nothing)."""
+    named = [p for group in setup.controls for p in group] + list(setup.neutral)
+    unknown = sorted(set(named) - set(powers))
+    if unknown:
+        return f"unknown powers {unknown}"
+    if sorted(named) != sorted(powers):
+        return "every power must be controlled by exactly one player or be neutral"
+    if len(setup.controls) != setup.players:
+        return f"{setup.players} players but {len(setup.controls)} groups of powers"
+    if setup.victory_by not in ("power", "player"):
+        return "victory_by must be 'power' or 'player'"
+    return None
+
+
 @functools.lru_cache(maxsize=None)
 def _file_setups(variant_name: str, powers: tuple[Power, ...]) -> tuple[Setup, ...]:
     out = []
@@ -184,15 +199,8 @@ def _file_setups(variant_name: str, powers: tuple[Power, ...]) -> tuple[Setup, .
             setup = setup_from_data(entry)
         except (KeyError, TypeError, ValueError) as exc:
             raise SetupError(f"{where}: bad entry ({exc})") from None
-        named = [p for group in setup.controls for p in group] + list(setup.neutral)
-        unknown = sorted(set(named) - set(powers))
-        if unknown:
-            raise SetupError(f"{where}: unknown powers {unknown}")
-        if sorted(named) != sorted(powers):
-            raise SetupError(f"{where}: every power must be controlled by exactly one player or be neutral")
-        if len(setup.controls) != setup.players:
-            raise SetupError(f"{where}: {setup.players} players but {len(setup.controls)} groups of powers")
-        if setup.victory_by not in ("power", "player"):
-            raise SetupError(f"{where}: victory_by must be 'power' or 'player'")
+        problem = setup_problem(setup, powers)
+        if problem is not None:
+            raise SetupError(f"{where}: {problem}")
         out.append(setup)
     return tuple(out)

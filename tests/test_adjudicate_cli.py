@@ -223,7 +223,7 @@ def test_state_reader_names_every_bad_field(variant):
     problems = info.value.problems
     assert isinstance(info.value, dipsat.DipsatError)
     assert problems == [
-        "pos.json: $.phase.year: expected a whole number such as 1901, found '1901'",
+        "pos.json: $.phase.year: expected a year such as 1901 (1 to 9999), found '1901'",
         "pos.json: $.phase.season: expected 'Spring' or 'Fall', found 'Summer'",
         "pos.json: $.units[0].location: a fleet in Spain must name its coast (expected one of 'spa/nc', 'spa/sc')",
         "pos.json: $.units[1].power: expected a power of standard (Austria, England, France, Germany, Italy, Russia, Turkey), found 'Franc'",
@@ -433,3 +433,22 @@ def test_every_bundled_case_through_adjudicate(tmp_path, source, case_id):
     path.write_text(run("adjudicate", source, "--case", case_id, "--format", "case").stdout)
     check = run("cases", str(path))
     assert check.exit_code == 0, check.stdout
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[" * 5000, "pos.json: cannot read this JSON: arrays or objects nested too deeply"),
+    ('{"variant": "standard", "phase": "S1901M", "units": [], "x": ' + "9" * 5000 + "}",
+     "pos.json: cannot read this JSON: a number with more than 4300 digits"),
+    ('{"variant": "' + "x" * 300 + '", "phase": "S1901M", "units": []}',
+     "pos.json: $.variant: expected the name of a bundled variant (modern, standard), found 'xxxxxxxx"),
+    ('{"variant": "/etc/hostname", "phase": "S1901M", "units": []}', "pos.json: $.variant: expected the name"),
+    ('{"variant": "standard", "phase": {"year": ' + "9" * 4000 + ', "season": "Spring", "kind": "Movement"}, '
+     '"units": []}', "pos.json: $.phase.year: expected a year such as 1901 (1 to 9999)"),
+])
+def test_unreadable_json_states_are_one_clear_error(tmp_path, monkeypatch, text, message):
+    """Issue 12 item 8: tracebacks (RecursionError, integer conversion, 'File name too long')."""
+    monkeypatch.chdir(tmp_path)
+    Path("pos.json").write_text(text)
+    out = CliRunner().invoke(main, ["adjudicate", "pos.json", "-"], input="")
+    assert out.exit_code == 2 and isinstance(out.exception, SystemExit)
+    assert out.output.startswith(message)

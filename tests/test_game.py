@@ -519,3 +519,95 @@ def test_advance_retreat_on_other_units_is_rejected(tmp_path: Path):
     assert "o.txt:2:" in out.output and "not on other units' retreats" in out.output
     doc = json.loads(Path(path).read_text())
     assert doc["phases"][0]["advance_retreats"] == ["Austria: A bud R rum if dislodged by Russia"]
+
+
+# --- game files: every field checked on load, nothing saved that cannot be loaded (issue 12) ------
+
+
+def _played_game(tmp_path: Path) -> dict:
+    path = tmp_path / "g.json"
+    run("game", "new", str(path))
+    run("game", "turn", str(path), "-", input="France: A par - bur\nGermany: A mun - bur\nEngland: F lon - nth\n")
+    return json.loads(path.read_text())
+
+
+def _set(doc: dict, where: str, value) -> dict:
+    *keys, last = [int(k) if k.isdigit() else k for k in where.split("/")]
+    target = doc
+    for key in keys:
+        target = target[key]
+    target[last] = value
+    return doc
+
+
+@pytest.mark.parametrize("where, value, message", [
+    ("status", [], "$.status: expected an object"),
+    ("status/state", "paused", "$.status.state: expected 'active', 'won' or 'drawn', found 'paused'"),
+    ("setup/controls", [], "$.setup: every power must be controlled by exactly one player or be neutral"),
+    ("setup/players", "7", "$.setup.players: expected a number of players (1 to 7), found '7'"),
+    ("history", [{}], "$.history[0].year: missing"),
+    ("history", [{"year": 1901, "centres": {"Mars": 3}, "changed": True}], "$.history[0].centres: expected"),
+    ("events", [{"phase": "F1901M"}], "$.events[0].text: missing (expected text)"),
+    ("eliminated", {"Austria": 3}, "$.eliminated.Austria: expected a power"),
+    ("joined", 7, "$.joined: expected null or a player's index (0 to 6), found 7"),
+    ("seed", 10 ** 100, "$.seed: expected a whole number"),
+    ("seed", True, "$.seed: expected a whole number"),
+    ("wings", "yes", "$.wings: expected true or false, found 'yes'"),
+    ("rules", "2001", "$.rules: unknown rules profile '2001'"),
+    ("variant", "x" * 300, "$.variant: unknown variant 'xxxxxxxxx"),
+    ("variant", "/etc/hostname", "$.variant: unknown variant '/etc/hostname'"),
+    ("variant", "../maps/standard", "$.variant: unknown variant '../maps/standard'"),
+    ("phases", [], "$.phases: the game has no phases"),
+    ("phases/0", [], "$.phases[0]: expected an object"),
+    ("phases/0/state/units", {}, "$.phases[0].state.units: expected a list of units, found dict"),
+    ("phases/0/state/wings", True, "$.phases[0].state.variant: expected the game's variant standard (wings false)"),
+    ("phases/0/state/phase", "S99999M", "$.phases[0].state.phase: expected a phase like"),
+    ("phases/0/orders", ["France: A par - atlantis"], "$.phases[0].orders[0]: 'France: A par - atlantis'"),
+    ("phases/0/orders/0", 7, "$.phases[0].orders: expected a list of orders as text"),
+    ("phases/0/civil_disorder", [None], "$.phases[0].civil_disorder: expected a list of powers"),
+    ("phases/0/results/orders/0/succeeded", "yes", "$.phases[0].results.orders[0].succeeded: expected true"),
+    ("phases/0/results/dislodged", [{"power": "France"}], "$.phases[0].results.dislodged[0].kind: missing"),
+    ("phases/1/prefilled", ["France: A par - bur"], "$.phases[1].prefilled: retreat orders given in advance"),
+    ("status/detail", "\ud800", "$.status.detail: expected text, found '\\ud800'"),
+])
+def test_a_bad_field_is_named_by_its_json_path(tmp_path: Path, where: str, value, message: str):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(_set(_played_game(tmp_path), where, value)), encoding="utf-8")
+    for command in (("game", "show", str(path)), ("game", "turn", str(path), "-")):
+        out = CliRunner().invoke(main, list(command), input="")
+        assert out.exit_code == 2 and out.exception is None or isinstance(out.exception, SystemExit), out.output
+        assert out.output.startswith(f"{path}: ") and message in out.output, out.output
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[" * 5000, "cannot read this JSON: arrays or objects nested too deeply"),
+    ('{"format": "dipsat-game/1", "seed": ' + "9" * 5000 + "}", "a number with more than 4300 digits"),
+    ('{"format": "dipsat-game/1", "x": 1', "not valid JSON: Expecting ',' delimiter"),
+])
+def test_unreadable_json_is_one_clear_error(tmp_path: Path, text: str, message: str):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    out = run("game", "show", str(path))
+    assert out.exit_code == 2 and message in out.output and out.output.startswith(str(path))
+
+
+def test_a_game_is_never_saved_when_it_could_not_be_loaded(tmp_path: Path):
+    """Played beyond the last year a file may hold, the turn is not saved (the file stays as it was)."""
+    path = tmp_path / "g.json"
+    doc = _played_game(tmp_path)
+    doc["phases"] = doc["phases"][-1:]
+    doc["phases"][0]["state"]["phase"] = {"year": 9999, "season": "Fall", "kind": "Movement"}
+    doc["phases"][0]["phase"] = "F9999M"
+    path.write_text(json.dumps(doc))
+    before = path.read_bytes()
+    out = run("game", "turn", str(path), "-", input="")
+    assert out.exit_code == 2
+    assert f"{path} (not saved): $.phases[1].state.phase.year: expected a year such as 1901 (1 to 9999)" in out.output
+    assert path.read_bytes() == before and run("game", "show", str(path)).exit_code == 0
+
+
+def test_a_game_file_may_start_with_a_byte_order_mark(tmp_path: Path):
+    path = tmp_path / "g.json"
+    run("game", "new", str(path))
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert run("game", "show", str(path)).exit_code == 0

@@ -12,24 +12,28 @@ collects every problem, and raises one :class:`JsonFormatError` whose
 
 from __future__ import annotations
 
+import json
 import re
+import sys
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from ..errors import DipsatError, NotationError
-from ..maps import Variant, fold, load_variant
+from ..maps import Variant, bundled_variants, fold, load_variant
 from ..notation import format_order, parse_location
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                       SupportMove, Waive, ordered_province)
 from ..results import OrderResult, PhaseResult, Reason
 from ..state import Dislodged, State, placement_problem
 
-__all__ = ["FORMAT", "JsonFormatError", "state_to_json", "state_from_json", "position_from_json",
+__all__ = ["FORMAT", "MAX_YEAR", "JsonFormatError", "parse_json", "state_to_json", "state_from_json", "position_from_json",
            "result_to_json", "dislodged_report", "disbanded_report", "sorted_results",
            "DislodgedInfo", "DisbandedInfo"]
 
 FORMAT = "dipsat/1"
+MAX_YEAR = 9999
+"""The last year a document may name (a game file refuses to play beyond it)."""
 
 ORDER_TYPES: dict[type, str] = {
     Hold: "hold", Move: "move", SupportHold: "support_hold", SupportMove: "support_move",
@@ -265,6 +269,13 @@ _KIND_WORDS = {"a": UnitKind.ARMY, "army": UnitKind.ARMY, "f": UnitKind.FLEET, "
                "w": UnitKind.WING, "wing": UnitKind.WING}
 
 
+def shown(value: Any) -> str:
+    """A value read from a document, as an error message shows it (short; objects and
+    arrays by their type)."""
+    text = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 class _Reader:
     """Reads a state body, recording one problem per bad field (with its JSON path)."""
 
@@ -275,10 +286,7 @@ class _Reader:
     def fail(self, path: str, message: str) -> None:
         self.problems.append(f"{path}: {message}")
 
-    @staticmethod
-    def _show(value: Any) -> str:
-        text = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
-        return text if len(text) <= 40 else text[:37] + "..."
+    _show = staticmethod(shown)
 
     # --- whole document --------------------------------------------------------------
     def document(self, data: Any, path: str, want: tuple[str, ...]) -> str | None:
@@ -327,14 +335,11 @@ class _Reader:
         if not isinstance(wings, bool):
             self.fail(f"{path}.wings", f"expected true or false, found {self._show(wings)}")
             wings = False
-        if not re.fullmatch(r"[a-z0-9_]+", key):
-            self.fail(f"{path}.variant", f"expected the name of a bundled variant such as 'standard', found {name!r}")
+        if key not in bundled_variants():
+            self.fail(f"{path}.variant", f"expected the name of a bundled variant ({', '.join(bundled_variants())}), "
+                                         f"found {self._show(name)}")
             return None
-        try:
-            variant = load_variant(key)
-        except DipsatError as exc:
-            self.fail(f"{path}.variant", str(exc))
-            return None
+        variant = load_variant(key)
         return replace(variant, wings=True) if wings and not variant.wings else variant
 
     def phase(self, value: Any, path: str) -> Phase | None:
@@ -346,8 +351,8 @@ class _Reader:
             return None
         year = value.get("year")
         ok = True
-        if isinstance(year, bool) or not isinstance(year, int):
-            self.fail(f"{path}.year", f"expected a whole number such as 1901, found {self._show(year)}")
+        if isinstance(year, bool) or not isinstance(year, int) or not 1 <= year <= MAX_YEAR:
+            self.fail(f"{path}.year", f"expected a year such as 1901 (1 to {MAX_YEAR}), found {self._show(year)}")
             ok = False
         season = {"spring": Season.SPRING, "fall": Season.FALL, "autumn": Season.FALL}.get(
             fold(value["season"]) if isinstance(value.get("season"), str) else "")
@@ -365,10 +370,14 @@ class _Reader:
 
     def _phase_text(self, text: str, path: str) -> Phase | None:
         try:
-            return Phase.parse(text)
+            phase = Phase.parse(text)
+            if 1 <= phase.year <= MAX_YEAR:
+                return phase
         except ValueError:
-            self.fail(path, f"expected a phase like 'Spring 1901, Movement' or 'S1901M', found {text!r}")
-            return None
+            pass
+        self.fail(path, f"expected a phase like 'Spring 1901, Movement' or 'S1901M' (years 1 to {MAX_YEAR}), "
+                        f"found {self._show(text)}")
+        return None
 
     # --- names -----------------------------------------------------------------------
     def power(self, value: Any, path: str) -> str | None:
@@ -548,6 +557,20 @@ class _Reader:
             else:
                 self.fail(f"{path}.orders[{i}]", f"expected an order as text, such as 'England: F lon - nth', found {self._show(item)}")
         return out
+
+
+def parse_json(text: str, source: str) -> Any:
+    """``json.loads``, with every way it can fail as one :class:`JsonFormatError`
+    ``source:line:column: not valid JSON: ...`` (too deeply nested, a number too long)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise JsonFormatError([f"{source}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}"]) from None
+    except RecursionError:
+        raise JsonFormatError([f"{source}: cannot read this JSON: arrays or objects nested too deeply"]) from None
+    except ValueError:  # int() refuses more digits than sys.get_int_max_str_digits()
+        raise JsonFormatError([f"{source}: cannot read this JSON: a number with more than "
+                               f"{sys.get_int_max_str_digits()} digits"]) from None
 
 
 def state_from_json(data: Any, source: str | None = None) -> State:
