@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
+import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -347,21 +348,14 @@ class Game:
         return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
 
     def save(self, path: str | Path) -> None:
-        """Write the game file atomically (a temporary file, then a rename), after reading
-        it back: what cannot be loaded is never saved.
+        """Write the game file atomically (a temporary file, then a rename; its permissions
+        kept), after reading it back: what cannot be loaded is never saved.
 
         :raises GameError: the game could not be read back (e.g. played beyond the last year)."""
         path = Path(path)
         text = self.dumps()
         Game.from_json(json.loads(text), f"{path} (not saved)")
-        handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        _replace_file(path, text)
 
     @classmethod
     def from_json(cls, data: Any, source: str | None = None) -> Game:
@@ -417,6 +411,31 @@ def new_game(variant_name: str = "standard", players: int | None = None, seed: i
                                           variant=game.variant_in(year))
     game.phases.append(PhaseRecord(state))
     return game
+
+
+def _replace_file(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file and a rename. The file keeps its
+    permissions; a new one gets them from the umask (as ``open`` would give them)."""
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = None
+    while True:
+        tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}"
+        try:
+            handle = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+            break
+        except FileExistsError:
+            continue
+    try:
+        if mode is not None:
+            os.chmod(tmp, mode)
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def load_game(path: str | Path) -> Game:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -611,3 +613,19 @@ def test_a_game_file_may_start_with_a_byte_order_mark(tmp_path: Path):
     run("game", "new", str(path))
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     assert run("game", "show", str(path)).exit_code == 0
+
+
+def test_saving_keeps_the_file_mode(tmp_path: Path):
+    """Issue 12 item 13: every turn reset the file to 0600."""
+    path = tmp_path / "g.json"
+    old = os.umask(0o022)
+    try:
+        run("game", "new", str(path))
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644  # a new file: the umask
+        for mode in (0o640, 0o664):
+            path.chmod(mode)
+            assert run("game", "turn", str(path), "-", input="").exit_code == 0
+            assert stat.S_IMODE(path.stat().st_mode) == mode
+    finally:
+        os.umask(old)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary file left
