@@ -27,7 +27,7 @@ import sys
 import time
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -290,22 +290,27 @@ def report_line(line: dict[str, Any]) -> str:
 # --- the command -------------------------------------------------------------------------
 
 
-def _peer_games(games: int, seed: int) -> str:
+def _peer_items(games: int, seed: int) -> list[Item]:
     """Play `games` seeded random games with the diplomacy package, in its own process
-    (the adapter dipsat.peers.diplomacy; the package is AGPL and never imported here)."""
+    (the adapter dipsat.peers.diplomacy; the package is AGPL and never imported here).
+
+    The games are written to a private temporary folder, removed once read; their records
+    are named ``diplomacy-random-SEED-GAMES.jsonl.gz:LINE``, so the report does not depend
+    on where that folder was."""
     import importlib.util
     import subprocess
     import tempfile
     if importlib.util.find_spec("diplomacy") is None:
         raise click.UsageError("--against diplomacy needs the diplomacy package: pip install 'dipsat[peers]'")
-    folder = os.path.join(tempfile.gettempdir(), "dipsat-peer")  # a fixed path: the report names it
-    os.makedirs(folder, exist_ok=True)
-    out = os.path.join(folder, f"diplomacy-random-{seed}-{games}.jsonl.gz")
-    run = subprocess.run([sys.executable, "-m", "dipsat.peers.diplomacy", "--games", str(games), "--seed", str(seed),
-                          "--out", out], env={**os.environ, "PYTHONHASHSEED": "0"}, capture_output=True, text=True)
-    if run.returncode != 0:
-        raise click.ClickException(f"the diplomacy package failed: {run.stderr.strip().splitlines()[-1:]}")
-    return out
+    name = f"diplomacy-random-{seed}-{games}.jsonl.gz"
+    with tempfile.TemporaryDirectory(prefix="dipsat-peer-") as folder:  # mode 0700, a fresh name
+        out = os.path.join(folder, name)
+        run = subprocess.run([sys.executable, "-m", "dipsat.peers.diplomacy", "--games", str(games), "--seed",
+                              str(seed), "--out", out], env={**os.environ, "PYTHONHASHSEED": "0"},
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            raise click.ClickException(f"the diplomacy package failed: {run.stderr.strip().splitlines()[-1:]}")
+        return [replace(item, source=name + item.source[len(out):]) for item in iter_items([out])]
 
 
 def _judge(task: tuple[Item, Rules]) -> GameReport:
@@ -487,12 +492,10 @@ def validate_command(inputs: tuple[str, ...], profile: str, overrides: tuple[str
     report_path = report_path or resume_path
     if not inputs and not against:
         raise click.UsageError("give INPUTS (recorded games, case files, folders) or --against diplomacy")
-    if against:
-        inputs = (*inputs, _peer_games(random_games, seed))
     resumed = _resumed(resume_path)
     summary = Summary()
     summary.add_lines(resumed.lines)
-    items = list(iter_items(inputs))
+    items = list(iter_items(inputs)) + (_peer_items(random_games, seed) if against else [])
     _check_resumed_rules(resumed, items, rules, resume_path or "")
     items = [item for item in items if item.source not in resumed.rules]
     try:  # resuming: drop the cut-off record and append; what the report holds is never rewritten

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -178,3 +179,20 @@ def test_the_time_limit_is_the_same_everywhere(games, tmp_path):
     lines = [json.loads(line) for line in reports["1"].read_text().splitlines()]
     assert [(line["source"], line["reason"]) for line in lines if line["type"] == "rejected"] == [
         (f"{inputs}:2", "the worker failed on this record: timed out after 1 s")]
+
+
+def test_live_games_go_to_a_private_folder(tmp_path, monkeypatch):
+    """Issue 12 item 11: the games were written to a fixed folder of the system's temporary
+    directory, following a symlink planted there."""
+    pytest.importorskip("diplomacy")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (tmp_path / "dipsat-peer").symlink_to(victim)
+    report = tmp_path / "report.jsonl"
+    code, out = _validate("--against", "diplomacy", "--random-games", "1", "--seed", "5", "--workers", "1",
+                          "--report", str(report))
+    assert "1 records read" in out
+    assert list(victim.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dipsat-peer", "report.jsonl", "victim"]  # removed after use
+    assert json.loads(report.read_text().splitlines()[-1])["source"] == "diplomacy-random-5-1.jsonl.gz:1"
