@@ -330,7 +330,7 @@ def _failed_record(item: Item, rules: Rules, reason: str) -> GameReport:
 
 
 def _judged(items: list[Item], rules: Rules, workers: int, timeout: float,
-            scheduler: str | None) -> Iterator[tuple[int, GameReport]]:
+            scheduler: Cluster | None) -> Iterator[tuple[int, GameReport]]:
     """(index, report) for every item, in any order; the same time limit and the same
     report whatever runs it (this process, a pool, a Dask cluster)."""
     if scheduler:
@@ -343,14 +343,35 @@ def _judged(items: list[Item], rules: Rules, workers: int, timeout: float,
         yield i, (_failed_record(items[i], rules, result.reason) if isinstance(result, TaskFailure) else result)
 
 
+@dataclass(frozen=True)
+class Cluster:
+    """A Dask scheduler to run on, and the TLS files that prove who is who (``tls://``)."""
+
+    address: str
+    ca_file: str | None = None
+    cert: str | None = None
+    key: str | None = None
+
+
 def _judged_on_dask(items: list[Item], rules: Rules, timeout: float,
-                    address: str) -> Iterator[tuple[int, GameReport | TaskFailure]]:
-    """The same work on a Dask `distributed` cluster (optional extra dipsat[dask])."""
+                    cluster: Cluster) -> Iterator[tuple[int, GameReport | TaskFailure]]:
+    """The same work on a Dask `distributed` cluster (optional extra dipsat[dask]).
+
+    The cluster must be trusted: what it sends back is unpickled here, and unpickling
+    can run code. Over ``tls://`` with --tls-ca-file/--tls-cert/--tls-key, the scheduler
+    must show a certificate signed by that CA, and the traffic is encrypted."""
     try:
         from distributed import Client, as_completed
+        from distributed.security import Security
     except ImportError:
         raise click.UsageError("--scheduler needs Dask's distributed: pip install 'dipsat[dask]'") from None
-    with Client(address) as client:
+    security = Security(tls_ca_file=cluster.ca_file, tls_client_cert=cluster.cert, tls_client_key=cluster.key,
+                        require_encryption=True) if cluster.ca_file else None
+    try:
+        client = Client(cluster.address, security=security)
+    except Exception as exc:  # noqa: BLE001 - refused, unreachable, a TLS handshake that fails ...
+        raise click.ClickException(f"--scheduler {cluster.address}: cannot connect: {type(exc).__name__}: {exc}") from None
+    with client:
         futures = {client.submit(_judge_within, (item, rules, timeout), pure=False): i for i, item in enumerate(items)}
         for future in as_completed(futures):
             i = futures[future]
@@ -465,7 +486,14 @@ class _Progress:
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None,
               help="Skip the records already in this report (from a run that was stopped) and complete it.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Run on a Dask distributed cluster (tcp://host:8786), needs dipsat[dask].")
+              help="Run on a Dask distributed cluster (tcp://host:8786 or tls://host:8786), needs dipsat[dask]. "
+                   "The cluster must be trusted: its results are unpickled here.")
+@click.option("--tls-ca-file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="With a tls:// scheduler: the CA certificate the cluster's certificates must be signed by.")
+@click.option("--tls-cert", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="With a tls:// scheduler: this client's certificate.")
+@click.option("--tls-key", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="With a tls:// scheduler: this client's private key.")
 @click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: when it is a terminal).")
 @click.option("--against", type=click.Choice(["diplomacy"]), default=None,
               help="Live differential testing: play random games with this peer (needs dipsat[peers]) and judge them.")
@@ -473,6 +501,7 @@ class _Progress:
 @click.option("--seed", type=int, default=0, show_default=True, help="With --against: the games' seed.")
 def validate_command(inputs: tuple[str, ...], profile: str, overrides: tuple[str, ...], report_path: str | None,
                      workers: int | None, timeout: float, resume_path: str | None, scheduler: str | None,
+                     tls_ca_file: str | None, tls_cert: str | None, tls_key: str | None,
                      progress: bool | None, against: str | None, random_games: int, seed: int) -> None:
     """Re-adjudicate recorded games (diplomacy-package JSON) and case files.
 
@@ -492,6 +521,9 @@ def validate_command(inputs: tuple[str, ...], profile: str, overrides: tuple[str
     report_path = report_path or resume_path
     if not inputs and not against:
         raise click.UsageError("give INPUTS (recorded games, case files, folders) or --against diplomacy")
+    if (tls_ca_file or tls_cert or tls_key) and not (
+            scheduler and scheduler.startswith("tls://") and tls_ca_file and tls_cert and tls_key):
+        raise click.UsageError("--tls-ca-file, --tls-cert and --tls-key go together, with a tls:// --scheduler")
     resumed = _resumed(resume_path)
     summary = Summary()
     summary.add_lines(resumed.lines)
@@ -510,7 +542,8 @@ def validate_command(inputs: tuple[str, ...], profile: str, overrides: tuple[str
     try:
         waiting: dict[int, GameReport] = {}
         next_index = 0
-        for i, report in _judged(items, rules, workers, timeout, scheduler):
+        cluster = Cluster(scheduler, tls_ca_file, tls_cert, tls_key) if scheduler else None
+        for i, report in _judged(items, rules, workers, timeout, cluster):
             waiting[i] = report
             meter.update(report)
             while next_index in waiting:  # write in input order: the report does not depend on the workers

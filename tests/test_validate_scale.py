@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -196,3 +197,28 @@ def test_live_games_go_to_a_private_folder(tmp_path, monkeypatch):
     assert list(victim.iterdir()) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dipsat-peer", "report.jsonl", "victim"]  # removed after use
     assert json.loads(report.read_text().splitlines()[-1])["source"] == "diplomacy-random-5-1.jsonl.gz:1"
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+def test_a_tls_cluster_gives_the_same_report(games, tmp_path):
+    """Issue 12 item 12: --scheduler tls:// with the CA, certificate and key to trust each other."""
+    distributed = pytest.importorskip("distributed")
+    from distributed.security import Security
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                    "/CN=dipsat-test", "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    tls = {f"tls_{who}_{what}": str(path) for who in ("scheduler", "worker", "client")
+           for what, path in (("cert", cert), ("key", key))}
+    security = Security(tls_ca_file=str(cert), require_encryption=True, **tls)
+    local, remote = tmp_path / "local.jsonl", tmp_path / "tls.jsonl"
+    _validate(str(games), "--workers", "1", "--report", str(local))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tls://",
+                                  security=security, dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tls://")
+        code, out = _validate(str(games), "--scheduler", address, "--tls-ca-file", str(cert), "--tls-cert", str(cert),
+                              "--tls-key", str(key), "--report", str(remote))
+        assert "12 records read" in out, out
+        half = CliRunner().invoke(main, ["validate", str(games), "--scheduler", address, "--tls-cert", str(cert)])
+        assert half.exit_code == 2 and "go together" in half.output
+    assert local.read_bytes() == remote.read_bytes()
