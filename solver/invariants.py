@@ -24,14 +24,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from .adjudicator import adjudicate, adjudicate_many
 from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from .maps import Variant
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                      UnitRef, Waive)
 from .results import PhaseResult
+from .rules import Rules
 from .state import Dislodged, State
 
-__all__ = ["phase_problems", "random_state", "random_orders", "random_phase"]
+__all__ = ["phase_problems", "batch_problems", "random_state", "random_orders", "random_phase", "random_phases"]
 
 
 # --- the invariants -----------------------------------------------------------------
@@ -412,3 +414,33 @@ def random_phase(rng: random.Random, variant: Variant, kind: PhaseKind | None = 
     kind = kind or rng.choice((PhaseKind.MOVEMENT, PhaseKind.MOVEMENT, PhaseKind.RETREAT, PhaseKind.ADJUSTMENT))
     state = random_state(rng, variant, kind)
     return state, random_orders(rng, state)
+
+
+def random_phases(rng: random.Random, variants: list[Variant], rules: Rules) -> list[tuple[State, list[Order], Rules]]:
+    """Phases to adjudicate (position, orders, rules): a random movement phase on each of
+    `variants` played on through its retreats and adjustments (random orders each time),
+    and a random retreat and adjustment position."""
+    items = []
+    for variant in variants:
+        state = random_state(rng, variant, PhaseKind.MOVEMENT)
+        for _ in range(3):
+            orders = random_orders(rng, state)
+            items.append((state, orders, rules))
+            state = adjudicate(state, orders, rules).after
+            if state.phase.kind is PhaseKind.MOVEMENT:
+                break
+    for kind in (PhaseKind.RETREAT, PhaseKind.ADJUSTMENT):
+        state = random_state(rng, rng.choice(variants), kind)
+        items.append((state, random_orders(rng, state), rules))
+    return items
+
+
+def batch_problems(items: list[tuple[State, list[Order], Rules]]) -> list[str]:
+    """Every broken invariant of `items` adjudicated one by one, and whether batch mode
+    (:func:`dipsat.adjudicator.adjudicate_many`) gives the same results."""
+    one_by_one = [adjudicate(state, orders, rules) for state, orders, rules in items]
+    problems = [f"{state.variant.name} {state.phase} under {rules}: {p}"
+                for (state, orders, rules), result in zip(items, one_by_one) for p in phase_problems(result, orders)]
+    if adjudicate_many(items) != one_by_one:
+        problems.append("batch mode (adjudicate_many) differs from one phase at a time")
+    return problems
