@@ -12,7 +12,6 @@ game into a :class:`RecordedGame` (to write it as a godip history, say).
 from __future__ import annotations
 
 import gzip
-import json
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from pathlib import Path
 from .adjudicator import adjudicate
 from .board import Phase, PhaseKind, Power
 from .errors import DipsatError
+from .formats.dipsat_json import JsonFormatError, parse_json
 from .formats.diplomacy_json import RecordError, RecordedGame, RecordedPhase, package_phase_name, read_game
 from .formats.godip import is_godip_history, read_godip_game
 from .game import GAME_FORMAT, Game
@@ -85,11 +85,10 @@ def load_record(path: str) -> RecordedGame | Game:
             raise RecordedGameError(f"{path}:{line}: no game on that line")
         text, where = chosen[0], f"{path}:{line}" if line is not None else path
     try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordedGameError(f"{where}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}); expected a "
-                                      "godip history (first line 'PHASE ...'), a diplomacy saved game or a dipsat "
-                                      "game file") from None
+        record = parse_json(text, where)  # every failure of json.loads (deep nesting, 5000 digits ...)
+    except JsonFormatError as exc:
+        raise RecordedGameError(f"{exc}; expected a godip history (first line 'PHASE ...'), a diplomacy saved "
+                                "game or a dipsat game file") from None
     if isinstance(record, dict) and record.get("format") == GAME_FORMAT:
         return Game.from_json(record, where)
     try:

@@ -452,3 +452,16 @@ def test_unreadable_json_states_are_one_clear_error(tmp_path, monkeypatch, text,
     out = CliRunner().invoke(main, ["adjudicate", "pos.json", "-"], input="")
     assert out.exit_code == 2 and isinstance(out.exception, SystemExit)
     assert out.output.startswith(message)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[" * 5000, "g.json: cannot read this JSON: arrays or objects nested too deeply; expected a godip history"),
+    ('{"id": ' + "9" * 5000 + "}", "g.json: cannot read this JSON: a number with more than 4300 digits;"),
+])
+def test_unreadable_json_of_a_recorded_game_is_one_clear_error(tmp_path, monkeypatch, text, message):
+    """Found by scripts/fuzz.py: adjudicate GAME --phase gave a traceback."""
+    monkeypatch.chdir(tmp_path)
+    Path("g.json").write_text(text)
+    out = CliRunner().invoke(main, ["adjudicate", "g.json", "--phase", "S1901M"])
+    assert out.exit_code == 2 and isinstance(out.exception, SystemExit)
+    assert out.output.startswith(message)
