@@ -40,8 +40,10 @@ from .board import PhaseKind
 from .formats.casefile import Case, parse_phase
 from .notation import format_order
 from .rules import DEFAULT_PROFILE, ISSUES, PROFILES, Rules, RulesError
+from .formats.godip import is_godip_history
 from .validate import (AGREED, DISAGREED, FINAL, KIND_NAMES, REJECTED, RULE_DIFFERENCE, Difference,
-                       GameReport, PhaseReport, alternative_rules, kind_name, rejected_record, validate_text)
+                       GameReport, PhaseReport, alternative_rules, kind_name, rejected_record, validate_godip,
+                       validate_text)
 
 __all__ = ["validate_command", "Item", "iter_items", "validate_item", "Summary", "report_text"]
 
@@ -87,7 +89,7 @@ def iter_items(paths: Iterable[str]) -> Iterator[Item]:
     for path in input_files(paths):
         suffix = _suffix(path)
         if suffix in CASE_SUFFIXES:
-            yield from _case_items(path)
+            yield from _text_items(path)
         elif suffix in (".jsonl", ".jsonl.gz"):
             yield from _line_items(path, suffix.endswith(".gz"))
         elif suffix in (".json", ".json.gz"):
@@ -122,6 +124,21 @@ def _whole_file_item(path: Path, gz: bool) -> Item:
         return Item(str(path), "unreadable", f"cannot read the input: {type(exc).__name__}: {exc}")
 
 
+def _text_items(path: Path) -> Iterator[Item]:
+    """A ``.txt`` (``.case``, ``.dat``) file: a godip game history (its first line is
+    ``PHASE ...``) or a case file."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        yield Item(str(path), "unreadable", f"cannot read the input: {exc}")
+        return
+    if is_godip_history(data):
+        # lines that are not UTF-8 are kept (surrogates) and rejected on their own phase
+        yield Item(str(path), "godip", data.decode("utf-8", errors="surrogateescape"))
+    else:
+        yield from _case_items(path)
+
+
 def _case_items(path: Path) -> Iterator[Item]:
     cases, errors = load_cases(path)
     for error in errors:
@@ -141,7 +158,7 @@ def _sniff(path: Path) -> Iterator[Item]:
     elif head.lstrip()[:1] == b"{":
         yield from _line_items(path, False)
     else:
-        yield from _case_items(path)
+        yield from _text_items(path)
 
 
 # --- one item ----------------------------------------------------------------------------
@@ -154,6 +171,8 @@ def validate_item(item: Item, rules: Rules) -> GameReport:
     if item.kind == "case":
         assert item.case is not None
         return validate_case(item.case, item.source)
+    if item.kind == "godip":
+        return validate_godip(item.text, item.source, rules)
     return validate_text(item.text, item.source, rules)
 
 

@@ -120,7 +120,9 @@ from .adjudicator import adjudicate, adjudicate_many
 from .board import Location, PhaseKind, Unit, UnitKind
 from .explain import explain
 from .formats.diplomacy_json import read_game
-from .records import RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name
+from .formats.godip import read_godip_game
+from .records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name,
+                      with_attackers)
 from .rule_scope import issues_touched
 from .state import Dislodged, State
 from .orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, ordered_province
@@ -289,6 +291,17 @@ def validate_game(record: dict, rules: Rules, source: str = "") -> GameReport:
     return validate_recorded(game, rules, source)
 
 
+def validate_godip(text: str, source: str, rules: Rules) -> GameReport:
+    """One Droidippy/godip game history (the text of a ``game_N.txt``); never raises."""
+    try:
+        game = read_godip_game(text, source)
+    except RecordError as exc:
+        return rejected_record(source, str(exc), rules)
+    except Exception as exc:  # noqa: BLE001 - a report, never an exception
+        return rejected_record(source, f"unreadable record: {type(exc).__name__}: {exc}", rules)
+    return validate_recorded(game, rules, source)
+
+
 def validate_recorded(game: RecordedGame, rules: Rules, source: str = "") -> GameReport:
     """Validate every phase of a recorded game of any archive format; never raises.
 
@@ -403,17 +416,8 @@ class _Judge:
         assert rec.state is not None
         if not self._needs_previous(i):
             return rec.state
-        prev = self.game.phases[i - 1]
         result, _ = self.cache[self.key(i - 1, rules)]
-        assert prev.state is not None
-        ours = {d.unit: d for d in result.dislodgements}
-        dislodged = []
-        for d in rec.state.dislodged:
-            found = ours.get(d.unit)
-            dislodged.append(found if found is not None else _attacker_from_positions(d, prev, rec))
-        occupied = {u.province for u in rec.state.units}
-        standoffs = frozenset(p for p in result.standoffs if p not in occupied)
-        return rec.state.with_(dislodged=tuple(dislodged), standoffs=standoffs)
+        return with_attackers(self.game.phases[i - 1], rec, result)
 
     # --- rule inference -------------------------------------------------------------------------
 
@@ -537,20 +541,6 @@ class _Judge:
                                                   + " would reproduce this phase, but the record's other phases "
                                                     "that the option affects follow the other reading"]))
         return report
-
-
-def _attacker_from_positions(d: Dislodged, prev: RecordedPhase, rec: RecordedPhase) -> Dislodged:
-    """The attacker of a dislodged unit as the record shows it: the unit ordered to move
-    into its province that now stands there."""
-    assert prev.state is not None and rec.state is not None
-    occupant = rec.state.unit_at(d.unit.province)
-    for order, _ in prev.orders:
-        if isinstance(order, Move) and order.dest.province == d.unit.province:
-            mover = prev.state.unit_at(order.unit.province)
-            if mover is not None and occupant is not None and (mover.power, mover.kind) == (occupant.power, occupant.kind):
-                over_land = prev.state.map.can_move(mover.kind, mover.location, Location(d.unit.province))
-                return Dislodged(d.unit, mover.province, mover.kind is UnitKind.ARMY and (order.via_convoy or not over_land))
-    return d
 
 
 def _combo_text(combo: tuple[tuple[str, str], ...]) -> str:
