@@ -470,18 +470,16 @@ class _Judge:
         agreeing = [i for i in phases if not judged[i][1]]
         if not failing:
             return current.choice(issue)
-        trials = []  # [fixed, failing judged, option, rules], most promising first
-        for option in sorted(ISSUES[issue].options, key=lambda o: ((issue, o) != FIRST_TRIED, o)):
-            if option != current.choice(issue):
-                alt = self.rules_with({**inferred, issue: option})
-                trials.append([self._agree(failing[:chunk], alt), min(chunk, len(failing)), option, alt])
-        trials.sort(key=lambda t: -t[0])
         best, gain = current.choice(issue), 0  # gain: phases agreeing more than under `current`
-        for trial in trials:
-            fixed, done, option, alt = trial
+        for option in sorted(ISSUES[issue].options, key=lambda o: ((issue, o) != FIRST_TRIED, o)):
+            if option == current.choice(issue) or len(failing) <= gain:
+                continue  # an option that made every failing phase agree and broke none wins
+            alt = self.rules_with({**inferred, issue: option})
+            fixed, done = 0, 0
             while done < len(failing) and fixed + len(failing) - done > gain:
-                fixed += self._agree(failing[done:done + chunk], alt)
-                done += chunk
+                step = min(chunk, fixed + len(failing) - done - gain)  # that many misses rule it out
+                fixed += self._agree(failing[done:done + step], alt)
+                done += step
             if fixed <= gain:
                 continue  # it cannot make more of the phases agree than the best so far
             broken, seen = 0, 0
