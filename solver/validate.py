@@ -110,6 +110,7 @@ What the bundled corpus shows about the package (``diplomacy`` 1.1.2), see
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import traceback
@@ -120,7 +121,10 @@ from .adjudicator import adjudicate, adjudicate_many
 from .board import Location, PhaseKind, Unit, UnitKind
 from .explain import explain
 from .formats.diplomacy_json import read_game
+from .formats.casefile import format_unit_line, write_case
 from .formats.godip import read_godip_game
+from .notation import format_order
+from .printers import prestate_results
 from .records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name,
                       with_attackers)
 from .rule_scope import issues_touched
@@ -188,6 +192,9 @@ class PhaseReport:
     basis: str = RESULTS
     """What the phase was judged on: ``results`` (the record's per-order result codes and
     the next position) or ``positions`` (the next position only: the record has no results)."""
+    case: str = ""
+    """With ``cases=True``: the phase as a jDip case file (position, orders, the record's
+    outcome as POSTSTATE, ours as comments), for disagreements and rule differences."""
 
     @property
     def board_differs(self) -> bool:
@@ -270,16 +277,16 @@ def rejected_record(source: str, reason: str, rules: Rules | None = None, game: 
     return GameReport(game or source, source, str(rules or Rules.profile()), [], reason)
 
 
-def validate_text(text: str, source: str, rules: Rules) -> GameReport:
+def validate_text(text: str, source: str, rules: Rules, cases: bool = False) -> GameReport:
     """One saved game as JSON text (a ``.json`` file or one line of a ``.jsonl``)."""
     try:
         record = json.loads(text)
     except (ValueError, RecursionError) as exc:
         return rejected_record(source, f"malformed JSON: {exc}", rules)
-    return validate_game(record, rules, source)
+    return validate_game(record, rules, source, cases)
 
 
-def validate_game(record: dict, rules: Rules, source: str = "") -> GameReport:
+def validate_game(record: dict, rules: Rules, source: str = "", cases: bool = False) -> GameReport:
     """Validate every phase of one recorded game of the ``diplomacy`` package; never raises."""
     try:
         game = read_game(record)
@@ -288,10 +295,10 @@ def validate_game(record: dict, rules: Rules, source: str = "") -> GameReport:
         return rejected_record(source, str(exc), rules, str(gid) if gid is not None else None)
     except Exception as exc:  # noqa: BLE001 - a report, never an exception
         return rejected_record(source, f"unreadable record: {type(exc).__name__}: {exc}", rules)
-    return validate_recorded(game, rules, source)
+    return validate_recorded(game, rules, source, cases)
 
 
-def validate_godip(text: str, source: str, rules: Rules) -> GameReport:
+def validate_godip(text: str, source: str, rules: Rules, cases: bool = False) -> GameReport:
     """One Droidippy/godip game history (the text of a ``game_N.txt``); never raises."""
     try:
         game = read_godip_game(text, source)
@@ -299,17 +306,18 @@ def validate_godip(text: str, source: str, rules: Rules) -> GameReport:
         return rejected_record(source, str(exc), rules)
     except Exception as exc:  # noqa: BLE001 - a report, never an exception
         return rejected_record(source, f"unreadable record: {type(exc).__name__}: {exc}", rules)
-    return validate_recorded(game, rules, source)
+    return validate_recorded(game, rules, source, cases)
 
 
-def validate_recorded(game: RecordedGame, rules: Rules, source: str = "") -> GameReport:
+def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases: bool = False) -> GameReport:
     """Validate every phase of a recorded game of any archive format; never raises.
 
     The game is judged under `rules`; then the options of the DATC chapter-4 issues
     its disagreeing phases touch are tried, each only on the phases it can affect
     (:func:`dipsat.rule_scope.issues_touched`), and an option is taken as the
     record's reading when it makes more of those phases agree (:meth:`_Judge.infer`).
-    Phases that agree only under the inferred options are rule differences."""
+    Phases that agree only under the inferred options are rule differences. With
+    `cases`, each disagreement and rule difference carries its case file (:attr:`PhaseReport.case`)."""
     report = GameReport(game.id, source or game.id, str(rules))
     try:
         judge = _Judge(game, rules)
@@ -321,7 +329,10 @@ def validate_recorded(game: RecordedGame, rules: Rules, source: str = "") -> Gam
                                rules, game.id)
     for i, rec in enumerate(game.phases):
         try:
-            report.phases.append(judge.phase_report(i, inferred, final_rules))
+            phase = judge.phase_report(i, inferred, final_rules)
+            if cases and phase.status in (DISAGREED, RULE_DIFFERENCE):
+                phase.case = judge.case_text(i, phase)
+            report.phases.append(phase)
         except Exception as exc:  # noqa: BLE001 - a crash of ours is reported, the run goes on
             report.phases.append(_crash(rec, exc))
     return report
@@ -369,6 +380,8 @@ class _Judge:
             return rec, None, "the record ends here: only the orders' results are compared"
         if nxt.error is not None:
             return rec, None, f"the next phase ({nxt.name}) is rejected: only the orders' results are compared"
+        if nxt.state is None and not rec.results_recorded:
+            return rec, None, f"the next phase ({nxt.name}) has no position: nothing to compare"
         return rec, nxt, ""
 
     def rules_with(self, overrides: dict[str, str]) -> Rules:
@@ -503,6 +516,11 @@ class _Judge:
                 del used[n]
         return tuple(sorted(used.items()))
 
+    def case_text(self, i: int, report: PhaseReport) -> str:
+        rec, nxt, _ = self.context(i)
+        result, _ = self.judge([i], self.rules)[i]
+        return disagreement_case(self.game.id, rec, nxt, result, report)
+
     # --- reports --------------------------------------------------------------------------------
 
     def phase_report(self, i: int, inferred: dict[str, str], final_rules: Rules) -> PhaseReport:
@@ -517,6 +535,12 @@ class _Judge:
             return PhaseReport(rec.index, rec.name, kind, FINAL, note="the last phase of the record, not yet played",
                                basis=basis)
         if basis == POSITIONS:
+            if nxt is None:  # the last phase is final (not in scope): the next one is unusable
+                following = self.game.phases[i + 1]
+                why = "is rejected" if following.error is not None else "has no position"
+                return PhaseReport(rec.index, rec.name, kind, REJECTED, basis=basis, reason=(
+                    f"nothing to judge this phase on: the record has no per-order results and its next phase "
+                    f"({following.name}) {why}"))
             note = "; ".join(filter(None, [note, "no per-order results recorded: judged on the next position"]))
         result, differences = self.judge([i], self.rules)[i]
         report = PhaseReport(rec.index, rec.name, kind, AGREED if not differences else DISAGREED, note=note,
@@ -539,6 +563,38 @@ class _Judge:
                                                   + " would reproduce this phase, but the record's other phases "
                                                     "that the option affects follow the other reading"]))
         return report
+
+
+def disagreement_case(game_id: str, rec: RecordedPhase, nxt: RecordedPhase | None, result: PhaseResult,
+                      report: PhaseReport) -> str:
+    """A disagreeing phase as a jDip case file: the recorded position and orders, the
+    record's outcome as POSTSTATE (what another adjudicator should reproduce), ours and
+    the differences as comments, so ``dipsat adjudicate --explain`` and other
+    adjudicators can run it."""
+    state = result.before
+    lines = [f"# Written by dipsat validate: game {game_id}, phase {rec.name} ({report.status}).",
+             f"# POSTSTATE is what the record shows after this phase; dipsat (rules {result.rules}) differs:"]
+    lines += [f"#   {d.what} {d.subject}: record {d.recorded}, dipsat {d.ours}" for d in report.differences]
+    if report.rule:
+        lines.append(f"# The record follows {report.rule} ({report.rule_title}).")
+    lines.append("# dipsat's results:")
+    lines += [f"#   {format_order(r.order)}: {r.status}" + (f" ({r.detail})" if r.detail else "") for r in result.results]
+    lines.append("# dipsat's position after it: " + ", ".join(format_unit_line(u) for u in result.after.units))
+    variant = state.variant.name
+    if variant == "standard":
+        variant = "DATC_Standard" if state.variant.wings else "Standard"
+    handle = io.StringIO()
+    handle.write("\n".join(lines) + f"\nVARIANT_ALL {variant}\n\n")
+    after = list(nxt.state.units) if nxt is not None and nxt.state is not None else None
+    dislodged = []
+    if nxt is not None and nxt.state is not None and nxt.kind is PhaseKind.RETREAT:
+        dislodged = [d.unit for d in nxt.state.dislodged
+                     if not (nxt.retreat_options_recorded and not nxt.retreat_options.get(d.unit.province))]
+    case_id = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{game_id}.{rec.name}")
+    write_case(handle, case_id, state.phase, list(state.units), [format_order(o) for o, _ in rec.orders], after,
+               dislodged, list(state.owners), str(result.rules), prestate_dislodged=[d.unit for d in state.dislodged],
+               prestate_results=prestate_results(state))
+    return handle.getvalue()
 
 
 def _combo_text(combo: tuple[tuple[str, str], ...]) -> str:
