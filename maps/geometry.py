@@ -22,7 +22,7 @@ Point = tuple[float, float]
 Ring = tuple[Point, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Shape:
     """One province (or impassable area) as drawn."""
 
@@ -53,6 +53,8 @@ class Geometry:
     name: str
     width: float
     height: float
+    km_per_unit: float
+    """The scale: how many kilometres one unit of the drawing is (for sizing marks)."""
     provinces: dict[str, Shape]
     impassable: dict[str, Shape]
     offboard: tuple[Ring, ...]
@@ -112,6 +114,7 @@ def load_geometry(map_name: str) -> Geometry:
 
     return Geometry(
         name=map_name, width=float(data["width"]), height=float(data["height"]),
+        km_per_unit=float(data.get("km_per_unit", 6.0)),
         provinces={pid: shape(pid, e) for pid, e in sorted(data["provinces"].items())},
         impassable={pid: shape(pid, e) for pid, e in sorted(data.get("impassable", {}).items())},
         offboard=tuple(ring(r) for r in data.get("offboard", [])),

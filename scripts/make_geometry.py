@@ -639,6 +639,7 @@ def write_geometry(variant_name, spec, grid, labels, names, kinds, the_map, cros
     out = {"variant": variant_name,
            "generator": "scripts/make_geometry.py (places: scripts/geometry/%s.toml)" % variant_name,
            "width": round(grid.w * scale, 1), "height": round(grid.h * scale, 1),
+           "km_per_unit": round(spec["frame"]["cell_km"] / scale, 3),
            "provinces": {}, "impassable": {}, "offboard": [], "water": [], "crossings": []}
     for idx, name in enumerate(names):
         polys = [[pt(p) for p in ring] for ring in rings.get(idx, [])]
