@@ -38,7 +38,8 @@ def main() -> None:
 @click.option("--rules", "profile", type=click.Choice(sorted(PROFILES)), default=None,
               help="Run every case under this profile (cases written for another profile are skipped).")
 @click.option("-v", "--verbose", is_flag=True, help="Print each order's result for failures.")
-def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool) -> None:
+@click.option("--svg", "svg_dir", metavar="DIR", help="Write before/after pictures of each failing case to DIR.")
+def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool, svg_dir: str | None) -> None:
     """Run case files (jDip/DATC format): PASS/FAIL per case, then a tally."""
     passed = failed = skipped = 0
     for path in case_files(paths):
@@ -63,6 +64,10 @@ def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool) ->
             if verbose and run.result is not None:
                 for line in describe_results(run.result):
                     click.echo(f"      {line}")
+            if svg_dir and run.result is not None:
+                from .cli_draw import case_pictures
+                for picture in case_pictures(svg_dir, case.id, run.result):
+                    click.echo(f"    picture: {picture}")
     tally = f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else "")
     click.echo(tally)
     sys.exit(1 if failed else 0)
@@ -103,6 +108,7 @@ class _Position:
     rule_words: list[str] = field(default_factory=list)  # the case's RULES line
     silent: dict[str, str] = field(default_factory=dict)  # PLAYERS: neutral powers, whose orders are ignored
     players: int | None = None  # the case's PLAYERS line
+    crop: bool = False  # pictures show a corner of the map (a case)
 
 
 def _warn(message: str) -> None:
@@ -182,7 +188,7 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
                 orders.append(parse_order(line.text, state.variant, state.phase.kind))
             except NotationError as exc:
                 _warn(f"{path}:{line.number}: {exc} (order skipped)")
-    return _Position(state, case.id, orders, list(case.rules or []), silent, case.players)
+    return _Position(state, case.id, orders, list(case.rules or []), silent, case.players, crop=True)
 
 
 def _initial_position(variant_name: str) -> _Position:
@@ -219,8 +225,10 @@ def _read_orders(path: str, state: State) -> list[Order]:
               help=f"Rules profile (default: the case's RULES line, else {DEFAULT_PROFILE}).")
 @click.option("--rule", "overrides", multiple=True, metavar="ISSUE=CHOICE",
               help="Override one DATC issue, e.g. 4.A.2=szykman (repeatable; see `dipsat rules`).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "case"]), default="text", show_default=True,
-              help="text for people, json (dipsat/1, docs/json.md) for programs, case for other adjudicators.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "case", "svg", "png"]), default="text",
+              show_default=True, help="text for people, json (dipsat/1, docs/json.md) for programs, case for other "
+                                      "adjudicators, svg or png for a picture of the board with every result.")
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
 @click.option("--explain", is_flag=True, help="For each order, the decisive facts: strengths, supports, cuts, routes, rules.")
 @click.option("--all", "show_all", is_flag=True,
               help="Every consistent resolution before any backup rule, which one was taken and why; a paradox's core.")
@@ -228,7 +236,7 @@ def _read_orders(path: str, state: State) -> list[Order]:
               help="Adjudicate under each profile too (e.g. 1971,1982,2000,2023,dptg) and show where results differ.")
 def adjudicate_command(position: str | None, orders_path: str | None, case_id: str | None, initial: bool,
                        variant_name: str, profile: str | None, overrides: tuple[str, ...], fmt: str,
-                       explain: bool, show_all: bool, compare: str | None) -> None:
+                       explain: bool, show_all: bool, compare: str | None, output: str | None) -> None:
     """Adjudicate one phase: POSITION plus orders in, every result and the new position out.
 
     POSITION is a case file (its first case, or --case ID; its ORDERS block is used
@@ -260,7 +268,11 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         sys.exit(2)
     result = adjudicate_silencing(pos.state, orders, rules, pos.silent)
     results = {name: adjudicate_silencing(pos.state, orders, r, pos.silent) for name, r in compared.items()}
-    out = sys.stdout
+    if fmt in ("svg", "png"):
+        from .cli_draw import result_picture, write_picture
+        write_picture(result_picture(result, pos.name, pos.crop), fmt, output)
+        return
+    out = io.StringIO() if output else sys.stdout
     if fmt == "json":
         data = result_to_json(result)
         if explain:
@@ -280,6 +292,13 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
             out.write(render_alternatives(result))
         if compare:
             out.write(render_comparison(results))
+    if output:
+        try:
+            Path(output).write_text(out.getvalue(), encoding="utf-8")
+        except OSError as exc:
+            _warn(f"{output}: cannot write: {exc.strerror or exc}")
+            sys.exit(2)
+        return
     out.flush()
 
 
@@ -356,8 +375,10 @@ def _bundled_cases() -> Path:
 
 from .cli_game import game  # noqa: E402  (dipsat game ...: solver/cli_game.py)
 from .cli_validate import validate_command  # noqa: E402  (dipsat validate: solver/cli_validate.py)
+from .cli_draw import draw_command  # noqa: E402  (dipsat draw: solver/cli_draw.py)
 main.add_command(game)
 main.add_command(validate_command)
+main.add_command(draw_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -81,6 +81,22 @@ def outcome_of(result: OrderResult) -> Outcome:
     return Outcome(False, mark, words + (f": {result.detail}" if result.detail else ""))
 
 
+def _standoffs(result: PhaseResult) -> frozenset[str]:
+    """Provinces left empty by a standoff: two or more moves into it bounced, none entered
+    (the result's next state keeps them only when a retreat phase follows)."""
+    bounced: dict[str, int] = {}
+    entered: set[str] = set()
+    for r in result.results:
+        if isinstance(r.order, Move):
+            outcome = outcome_of(r)
+            if outcome.succeeded:
+                entered.add(r.order.dest.province)
+            elif outcome.mark == "bounced":
+                bounced[r.order.dest.province] = bounced.get(r.order.dest.province, 0) + 1
+    occupied = {u.province for u in result.after.units}
+    return frozenset(p for p, n in bounced.items() if n >= 2 and p not in entered and p not in occupied)
+
+
 # --- layout helpers -------------------------------------------------------------------
 
 
@@ -215,7 +231,7 @@ class _Painter:
                 unit = info.dislodged.unit
                 self.dislodged[unit] = self._displaced(unit.location)
                 self.retreat_options[unit] = info.options
-            self.standoffs = result.after.standoffs
+            self.standoffs = result.after.standoffs | _standoffs(result)
         elif state.phase.kind is PhaseKind.RETREAT:
             from .retreats import retreat_options
             from .rules import Rules
