@@ -38,6 +38,13 @@ class Shape:
     def path(self) -> str:
         return rings_path(self.outline)
 
+    @functools.cached_property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) of the outline."""
+        xs = [x for ring in self.outline for x, _ in ring]
+        ys = [y for ring in self.outline for _, y in ring]
+        return min(xs), min(ys), max(xs), max(ys)
+
 
 @dataclass(frozen=True, slots=True)
 class Crossing:
@@ -75,6 +82,17 @@ class Geometry:
     @functools.cached_property
     def water_path(self) -> str:
         return rings_path(self.water)
+
+
+def contains(rings, point: Point) -> bool:
+    """Is `point` inside the rings (even-odd rule: holes are outside)?"""
+    x, y = point
+    result = False
+    for ring in rings:
+        for (x1, y1), (x2, y2) in zip(ring, [*ring[1:], ring[0]]):
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                result = not result
+    return result
 
 
 def rings_path(rings: tuple[Ring, ...]) -> str:

@@ -629,6 +629,8 @@ def write_png(labels, names, kinds, path) -> None:
 
 
 def write_geometry(variant_name, spec, grid, labels, names, kinds, the_map, crossings, regions) -> None:
+    from dipsat.maps.geometry import contains
+
     tol = spec["frame"].get("simplify", 0.9)
     rings, _ = trace(labels, tol)
     scale = spec["frame"].get("scale", 1.0)  # output units per cell
@@ -659,7 +661,7 @@ def write_geometry(variant_name, spec, grid, labels, names, kinds, the_map, cros
         rings_here = rings.get(idx, [])
 
         def valid(p, rings_here=rings_here):
-            return bool(inside_rings(rings_here, p))
+            return contains(rings_here, p)
         unit = best_point(mask, prefer=(fc + 0.5, fr + 0.5), valid=valid)
         entry = {"outline": polys, "unit": pt(unit)}
         avoid = [unit]
@@ -706,17 +708,6 @@ def write_geometry(variant_name, spec, grid, labels, names, kinds, the_map, cros
     text = json.dumps(out, separators=(",", ":"), sort_keys=True)
     path.write_text(text + "\n", encoding="utf-8")
     print(f"wrote {path.relative_to(ROOT)} ({len(text) // 1024} KiB)")
-
-
-def inside_rings(rings, p) -> bool:
-    """Even-odd rule over the rings (grid coordinates)."""
-    x, y = p
-    result = False
-    for ring in rings:
-        for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1]):
-            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-                result = not result
-    return result
 
 
 def _crossing_end(grid, labels, names, a, b):

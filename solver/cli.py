@@ -215,6 +215,17 @@ def _read_orders(path: str, state: State) -> list[Order]:
     return orders
 
 
+def _position_arguments(position: str | None, orders_path: str | None, initial: bool) -> tuple[str | None, str | None]:
+    """(POSITION, ORDERS) as given; with --initial the one argument is ORDERS."""
+    if initial:
+        if orders_path is not None:
+            raise click.UsageError("with --initial, give only ORDERS (the position is the initial one)")
+        return None, position
+    if position is None:
+        raise click.UsageError("give a POSITION (a case file or a .json state), or --initial")
+    return position, orders_path
+
+
 @main.command("adjudicate")
 @click.argument("position", required=False, metavar="POSITION")
 @click.argument("orders_path", required=False, metavar="[ORDERS]")
@@ -245,12 +256,7 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
     orders are reported on stderr (file:line) and those orders skipped; the exit code
     is 0 when the phase was adjudicated, 2 when the position cannot be read.
     """
-    if initial:
-        if orders_path is not None:
-            raise click.UsageError("with --initial, give only ORDERS (the position is the initial one)")
-        orders_path, position = position, None
-    elif position is None:
-        raise click.UsageError("give a POSITION (a case file or a .json state), or --initial")
+    position, orders_path = _position_arguments(position, orders_path, initial)
     if position == "-" and orders_path == "-":
         raise click.UsageError("only one of POSITION and ORDERS can be read from stdin (-)")
     try:

@@ -95,14 +95,9 @@ def draw_command(position: str | None, orders_path: str | None, case_id: str | N
     ID; its ORDERS are drawn unless --no-orders or an ORDERS file is given) or a dipsat JSON
     state. ORDERS is a file with one order per line, or - for stdin.
     """
-    from .cli import _initial_position, _load_position, _read_orders, _Unreadable, _warn
+    from .cli import _initial_position, _load_position, _position_arguments, _read_orders, _Unreadable, _warn
 
-    if initial:
-        if orders_path is not None:
-            raise click.UsageError("with --initial, give only ORDERS (the position is the initial one)")
-        orders_path, position = position, None
-    elif position is None:
-        raise click.UsageError("give a POSITION (a case file or a .json state), or --initial")
+    position, orders_path = _position_arguments(position, orders_path, initial)
     try:
         pos = _initial_position(variant_name) if initial else _load_position(position, case_id)
         orders = _read_orders(orders_path, pos.state) if orders_path is not None else (pos.orders or [])

@@ -176,7 +176,7 @@ def board(state: State | None = None, *, result: PhaseResult | None = None,
     :param orders: orders to draw without outcomes (before adjudication).
     :param area: ``None`` for the whole map, ``"auto"`` for the provinces the units and orders
         touch plus a margin (a corner of the map, as DATC diagrams show it), or province ids.
-    :param size: the picture's width in pixels (default 1000 for the whole map, 760 for an area).
+    :param size: the picture's width in pixels (default 1000 for the whole map, 760 for a corner).
     :param legend: add a legend of the marks used, with the title.
     :param labels: write the province abbreviations.
     :param title: the legend's title (default: the phase).
@@ -224,12 +224,12 @@ class _Painter:
         self.given: tuple[Order, ...] = ()
         self.box = (0.0, 0.0, geometry.width, geometry.height)
         for d in state.dislodged:
-            self.dislodged[d.unit] = self._displaced(d.unit.location)
+            self.dislodged[d.unit] = self._displaced(d.unit.location, d.attacker_origin)
         if result is not None and state.phase.kind is PhaseKind.MOVEMENT:
             from .formats.dipsat_json import dislodged_report
             for info in dislodged_report(result):
                 unit = info.dislodged.unit
-                self.dislodged[unit] = self._displaced(unit.location)
+                self.dislodged[unit] = self._displaced(unit.location, info.dislodged.attacker_origin)
                 self.retreat_options[unit] = info.options
             self.standoffs = result.after.standoffs | _standoffs(result)
         elif state.phase.kind is PhaseKind.RETREAT:
@@ -245,8 +245,13 @@ class _Painter:
 
     # --- geometry of marks ------------------------------------------------------------
 
-    def _displaced(self, loc: Location) -> Point:
+    def _displaced(self, loc: Location, attacker: str | None) -> Point:
+        """Where a dislodged unit is drawn: pushed away from its attacker (or up and right)."""
         x, y = self.geo.unit_point(loc)
+        if attacker is not None and attacker in self.geo.provinces:
+            ax, ay = self.geo.provinces[attacker].unit
+            if (ax, ay) != (x, y):
+                return _toward((x, y), (2 * x - ax, 2 * y - ay), self.r * 1.6)
         return x + self.r * 1.1, y - self.r * 1.1
 
     def _at(self, loc: Location) -> Point:
@@ -327,10 +332,14 @@ class _Painter:
             self.touched.add(dst_loc.province)
             dst = self._at(dst_loc)
             oid = self.ids(f"order-{kind}-{src_id}-{_loc_id(dst_loc)}")
-            points = [src]
-            if isinstance(order, Move):
-                points += self._convoy_route(order)
-            points.append(dst)
+            routes = self._convoy_routes(order) if isinstance(order, Move) else []
+            points = [src, *(routes[0] if routes else []), dst]
+            extra = ""
+            for other in routes[1:]:  # another route through other fleets: a thinner line
+                chain = [src, *other, dst]
+                ends = [_toward(chain[0], chain[1], self.r), *chain[1:-1], _toward(chain[-1], chain[-2], self.r)]
+                extra += (f'<path class="route" d="M{"L".join(f"{_f(x)} {_f(y)}" for x, y in ends)}" fill="none" '
+                          f'stroke="{colour}" stroke-width="{_f(self.r * 0.14)}" stroke-linejoin="round"/>')
             a = _toward(points[0], points[1], self.r)
             b = _toward(points[-1], points[-2], self.r * (1.0 if self._occupied(dst_loc.province) else 0.4))
             pts = [a, *points[1:-1], b]
@@ -345,7 +354,7 @@ class _Painter:
                 if outcome.mark == "bounced":
                     mark += self._bar(pts[-2], pts[-1])
             self.used.add("convoyed" if len(points) > 2 else kind)
-            self.marks.append(f'<g id="{oid}" class="{self._classes(kind, outcome)}">{tip}{body}{mark}</g>')
+            self.marks.append(f'<g id="{oid}" class="{self._classes(kind, outcome)}">{tip}{extra}{body}{mark}</g>')
             return
         if isinstance(order, Hold):
             oid = self.ids(f"order-hold-{src_id}")
@@ -361,13 +370,9 @@ class _Painter:
             self.touched.add(order.target.province)
             oid = self.ids(f"order-support-{src_id}-{_loc_id(order.target.location)}")
             a, b = _toward(src, end, self.r), _toward(end, src, self.r * 1.5)
-            body = (f'<path d="M{_f(a[0])} {_f(a[1])}L{_f(b[0])} {_f(b[1])}" fill="none" stroke="{colour}" '
-                    f'stroke-width="{_f(self.r * 0.22)}" stroke-dasharray="{_f(self.r * 0.5)} {_f(self.r * 0.35)}"/>'
-                    f'<circle cx="{_f(end[0])}" cy="{_f(end[1])}" r="{_f(self.r * 1.5)}" fill="none" stroke="{colour}" '
-                    f'stroke-width="{_f(self.r * 0.18)}" stroke-dasharray="{_f(self.r * 0.5)} {_f(self.r * 0.35)}"/>')
-            mark = self._fail_mark(_lerp(a, b, 0.25), outcome) if failed else ""
-            self.used.add("support")
-            self.marks.append(f'<g id="{oid}" class="{self._classes("support", outcome)}">{tip}{body}{mark}</g>')
+            body = (f'<path d="M{_f(a[0])} {_f(a[1])}L{_f(b[0])} {_f(b[1])}" {self._dashed(colour, 0.22)}/>'
+                    f'<circle cx="{_f(end[0])}" cy="{_f(end[1])}" r="{_f(self.r * 1.5)}" {self._dashed(colour, 0.18)}/>')
+            self._support(oid, outcome, tip, body, _lerp(a, b, 0.25))
             return
         if isinstance(order, SupportMove):
             self.touched |= {order.target.province, order.dest.province}
@@ -382,12 +387,8 @@ class _Painter:
             a = _toward(src, end, self.r)
             ctrl = self._bend(a, end)
             body = (f'<path d="M{_f(a[0])} {_f(a[1])}Q{_f(ctrl[0])} {_f(ctrl[1])} {_f(end[0])} {_f(end[1])}" '
-                    f'fill="none" stroke="{colour}" stroke-width="{_f(self.r * 0.22)}" '
-                    f'stroke-dasharray="{_f(self.r * 0.5)} {_f(self.r * 0.35)}" '
-                    f'marker-end="url(#dot-{_slug(power or "none")})"/>')
-            mark = self._fail_mark(_lerp(a, end, 0.25), outcome) if failed else ""
-            self.used.add("support")
-            self.marks.append(f'<g id="{oid}" class="{self._classes("support", outcome)}">{tip}{body}{mark}</g>')
+                    f'{self._dashed(colour, 0.22)} marker-end="url(#dot-{_slug(power or "none")})"/>')
+            self._support(oid, outcome, tip, body, _lerp(a, end, 0.25))
             return
         if isinstance(order, Convoy):
             self.touched |= {order.target.province, order.dest.province}
@@ -415,6 +416,16 @@ class _Painter:
             self._cross(src, oid, self._classes(kind, outcome), tip, drawn=outcome is None or outcome.succeeded)
             self.used.add(kind)
             return
+
+    def _dashed(self, colour: str, width: float) -> str:
+        """The stroke of a support line."""
+        return (f'fill="none" stroke="{colour}" stroke-width="{_f(self.r * width)}" '
+                f'stroke-dasharray="{_f(self.r * 0.5)} {_f(self.r * 0.35)}"')
+
+    def _support(self, oid: str, outcome: Outcome | None, tip: str, body: str, at: Point) -> None:
+        mark = self._fail_mark(at, outcome) if outcome is not None and not outcome.succeeded else ""
+        self.used.add("support")
+        self.marks.append(f'<g id="{oid}" class="{self._classes("support", outcome)}">{tip}{body}{mark}</g>')
 
     def _build(self, order: Build, outcome: Outcome | None, power: str | None, tip: str) -> None:
         loc = order.location
@@ -473,28 +484,31 @@ class _Painter:
     def _target_unit(self, loc: Location) -> Unit | None:
         return self.state.unit_at(loc.province)
 
-    def _convoy_route(self, move: Move) -> list[Point]:
-        """The convoying fleets an army's convoyed move passes, in order along the route."""
+    def _convoy_routes(self, move: Move) -> list[list[Point]]:
+        """The chains of convoying fleets an army's convoyed move passes (the shortest first),
+        each in order from the army to its destination."""
         if move.path:
-            seas = list(move.path)
+            routes = [frozenset(move.path)]
         elif move.via_convoy or not self.map.can_move(UnitKind.ARMY, move.unit.location, move.dest) \
                 or any(isinstance(o, Convoy) and o.target.province == move.unit.province for o in self.given):
             seas = [u.province for u in self.state.units if u.kind is UnitKind.FLEET
                     and u.province in self.map.sea_provinces and self._convoys(u.province, move)]
+            routes = list(self.map.convoy_routes(move.unit.province, move.dest.province, seas)) if seas else []
         else:
-            seas = []
-        if not seas:
-            return []
-        route: list[str] = []
-        here, left = move.unit.province, set(seas)
-        while left:
-            nxt = sorted(s for s in left if s in self.map.wing_adjacency.get(here, ()))
-            if not nxt:
-                break
-            route.append(nxt[0])
-            left.discard(nxt[0])
-            here = nxt[0]
-        return [self._at(Location(s)) for s in route]
+            routes = []
+        out = []
+        for route in routes:
+            chain: list[str] = []
+            here, left = move.unit.province, set(route)
+            while left:
+                nxt = sorted(s for s in left if s in self.map.wing_adjacency.get(here, ()))
+                if not nxt:
+                    break
+                chain.append(nxt[0])
+                left.discard(nxt[0])
+                here = nxt[0]
+            out.append([self._at(Location(sea)) for sea in chain])
+        return out
 
     def _convoys(self, sea: str, move: Move) -> bool:
         return any(isinstance(o, Convoy) and o.unit.province == sea and o.target.province == move.unit.province
@@ -530,6 +544,8 @@ class _Painter:
             out.append(f'<path class="water" d="{geo.water_path}" fill="{SEA}" fill-rule="evenodd"/>')
         width = _f(self.r * 0.09)
         for pid, shape in geo.provinces.items():
+            if not self._overlaps(shape.bounds):
+                continue  # outside a corner of the map: left out
             prov = self.map.provinces[pid]
             kind = prov.kind.value
             fill = SEA if prov.is_sea else LAND
@@ -541,6 +557,8 @@ class _Painter:
             out.append(f'<path id="province-{pid}" class="{classes}" d="{shape.path}" fill="{fill}" '
                        f'stroke="{BORDER}" stroke-width="{width}" fill-rule="evenodd"/>')
         for pid, shape in geo.impassable.items():
+            if not self._overlaps(shape.bounds):
+                continue
             out.append(f'<path id="impassable-{pid}" class="province impassable" d="{shape.path}" fill="{IMPASSABLE}" '
                        f'stroke="{BORDER}" stroke-width="{width}" fill-rule="evenodd"/>')
         for pid in sorted(self.standoffs):
@@ -563,6 +581,8 @@ class _Painter:
             texts = []
             for pid, shape in geo.provinces.items():
                 x, y = shape.label
+                if not self._in_view((x, y)):
+                    continue
                 texts.append(f'<text x="{_f(x)}" y="{_f(y + self.r * 0.35)}">{pid}</text>')
             for pid, shape in geo.impassable.items():
                 x, y = shape.label
@@ -677,8 +697,7 @@ class _Painter:
             title: str | None) -> str:
         self.box = box
         x0, y0, w, h = box
-        full = (x0, y0, w, h) == (0.0, 0.0, self.geo.width, self.geo.height)
-        width = size or (1000 if full else 760)
+        width = size or (1000 if w > self.geo.width / 2 else 760)
         height = round(width * h / w)
         provinces = self._provinces(labels)
         centres = self._centres()
@@ -693,11 +712,15 @@ class _Painter:
                f'<svg class="map" x="0" y="0" width="{width}" height="{height}" '
                f'viewBox="{_f(x0)} {_f(y0)} {_f(w)} {_f(h)}" preserveAspectRatio="xMidYMid slice">',
                self._defs(), '<g class="provinces">', *provinces, '</g>', '<g class="centres">', *centres, '</g>',
-               '<g class="units">', *units, '</g>', '<g class="orders">', *self.marks, '</g>', '</svg>']
+               '<g class="orders">', *self.marks, '</g>', '<g class="units">', *units, '</g>', '</svg>']
         if legend:
             out.append(_legend(legend_rows, width, height, caption, self.notes))
         out.append('</svg>')
         return "\n".join(out) + "\n"
+
+    def _overlaps(self, bounds: tuple[float, float, float, float]) -> bool:
+        x0, y0, w, h = self.box
+        return bounds[0] <= x0 + w and bounds[2] >= x0 and bounds[1] <= y0 + h and bounds[3] >= y0
 
     def _in_view(self, p: Point) -> bool:
         x0, y0, w, h = self.box

@@ -11,20 +11,13 @@ import pytest
 
 import dipsat
 from dipsat.maps import fold
-from dipsat.maps.geometry import Shape, load_geometry
+from dipsat.maps.geometry import Shape, contains, load_geometry
 
 MAPS = ["standard", "modern"]
 
 
 def _inside(point, rings) -> bool:
-    """Even-odd rule over all rings (holes included)."""
-    x, y = point
-    result = False
-    for ring in rings:
-        for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1]):
-            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-                result = not result
-    return result
+    return contains(rings, point)
 
 
 def _segments(shape: Shape) -> set[frozenset]:
