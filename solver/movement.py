@@ -368,7 +368,8 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     backups = tuple(f"{name}: " + ", ".join(_describe_key(key, p, units) for key in keys)
                     for name, keys in solved.backups)
     trace = MovementTrace(scan.orders, scan, solved, units)
-    return PhaseResult(state, after, tuple(results), rules, options, solved.calls, resolutions, backups, trace)
+    return PhaseResult(state, after, tuple(results), rules, options, solved.calls, resolutions, backups,
+                       tuple(dislodged), standoffs, trace)
 
 
 def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solved, paradox: set,
