@@ -32,6 +32,15 @@ def render(text: str, fmt: str) -> bytes:
     return bytes(resvg_py.svg_to_bytes(svg_string=text))
 
 
+def _board(*args, **kwargs) -> str:
+    """svg.board, with a map that has no geometry reported as a usage problem."""
+    from .errors import MapError
+    try:
+        return svg.board(*args, **kwargs)
+    except MapError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 def write_picture(text: str, fmt: str, output: str | None) -> None:
     """Write the picture to `output` (a file) or to standard output."""
     data = render(text, fmt)
@@ -51,12 +60,12 @@ def write_picture(text: str, fmt: str, output: str | None) -> None:
 def result_picture(result: PhaseResult, name: str, crop: bool) -> str:
     """A phase with its orders and results (a corner of the map for a case)."""
     title = f"{name}: {result.before.phase} (rules {result.rules})" if name else f"{result.before.phase} (rules {result.rules})"
-    return svg.board(result=result, area="auto" if crop else None, title=title)
+    return _board(result=result, area="auto" if crop else None, title=title)
 
 
 def state_picture(state: State, name: str, crop: bool) -> str:
     title = f"{name}: {state.phase}" if name else str(state.phase)
-    return svg.board(state, area="auto" if crop else None, title=title)
+    return _board(state, area="auto" if crop else None, title=title)
 
 
 def case_pictures(directory: str, case_id: str, result: PhaseResult) -> list[Path]:
@@ -111,7 +120,7 @@ def draw_command(position: str | None, orders_path: str | None, case_id: str | N
     chosen = _area(area, crop)
     title = f"{pos.name}: {pos.state.phase}" + (" (orders not adjudicated)" if orders else "")
     try:
-        text = svg.board(pos.state, orders=orders, area=chosen, size=size, title=title)
+        text = _board(pos.state, orders=orders, area=chosen, size=size, title=title)
     except ValueError as exc:
         raise click.UsageError(f"--area: {exc}") from None
     write_picture(text, fmt, output)
