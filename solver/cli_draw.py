@@ -77,7 +77,7 @@ def case_pictures(directory: str, case_id: str, result: PhaseResult) -> list[Pat
     before, after = folder / f"{stem}.before.svg", folder / f"{stem}.after.svg"
     before.write_text(result_picture(result, case_id, True), encoding="utf-8")
     touched = sorted({u.province for u in [*result.before.units, *result.after.units]})
-    after.write_text(svg.board(result.after, area=touched or None, title=f"{case_id}: after, {result.after.phase}"),
+    after.write_text(_board(result.after, area=touched or None, title=f"{case_id}: after, {result.after.phase}"),
                      encoding="utf-8")
     return [before, after]
 
