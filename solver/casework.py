@@ -223,8 +223,10 @@ def _diff(what: str, expected: set[Unit], got: set[Unit]) -> list[str]:
     return out
 
 
-def case_lines(case: Case, profile: str | None = None, verbose: bool = False) -> tuple[str, list[str]]:
-    """Run one case and say it as ``dipsat cases`` prints it: its status and lines."""
+def case_lines(case: Case, profile: str | None = None, verbose: bool = False,
+               svg_dir: str | None = None) -> tuple[str, list[str]]:
+    """Run one case and say it as ``dipsat cases`` prints it: its status and lines
+    (with `svg_dir`, a failing case's before/after pictures are written there)."""
     run = run_case(case, profile)
     if run.status == "PASS":
         return run.status, [f"PASS {case.id}"]
@@ -234,17 +236,20 @@ def case_lines(case: Case, profile: str | None = None, verbose: bool = False) ->
     lines += [f"    {problem}" for problem in run.problems]
     if verbose and run.result is not None:
         lines += [f"      {line}" for line in describe_results(run.result)]
+    if svg_dir and run.result is not None:
+        from .pictures import case_pictures
+        lines += [f"    picture: {picture}" for picture in case_pictures(svg_dir, case.id, run.result)]
     return run.status, lines
 
 
-def _case_chunk(task: tuple[list[Case], str | None, bool]) -> list[tuple[str, list[str]]]:
+def _case_chunk(task: tuple[list[Case], str | None, bool, str | None]) -> list[tuple[str, list[str]]]:
     """A pool's unit of work: some cases (top level, so worker processes can import it)."""
-    cases, profile, verbose = task
-    return [case_lines(case, profile, verbose) for case in cases]
+    cases, profile, verbose, svg_dir = task
+    return [case_lines(case, profile, verbose, svg_dir) for case in cases]
 
 
 def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: bool = False,
-              workers: int = 1, chunk: int = 32) -> Iterator[tuple[str, list[str]]]:
+              workers: int = 1, chunk: int = 32, svg_dir: str | None = None) -> Iterator[tuple[str, list[str]]]:
     """(status, lines) of every case of the files in `paths`, in input order (an
     unreadable line is an ``ERROR``). With `workers` > 1 the cases run in a process
     pool, `chunk` at a time; the output is the same."""
@@ -254,11 +259,11 @@ def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: 
         chunks = [pending[i:i + chunk] for i in range(0, len(pending), chunk)]
         if workers <= 1 or len(chunks) <= 1:
             for case in pending:
-                yield case_lines(case, profile, verbose)
+                yield case_lines(case, profile, verbose, svg_dir)
         else:
             from .pool import Pool, TaskFailure
             done: dict[int, list[tuple[str, list[str]]]] = {}
-            tasks = [(c, profile, verbose) for c in chunks]
+            tasks = [(c, profile, verbose, svg_dir) for c in chunks]
             for i, answer in Pool(_case_chunk, workers).run(tasks):
                 if isinstance(answer, TaskFailure):
                     answer = [("ERROR", [f"ERROR {case.id} ({case.source}:{case.line}): {answer.reason}"])

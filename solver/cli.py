@@ -40,10 +40,12 @@ def main() -> None:
 @click.option("-v", "--verbose", is_flag=True, help="Print each order's result for failures.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (the output is the same, in the same order).")
-def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool, workers: int) -> None:
+@click.option("--svg", "svg_dir", metavar="DIR", help="Write before/after pictures of each failing case to DIR.")
+def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool, workers: int,
+                  svg_dir: str | None) -> None:
     """Run case files (jDip/DATC format): PASS/FAIL per case, then a tally."""
     passed = failed = skipped = 0
-    for status, lines in run_cases(paths, profile, verbose, workers):
+    for status, lines in run_cases(paths, profile, verbose, workers, svg_dir=svg_dir):
         passed += status == "PASS"
         skipped += status == "SKIP"
         failed += status not in ("PASS", "SKIP")
@@ -88,6 +90,7 @@ class _Position:
     rule_words: list[str] = field(default_factory=list)  # the case's RULES line
     silent: dict[str, str] = field(default_factory=dict)  # PLAYERS: neutral powers, whose orders are ignored
     players: int | None = None  # the case's PLAYERS line
+    crop: bool = False  # pictures show a corner of the map (a case)
 
 
 def _warn(message: str) -> None:
@@ -167,7 +170,7 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
                 orders.append(parse_order(line.text, state.variant, state.phase.kind))
             except NotationError as exc:
                 _warn(f"{path}:{line.number}: {exc} (order skipped)")
-    return _Position(state, case.id, orders, list(case.rules or []), silent, case.players)
+    return _Position(state, case.id, orders, list(case.rules or []), silent, case.players, crop=True)
 
 
 def _initial_position(variant_name: str) -> _Position:
@@ -194,6 +197,17 @@ def _read_orders(path: str, state: State) -> list[Order]:
     return orders
 
 
+def _position_arguments(position: str | None, orders_path: str | None, initial: bool) -> tuple[str | None, str | None]:
+    """(POSITION, ORDERS) as given; with --initial the one argument is ORDERS."""
+    if initial:
+        if orders_path is not None:
+            raise click.UsageError("with --initial, give only ORDERS (the position is the initial one)")
+        return None, position
+    if position is None:
+        raise click.UsageError("give a POSITION (a case file or a .json state), or --initial")
+    return position, orders_path
+
+
 @main.command("adjudicate")
 @click.argument("position", required=False, metavar="POSITION")
 @click.argument("orders_path", required=False, metavar="[ORDERS]")
@@ -207,8 +221,10 @@ def _read_orders(path: str, state: State) -> list[Order]:
               help=f"Rules profile (default: the case's RULES line, else {DEFAULT_PROFILE}).")
 @click.option("--rule", "overrides", multiple=True, metavar="ISSUE=CHOICE",
               help="Override one DATC issue, e.g. 4.A.2=szykman (repeatable; see `dipsat rules`).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "case"]), default="text", show_default=True,
-              help="text for people, json (dipsat/1, docs/json.md) for programs, case for other adjudicators.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "case", "svg", "png"]), default="text",
+              show_default=True, help="text for people, json (dipsat/1, docs/json.md) for programs, case for other "
+                                      "adjudicators, svg or png for a picture of the board with every result.")
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
 @click.option("--explain", is_flag=True, help="For each order, the decisive facts: strengths, supports, cuts, routes, rules.")
 @click.option("--all", "show_all", is_flag=True,
               help="Every consistent resolution before any backup rule, which one was taken and why; a paradox's core.")
@@ -216,7 +232,7 @@ def _read_orders(path: str, state: State) -> list[Order]:
               help="Adjudicate under each profile too (e.g. 1971,1982,2000,2023,dptg) and show where results differ.")
 def adjudicate_command(position: str | None, orders_path: str | None, case_id: str | None, phase_name: str | None,
                        initial: bool, variant_name: str, profile: str | None, overrides: tuple[str, ...], fmt: str,
-                       explain: bool, show_all: bool, compare: str | None) -> None:
+                       explain: bool, show_all: bool, compare: str | None, output: str | None) -> None:
     """Adjudicate one phase: POSITION plus orders in, every result and the new position out.
 
     POSITION is a case file (its first case, or --case ID; its ORDERS block is used
@@ -225,12 +241,7 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
     orders are reported on stderr (file:line) and those orders skipped; the exit code
     is 0 when the phase was adjudicated, 2 when the position cannot be read.
     """
-    if initial:
-        if orders_path is not None:
-            raise click.UsageError("with --initial, give only ORDERS (the position is the initial one)")
-        orders_path, position = position, None
-    elif position is None:
-        raise click.UsageError("give a POSITION (a case file or a .json state), or --initial")
+    position, orders_path = _position_arguments(position, orders_path, initial)
     if position == "-" and orders_path == "-":
         raise click.UsageError("only one of POSITION and ORDERS can be read from stdin (-)")
     try:
@@ -251,7 +262,11 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         sys.exit(2)
     result = adjudicate_silencing(pos.state, orders, rules, pos.silent)
     results = {name: adjudicate_silencing(pos.state, orders, r, pos.silent) for name, r in compared.items()}
-    out = sys.stdout
+    if fmt in ("svg", "png"):
+        from .cli_draw import result_picture, write_picture
+        write_picture(result_picture(result, pos.name, pos.crop), fmt, output)
+        return
+    out = io.StringIO() if output else sys.stdout
     if fmt == "json":
         data = result_to_json(result)
         if explain:
@@ -271,6 +286,13 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
             out.write(render_alternatives(result))
         if compare:
             out.write(render_comparison(results))
+    if output:
+        try:
+            Path(output).write_text(out.getvalue(), encoding="utf-8")
+        except OSError as exc:
+            _warn(f"{output}: cannot write: {exc.strerror or exc}")
+            sys.exit(2)
+        return
     out.flush()
 
 
@@ -364,8 +386,10 @@ def _bundled_cases() -> Path:
 
 from .cli_game import game  # noqa: E402  (dipsat game ...: solver/cli_game.py)
 from .cli_validate import validate_command  # noqa: E402  (dipsat validate: solver/cli_validate.py)
+from .cli_draw import draw_command  # noqa: E402  (dipsat draw: solver/cli_draw.py)
 main.add_command(game)
 main.add_command(validate_command)
+main.add_command(draw_command)
 
 
 if __name__ == "__main__":  # pragma: no cover
