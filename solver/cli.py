@@ -351,10 +351,15 @@ def _bench_corpus(paths: list[str], workers: int, rules: Rules) -> None:
     import gc
 
     texts = corpus_texts(paths)
-    phases = corpus_phases(texts, rules)
+    package = package_timings(paths)  # first: dipsat then times exactly the phases the package replayed
+    phases = corpus_phases(texts, rules, None if package is None else {(g, n) for _, _, g, n in package})
+    if package is not None:  # and the package's timings of the phases dipsat times (records it cannot read)
+        keys = {p.key for p in phases}
+        package = [(kind, seconds) for kind, seconds, g, n in package if (g, n) in keys]
     gc.collect()
     gc.freeze()  # the loaded games live all along: keep them out of the collector's way
-    click.echo(f"dipsat bench: {len(texts)} games, {len(phases)} phases from {', '.join(paths)} (rules {rules})")
+    click.echo(f"dipsat bench: {len(texts)} games, {len(phases)} phases from {', '.join(paths)} (rules {rules})"
+               + ("; the same phases for both" if package is not None else ""))
     time_phases(phases[:50])  # warm up
     single = time_phases(phases)
     single_rate = len(phases) / sum(s for _, s in single)
@@ -367,7 +372,6 @@ def _bench_corpus(paths: list[str], workers: int, rules: Rules) -> None:
     if workers > 1:
         many = time_workers(texts, rules, workers)
         click.echo(f"dipsat, pool of {workers}:  {many:8,.0f} phases/s (batch mode), {many / one:.2f}x one worker")
-    package = package_timings(paths)
     if package is None:
         click.echo("diplomacy package: not installed (pip install 'dipsat[peers]') - no comparison")
         return
