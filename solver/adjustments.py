@@ -218,7 +218,8 @@ def civil_disorder_removals(state: State, units: list[Unit], already: set[Unit],
     "Bürgerkrieg"): distance to its home country ("Heimatland": every province of
     it, centre or not); both count moves over land and sea for every unit kind.
     v2 (DATC v2, DPjudge): distance to the nearest home centre, armies over land and
-    sea, fleets as fleets; ties by abbreviation.
+    sea, fleets as fleets; ties by abbreviation. godip (Droidippy): distance to the
+    nearest home centre, armies and fleets both over land and sea; ties by abbreviation.
     """
     if not units:
         return []
@@ -231,6 +232,11 @@ def civil_disorder_removals(state: State, units: list[Unit], already: set[Unit],
                     else over_land_and_sea.get(u.province, 99) for u in units}
         ranked = sorted((u for u in units if u not in already),
                         key=lambda u: (-distance[u], u.kind is not UnitKind.FLEET, u.province))
+        return ranked[:count]
+    if choice == "godip":  # 4.D.8 godip: home centres, land and sea for every unit; ties by abbreviation
+        by_province = _distances(state, set(state.variant.power(power).home_centres))
+        ranked = sorted((u for u in units if u not in already),
+                        key=lambda u: (-by_province.get(u.province, 99), u.kind is not UnitKind.FLEET, u.province))
         return ranked[:count]
     targets = set(state.variant.power(power).country) if choice == "2000" else set(state.centres_of(power))
     by_province = _distances(state, targets)
