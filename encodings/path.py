@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .model import Encoding
+from .options import MultiRouteDisruption
 
 
 def define_path(enc: Encoding, m: int) -> None:
@@ -12,7 +13,7 @@ def define_path(enc: Encoding, m: int) -> None:
     if not move.routes:
         enc.fix(("path", m), False)  # 5.B.4: no chain of convoy orders
         return
-    if enc.rules.choice("4.A.1") == "a":
+    if enc.options.multi_route_disruption is MultiRouteDisruption.ANY_ROUTE:  # DATC 4.A.1 a
         fleets = sorted({c for route in move.routes for c in route})
         enc.iff_and(("path", m), [enc.cond(("convoy", c)) for c in fleets])
         return

@@ -9,7 +9,8 @@ from .maps import ProvinceKind
 from .orders import Build, Order, Remove, Waive, order_power
 from .phases import after_adjustments
 from .results import OrderResult, PhaseResult, Reason
-from .rules import Rules
+from .rules import (CivilDisorderRemoval, FleetBuildInland, MissingBuildDesignation, MultipleBuilds, Rules,
+                    TooManyBuilds, TooManyDisbands, WaivingBuilds)
 from .state import State
 
 
@@ -85,14 +86,14 @@ def _builds(state: State, orders: list[Order], mine: list[int], allowed: int, ru
     built: list[Unit] = []
     used = 0
     candidates = [k for k in mine if isinstance(orders[k], (Build, Waive))]
-    if rules.choice("4.D.4") == "c":
+    if rules.too_many_builds is TooManyBuilds.LAST:  # DATC 4.D.4 c
         candidates = list(reversed(candidates))
     candidates = _one_build_per_province(orders, candidates, rules, results)
     legal = []
     for k in candidates:
         order = orders[k]
         if isinstance(order, Waive):
-            if rules.choice("4.D.7") == "b":
+            if rules.waiving_builds is WaivingBuilds.FORBIDDEN:
                 results[k] = OrderResult(order, None, False, Reason.ILLEGAL, "waiving builds is not allowed (DATC 4.D.7 b)")
             else:
                 legal.append((k, None))
@@ -102,7 +103,7 @@ def _builds(state: State, orders: list[Order], mine: list[int], allowed: int, ru
             results[k] = OrderResult(order, None, False, Reason.ILLEGAL, why)
         else:
             legal.append((k, unit))
-    if rules.choice("4.D.4") == "a" and len(legal) > allowed:
+    if rules.too_many_builds is TooManyBuilds.ALL_INVALID and len(legal) > allowed:
         for k, _ in legal:
             results[k] = OrderResult(orders[k], None, False, Reason.ILLEGAL, "too many builds (DATC 4.D.4 a)")
         return []
@@ -120,16 +121,16 @@ def _builds(state: State, orders: list[Order], mine: list[int], allowed: int, ru
 def _one_build_per_province(orders: list[Order], candidates: list[int], rules: Rules,
                             results: dict[int, OrderResult]) -> list[int]:
     """DATC 4.D.5: several builds for one province: the first (b), the last (c) or none (a)."""
-    choice = rules.choice("4.D.5")
+    choice = rules.builds_in_one_province
     by_province: dict[str, list[int]] = {}
     for k in candidates:
         if isinstance(orders[k], Build):
             by_province.setdefault(orders[k].location.province, []).append(k)
     dropped = set()
     for province, ks in by_province.items():
-        if len(ks) > 1 and choice == "a":
+        if len(ks) > 1 and choice is MultipleBuilds.BOTH_FAIL:
             dropped |= set(ks)
-        elif len(ks) > 1 and choice == "c":
+        elif len(ks) > 1 and choice is MultipleBuilds.LAST:
             dropped |= set(ks[:-1])
     for k in dropped:
         results[k] = OrderResult(orders[k], None, False, Reason.ILLEGAL,
@@ -153,17 +154,17 @@ def _build_unit(state: State, order: Build, pending: list[Unit], rules: Rules) -
     kind = order.kind
     prov = the_map.provinces[province]
     if kind is None:
-        choice = rules.choice("4.C.3")
-        if choice == "a":
+        choice = rules.build_designation
+        if choice is MissingBuildDesignation.FAILS:
             return None, "the build does not say army or fleet (DATC 4.C.3 a)"
         if prov.kind is ProvinceKind.LAND:
             kind = UnitKind.ARMY  # 4.C.3 b, c: an army inland
-        elif order.location.coast is not None and choice == "c":
+        elif order.location.coast is not None and choice is MissingBuildDesignation.BEST_EFFORT:
             kind = UnitKind.FLEET  # 4.C.3 c: a fleet where a coast is named
         else:
             return None, f"army or fleet? (DATC 4.C.3 {choice})"
     if kind is UnitKind.FLEET:
-        if prov.kind is ProvinceKind.LAND and rules.choice("4.C.4") == "a":
+        if prov.kind is ProvinceKind.LAND and rules.fleet_build_inland is FleetBuildInland.FAILS:
             return None, "a fleet cannot be built inland (DATC 4.C.4)"
         if prov.kind is ProvinceKind.LAND:
             kind = UnitKind.ARMY  # 4.C.4 b: an army is built instead
@@ -191,12 +192,12 @@ def _removals(state: State, power: Power, orders: list[Order], mine: list[int], 
                                      "no such unit" if unit is None else "already removed")
         else:
             legal.append((k, unit))
-    choice = rules.choice("4.D.6")
-    if len(legal) > required and choice == "a":
+    choice = rules.too_many_disbands
+    if len(legal) > required and choice is TooManyDisbands.CIVIL_DISORDER:
         for k, unit in legal:  # 4.D.6 a: too many -> the civil-disorder rule decides
             results[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL, "too many removals (DATC 4.D.6 a)")
         legal = []
-    elif choice == "c":
+    elif choice is TooManyDisbands.LAST:
         legal.reverse()  # 4.D.6 c: the last ones count
     removed: set[Unit] = set()
     for k, unit in legal:
@@ -224,8 +225,8 @@ def civil_disorder_removals(state: State, units: list[Unit], already: set[Unit],
     if not units:
         return []
     power = units[0].power
-    choice = rules.choice("4.D.8")
-    if choice == "v2":
+    choice = rules.civil_disorder
+    if choice is CivilDisorderRemoval.V2:
         homes = set(state.variant.power(power).home_centres)
         over_land_and_sea = _distances(state, homes)
         distance = {u: _fleet_distance(state, u, homes) if u.kind is UnitKind.FLEET
@@ -233,12 +234,13 @@ def civil_disorder_removals(state: State, units: list[Unit], already: set[Unit],
         ranked = sorted((u for u in units if u not in already),
                         key=lambda u: (-distance[u], u.kind is not UnitKind.FLEET, u.province))
         return ranked[:count]
-    if choice == "godip":  # 4.D.8 godip: home centres, land and sea for every unit; ties by abbreviation
+    if choice is CivilDisorderRemoval.GODIP:  # 4.D.8 godip: home centres, land and sea for every unit; ties by abbreviation
         by_province = _distances(state, set(state.variant.power(power).home_centres))
         ranked = sorted((u for u in units if u not in already),
                         key=lambda u: (-by_province.get(u.province, 99), u.kind is not UnitKind.FLEET, u.province))
         return ranked[:count]
-    targets = set(state.variant.power(power).country) if choice == "2000" else set(state.centres_of(power))
+    targets = (set(state.variant.power(power).country) if choice is CivilDisorderRemoval.R2000
+               else set(state.centres_of(power)))
     by_province = _distances(state, targets)
     ranked = sorted((u for u in units if u not in already),
                     key=lambda u: (-by_province.get(u.province, 99), u.kind is not UnitKind.FLEET,

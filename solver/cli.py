@@ -75,9 +75,9 @@ def rules_command() -> None:
     for number, issue in ISSUES.items():
         picks = ", ".join(f"{p}={Rules.profile(p).choice(number)}" for p in profiles)
         click.echo(f"{number}  {issue.title}  [{picks}; DATC prefers {issue.preferred}]")
-        for letter, text in issue.options.items():
-            names = [n for n, l in issue.names.items() if l == letter]
-            click.echo(f"    {letter}  {text}" + (f"  (also: {', '.join(names)})" if names else ""))
+        for option in issue.kind:
+            names = option.aliases
+            click.echo(f"    {option.key}  {option.text}" + (f"  (also: {', '.join(names)})" if names else ""))
     click.echo(f"default profile: {DEFAULT_PROFILE}")
     click.echo("not selectable, and why:")
     for number, why in NOT_APPLICABLE.items():

@@ -33,7 +33,7 @@ class Solved:
 
 
 def solve(problem: Problem, rules: Rules) -> Solved:
-    enc = Encoding(problem, rules)
+    enc = Encoding(problem, rules.model)
     if not has_cycle(enc.deps):
         values, strengths = _solve_once(enc)
         return Solved(values, strengths, 1, None)
@@ -49,7 +49,7 @@ def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
     model.add(off == 0)
     encodings = []
     for problem, rules in items:
-        enc = Encoding(problem, rules, model=model)
+        enc = Encoding(problem, rules.model, model=model)
         cyclic = has_cycle(enc.deps)
         if cyclic:
             enc.disable(off)
@@ -62,7 +62,7 @@ def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
     out = []
     for (problem, rules), (enc, cyclic) in zip(items, encodings):
         if cyclic:
-            out.append(_solve_cyclic(problem, rules, Encoding(problem, rules)))
+            out.append(_solve_cyclic(problem, rules, Encoding(problem, rules.model)))
         else:
             values, strengths = _read(enc, solution)
             out.append(Solved(values, strengths, 1, None))
@@ -80,7 +80,7 @@ def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
     while len(solutions) != 1:
         settled = False
         for component in cyclic_components(current.deps):
-            sub = Encoding(problem, rules, overrides, roots=component)
+            sub = Encoding(problem, rules.model, overrides, roots=component)
             found, _ = _enumerate(sub)
             calls += 1
             rule = _backup(component, found, rules)
@@ -92,7 +92,7 @@ def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
                 break
         if not settled:
             raise SolverError(f"{len(solutions)} resolutions but no cycle to settle")
-        current = Encoding(problem, rules, overrides)
+        current = Encoding(problem, rules.model, overrides)
         solutions, strengths = _enumerate(current)
         calls += 1
     return Solved(solutions[0], strengths[0], calls, first, backups)
@@ -103,7 +103,7 @@ def paradox_core(problem: Problem, rules: Rules, component: list[Key]) -> list[K
 
     Built from CP-SAT's ``SufficientAssumptionsForInfeasibility`` and then made
     minimal by dropping one assumption at a time."""
-    enc = Encoding(problem, rules, roots=component, assumptions=True)
+    enc = Encoding(problem, rules.model, roots=component, assumptions=True)
     keys = sorted(enc.assumed)
 
     def infeasible(subset: list[Key]) -> list[Key] | None:
@@ -136,8 +136,8 @@ def _backup(component: list[Key], found: list[dict[Key, bool]], rules: Rules) ->
         differing = list(component)  # no resolution: a paradox; all of the cycle is in it
     convoys = [k for k in differing if k[0] == "convoy"] or [k for k in component if k[0] == "convoy"]
     if convoys and (any(k[0] in ("convoy", "path") for k in differing) or not projected):
-        if rules.choice("4.A.2") == "d":
-            # 4.A.2 d (All Hold backup): every move in the paradox fails.
+        if rules.convoy_paradox.all_hold_backup:
+            # 4.A.2 (All Hold backup): every move in the paradox fails.
             return "all hold", {k: False for k in component if k[0] == "move"}
         # 5.B.9 / 4.A.2 (Szykman): the convoying fleets in the paradox do not convoy.
         return "szykman", {k: False for k in convoys}

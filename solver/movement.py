@@ -17,7 +17,9 @@ from .legality import move_destination, order_problem
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from .phases import after_movement
 from .results import OrderResult, PhaseResult, Reason
-from .rules import Rules
+from .rules import (AdjacentConvoy, ConvoyPathSpecification, CivilDisorderHoldSupport, DesignationReading,
+                    ImplicitOrders, MissingUnitDesignation, MultipleOrders, Rules, SupportCoast, WrongUnitCoast,
+                    WrongUnitDesignation)
 from .state import Dislodged, State
 
 
@@ -82,12 +84,12 @@ def prescan(state: State, orders: list[Order], rules: Rules) -> _Prescan:
                                            False, Reason.ILLEGAL, reason)
             continue
         legal.setdefault(unit_index, []).append(k)
-    strict = not all(rules.choice(issue) == "b" for issue in DESIGNATION_ISSUES)
+    strict = any(r.invalid or r.yields for r in _designation_readings(rules).values())  # DATC 4.C choices a, c
     for u, ks in legal.items():
         if strict:
             ks = _drop_weak_orders(state, orders, ks, rules, scan, units[u])
         scan.chosen[u] = _one_order(orders, ks, rules, scan, units[u])
-    if rules.choice("4.E.3") == "a":
+    if rules.implicit_orders is ImplicitOrders.ALLOWED:  # DATC 4.E.3 a
         orders = orders + _implicit_moves(state, orders, scan, units, rules)
     scan.orders = orders
     _build_moves(state, orders, rules, scan, units)
@@ -107,11 +109,11 @@ def _ordered_unit(state: State, order: Order, index_of: dict[str, int], rules: R
     unit = state.units[u]
     if order.power is not None and order.power != unit.power:
         return u, f"the unit in {unit.province} belongs to {unit.power} (DATC 6.A.6)"
-    if order.unit.location.coast not in (None, unit.location.coast) and rules.choice("4.B.5") == "a":
+    if order.unit.location.coast not in (None, unit.location.coast) and rules.ordered_unit_coast is WrongUnitCoast.FAILS:
         return u, f"the fleet is at {unit.location}, not {order.unit.location} (DATC 4.B.5 a)"
-    if order.unit.kind is None and rules.choice("4.C.1") == "a":
+    if order.unit.kind is None and rules.missing_unit_designation is MissingUnitDesignation.INVALID:
         return u, "the order does not say army or fleet (DATC 4.C.1 a)"
-    if order.unit.kind not in (None, unit.kind) and rules.choice("4.C.2") == "a":
+    if order.unit.kind not in (None, unit.kind) and rules.wrong_unit_designation is WrongUnitDesignation.INVALID:
         return u, f"the unit in {unit.province} is {unit.kind}, not {order.unit.kind} (DATC 4.C.2 a)"
     return u, None
 
@@ -137,7 +139,10 @@ def _designation_flaws(state: State, order: Order, unit: Unit) -> list[str]:
     return flaws
 
 
-DESIGNATION_ISSUES = ("4.C.1", "4.C.2", "4.C.5", "4.C.6")
+def _designation_readings(rules: Rules) -> dict[str, DesignationReading]:
+    """The readings of the DATC 4.C issues an order's designations can touch."""
+    return {"4.C.1": rules.missing_unit_designation, "4.C.2": rules.wrong_unit_designation,
+            "4.C.5": rules.missing_nationality, "4.C.6": rules.wrong_nationality}
 
 
 def _drop_weak_orders(state: State, orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan,
@@ -147,8 +152,9 @@ def _drop_weak_orders(state: State, orders: list[Order], ks: list[int], rules: R
     keep = []
     for k in ks:
         flaws = _designation_flaws(state, orders[k], unit)
-        invalid = [f for f in flaws if rules.choice(f) == "a"]
-        weak = [f for f in flaws if rules.choice(f) == "c"]
+        readings = _designation_readings(rules)
+        invalid = [f for f in flaws if readings[f].invalid]
+        weak = [f for f in flaws if readings[f].yields]
         if invalid:
             scan.verdicts[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL,
                                            f"designation or nationality does not match (DATC {invalid[0]} a)")
@@ -190,8 +196,8 @@ def _one_order(orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan,
     if len(ks) == 1 or len({orders[k] for k in ks}) == 1:
         keep = ks[0]
     else:
-        choice = rules.choice("4.D.3")
-        keep = ks[0] if choice == "a" else ks[-1] if choice == "b" else None
+        choice = rules.multiple_orders
+        keep = ks[0] if choice is MultipleOrders.FIRST else ks[-1] if choice is MultipleOrders.LAST else None
     for k in ks:
         if k != keep and orders[k] != (orders[keep] if keep is not None else None):
             scan.verdicts[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL,
@@ -232,18 +238,18 @@ def _adjacent_convoy(orders: list[Order], scan: _Prescan, units: list[Unit], ord
     fall back to the land route? Returns (convoyed, fallback)."""
     convoyers = scan.convoyers.get((move.origin, move.dest), [])
     own_fleet = units[move.unit].power in convoyers
-    choice = rules.choice("4.A.3")
-    if choice == "a":  # 1971: only when the unit there moves the opposite way; disrupted -> by land
+    choice = rules.adjacent_convoy
+    if choice is AdjacentConvoy.R1971:  # 4.A.3 a: only when the unit there moves the opposite way; disrupted -> by land
         wanted = bool(convoyers) and move.opposite is not None
         return wanted, wanted
-    if choice == "b":  # 1982: intent shown by the player's own orders (a fleet of its own)
+    if choice is AdjacentConvoy.R1982:  # 4.A.3 b: intent shown by the player's own orders (a fleet of its own)
         return own_fleet, False
-    if choice == "dptg":  # DPTG: only when written 'via convoy'
+    if choice is AdjacentConvoy.DPTG:  # 4.A.3 dptg: only when written 'via convoy'
         return order.via_convoy, False
-    if choice == "v2":  # DATC v2 / DPjudge: 'via convoy' and a convoy ordered, else over land
+    if choice is AdjacentConvoy.V2:  # 4.A.3 v2: 'via convoy' and a convoy ordered, else over land
         return order.via_convoy and bool(convoyers), False
-    wanted = order.via_convoy or own_fleet  # 2000/2023: own fleet or 'via convoy'
-    return wanted, choice == "fallback"  # fallback: the land route when no convoy route is alive
+    wanted = order.via_convoy or own_fleet  # 4.A.3 c (2000/2023): own fleet or 'via convoy'
+    return wanted, choice is AdjacentConvoy.FALLBACK  # 4.A.3 fallback: the land route when no convoy route is alive
 
 
 def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: list[Unit], rules: Rules) -> None:
@@ -260,7 +266,8 @@ def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: li
                 scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID,
                                                "the supported unit moves (DATC 6.D.7)")
                 continue
-            if rules.choice("4.D.9") == "a" and units[target].power not in ordering:
+            if (rules.civil_disorder_hold_support is CivilDisorderHoldSupport.FAILS  # DATC 4.D.9 a
+                    and units[target].power not in ordering):
                 scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID,
                                                f"{units[target].power} is in civil disorder (DATC 4.D.9 a)")
                 continue
@@ -289,8 +296,8 @@ def _support_mismatch(order: SupportMove, target_move: int | None, scan: _Presca
     if order.dest.coast is not None and dest.coast is not None and order.dest.coast != dest.coast:
         return f"the supported fleet moves to {dest}, not {order.dest} (DATC 6.B.9)"
     if order.dest.coast is None and dest.coast is not None:
-        choice = rules.choice("4.B.4")
-        if choice == "c" or (choice == "b" and move.power != supporter.power):
+        choice = rules.support_coast
+        if choice is SupportCoast.REQUIRED or (choice is SupportCoast.OWN_ONLY and move.power != supporter.power):
             return f"the support does not name the coast of {dest} (DATC 4.B.4 {choice})"
     return None
 
@@ -323,8 +330,8 @@ def _route_convoys(state: State, scan: _Prescan, rules: Rules) -> None:
         if move.convoyed:
             fleets = {c.province: c.index for c in p.convoys if c.move == move.index}
             routes = state.map.convoy_routes(move.origin, move.dest, fleets)
-            choice, path = rules.choice("4.A.6"), written.get(move.index, ())
-            if (choice == "b" and path) or choice == "c":
+            choice, path = rules.convoy_path, written.get(move.index, ())
+            if (choice is ConvoyPathSpecification.ALLOWED and path) or choice is ConvoyPathSpecification.REQUIRED:
                 # 4.A.6 b/c: the army goes only along the path written in its order
                 routes = [r for r in routes if path and r == frozenset(path)]
             move.routes = [tuple(sorted(fleets[s] for s in route)) for route in routes]
@@ -393,7 +400,7 @@ def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solve
             return OrderResult(order, unit, True)
         if was_dislodged:
             return OrderResult(order, unit, False, Reason.DISLODGED, "the supporting unit was dislodged")
-        cutters = [units[p.moves[m].unit] for m in cutting_moves(p, rules, s, v)]
+        cutters = [units[p.moves[m].unit] for m in cutting_moves(p, rules.model, s, v)]
         return OrderResult(order, unit, False, Reason.CUT,
                            ("cut by " + ", ".join(f"{u.kind} {u.location}" for u in cutters)) if cutters else "cut")
     if k in scan.convoy_of:

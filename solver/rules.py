@@ -1,141 +1,385 @@
-"""Rule options, named by DATC chapter-4 issue.
+"""Rule options, one enum per DATC chapter-4 issue.
 
-A :class:`Rules` value is a profile (``2000``: the 2000 rulebook of our seeds with
-the DATC preferences where it is silent — the default; ``2023``: every DATC v3.0
-preference) plus overrides by issue, e.g. ``Rules.profile("2023", {"4.A.2": "c"})``.
-Choices are the DATC's own letters (``a`` = the first option the DATC lists for
-the issue); the common ones also have names (``4.A.2=szykman``).
+A :class:`Rules` value holds one reading (an enum member) per issue: a profile
+(``2000``: the 2000 rulebook of our seeds with the DATC preferences where it is
+silent — the default; ``2023``: every DATC v3.0 preference) plus overrides by
+issue, e.g. ``Rules.profile("2023", {"4.A.2": "c"})``. Options are named by the
+DATC's own letters (``a`` = the first option the DATC lists for the issue); the
+common ones also have names (``4.A.2=szykman``). Code reads the typed fields::
+
+    if rules.convoy_paradox is ConvoyParadox.SZYKMAN:  # DATC 4.A.2
+
+:data:`ISSUES` is the catalogue (number, title, the options with their DATC text)
+that ``dipsat rules`` prints and ``dipsat validate`` walks to try other readings.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-import functools
 from dataclasses import dataclass
 
+from .encodings.options import (ConvoyParadox, DislodgedUnitEffect, ModelOptions, MultiRouteDisruption, Option,
+                                SelfAttackViaConvoy, option)
 from .errors import DipsatError
+
+__all__ = ["AdjacentConvoy", "BuildCoast", "CivilDisorderHoldSupport", "CivilDisorderRemoval", "ConvoyParadox",
+           "ConvoyPathSpecification", "DEFAULT_PROFILE", "DislodgedUnitEffect", "FleetBuildInland", "ISSUES",
+           "IllegalOrders", "ImplicitOrders", "ImpossibleCoast", "Issue", "MissingBuildDesignation",
+           "MissingNationality", "MissingUnitDesignation", "MultipleBuilds", "MultipleOrders",
+           "MultiRouteDisruption", "NOT_APPLICABLE", "OmittedCoastOne", "OmittedCoastTwo", "Option", "PROFILES",
+           "RetreatAfterConvoy", "Rules", "RulesError", "SelfAttackViaConvoy", "SupportCoast", "TooManyBuilds",
+           "TooManyDisbands", "UnknownCoast", "WaivingBuilds", "WrongNationality", "WrongUnitCoast",
+           "WrongUnitDesignation"]
+
+
+# --- 4.A convoy issues (4.A.1, 4.A.2, 4.A.4, 4.A.7 are in dipsat.encodings.options) ----------------
+
+
+class AdjacentConvoy(Option):
+    """DATC 4.A.3 Convoying to adjacent province: when an army could go over land or by
+    convoy, which route does it take?"""
+
+    R1971 = option("The 1971 rulebook: the convoy route only if the unit at the destination moves in the "
+                   "opposite direction and the convoy is not disrupted; else the land route.", v3="a",
+                   aliases=("1971",))
+    R1982 = option("The 1982 rulebook: the route the intent shown by the player's own orders gives: the convoy "
+                   "route when a fleet of the army's power is ordered to convoy it.", v3="b", aliases=("1982",))
+    R2000 = option("The 2000/2023 rulebook: the convoy route if a fleet of the army's power convoys it or the "
+                   "order says 'via convoy'; no land route as fallback.", v3="c", aliases=("2000", "2023"))
+    FALLBACK = option("As the 2000/2023 rulebook, but the land route is the fallback when no convoy route "
+                      "carries the army.", name="fallback", aliases=("land_fallback",))
+    V2 = option("The convoy route only when the order says 'via convoy' and some fleet is ordered to convoy "
+                "it; else the land route.", name="v2", aliases=("dpjudge",))
+    DPTG = option("The DPTG: the convoy route only when the order says 'by convoy' ('via convoy'), even when "
+                  "there is no convoy.", name="dptg")
+
+
+class RetreatAfterConvoy(Option):
+    """DATC 4.A.5 Retreat when dislodged by convoy: may the unit retreat to the area the
+    convoyed army came from?"""
+
+    FORBIDDEN = option("The unit may not retreat to the starting province of the attacker.", v3="a", v2="a",
+                       aliases=("forbidden",))
+    ALLOWED = option("The unit may retreat to the starting province of the attacker when the attack was with "
+                     "convoy (the 2023 rulebook).", v3="b", v2="b", aliases=("allowed", "2023"))
+
+
+class ConvoyPathSpecification(Option):
+    """DATC 4.A.6 Convoy path specification: a convoyed move that writes out its path."""
+
+    IGNORED = option("Path specifications are not allowed and if they are ordered then they are ignored.",
+                     v3="a", v2="a", aliases=("ignored",))
+    ALLOWED = option("Path specifications are allowed but not required: the army goes only along a written "
+                     "path.", v3="b", v2="b", aliases=("allowed",))
+    REQUIRED = option("Path specifications are required. The convoy fails if the order does not contain the "
+                      "path.", v3="c", v2="c", aliases=("required",))
+
+
+# --- 4.B coastal issues -------------------------------------------------------------------------
+
+
+class OmittedCoastTwo(Option):
+    """DATC 4.B.1 Omitted coast specification in move order when two coasts are possible."""
+
+    FAILS = option("The move fails (there is no default coast).", v3="a", v2="a", aliases=("fails",))
+
+
+class OmittedCoastOne(Option):
+    """DATC 4.B.2 Omitted coast specification in move order when one coast is possible."""
+
+    ONLY_COAST = option("A move is attempted to the only possible coast.", v3="a", v2="a",
+                        aliases=("only_coast",))
+    FAILS = option("The move fails.", v3="b", v2="c", aliases=("fails",))
+
+
+class ImpossibleCoast(Option):
+    """DATC 4.B.3 Move order to impossible coast."""
+
+    IGNORED = option("The coast is ignored and a move is attempted to the possible coast.", v3="a", v2="a",
+                     aliases=("ignored",))
+    ILLEGAL = option("The order is considered illegal.", v3="b", v2="b", aliases=("illegal",))
+
+
+class SupportCoast(Option):
+    """DATC 4.B.4 Coast specification in support order: may a support leave out the coast
+    of the supported fleet's move?"""
+
+    OPTIONAL = option("The coast may be left out of a support order, whoever's fleet it supports.", v3="a",
+                      v2="d", aliases=("optional",))
+    OWN_ONLY = option("The coast may be left out only for a unit of the supporting power (Calhamer); else the "
+                      "support is void.", v3="b", aliases=("own_only",))
+    REQUIRED = option("Only support orders with coast specification are admissible (orders checked when "
+                      "submitted); else the support is void.", v3="c", v2="a", aliases=("required",))
+
+
+class WrongUnitCoast(Option):
+    """DATC 4.B.5 Wrong coast of ordered unit."""
+
+    FAILS = option("The move fails.", v3="a", v2="a", aliases=("fails",))
+    IGNORED = option("Such coast specification is just ignored.", v3="b", v2="b", aliases=("ignored",))
+
+
+class UnknownCoast(Option):
+    """DATC 4.B.6 Unknown coasts or irrelevant coasts."""
+
+    FAILS = option("The move fails.", v3="a", v2="a", aliases=("fails",))
+    IGNORED = option("Such coast specification is just ignored.", v3="b", v2="b", aliases=("ignored",))
+
+
+class BuildCoast(Option):
+    """DATC 4.B.7 Coast specification in build order."""
+
+    FAILS = option("A fleet built in a multi-coast area needs its coast; without it the build fails.",
+                   v3="a", v2="a", aliases=("fails",))
+
+
+# --- 4.C unit designation and nationality issues -------------------------------------------------
+
+
+class DesignationReading(Option):
+    """The three readings DATC 4.C.1, 4.C.2, 4.C.5 and 4.C.6 share (no members here)."""
+
+    @property
+    def invalid(self) -> bool:
+        """Choice a: the order is invalid."""
+        return self.v3 == "a"
+
+    @property
+    def yields(self) -> bool:
+        """Choice c: valid unless the unit has another order without the flaw."""
+        return self.v3 == "c"
+
+
+class MissingUnitDesignation(DesignationReading):
+    """DATC 4.C.1 Missing unit designation (A or F) in an order."""
+
+    INVALID = option("The order is invalid (the unit can receive hold support).", v3="a", v2="a",
+                     aliases=("invalid",))
+    VALID = option("The order is still valid.", v3="b", v2="b", aliases=("valid",))
+    UNLESS_OTHER = option("The order is still valid unless there is another order with the correct "
+                          "designation of the unit.", v3="c", v2="c", aliases=("unless_other",))
+
+
+class WrongUnitDesignation(DesignationReading):
+    """DATC 4.C.2 Wrong unit designation (A for a fleet, F for an army)."""
+
+    INVALID = option("The order is invalid (the unit can receive hold support).", v3="a", v2="a",
+                     aliases=("invalid",))
+    VALID = option("The order is still valid (the designation is ignored).", v3="b", v2="b",
+                   aliases=("valid",))
+    UNLESS_OTHER = option("The order is still valid unless there is another order with the correct "
+                          "designation of the unit.", v3="c", v2="c", aliases=("unless_other",))
+
+
+class MissingBuildDesignation(Option):
+    """DATC 4.C.3 Missing unit designation in build order."""
+
+    FAILS = option("The build fails always.", v3="a", v2="a", aliases=("fails",))
+    LAND_ARMY = option("The build fails for coastal areas, but an army is built in a land area.", v3="b",
+                       v2="b", aliases=("land_army",))
+    BEST_EFFORT = option("An army is built in a land area and a fleet in a coastal area when a coast is "
+                         "specified; else the build fails.", v3="c", v2="c", aliases=("best_effort",))
+
+
+class FleetBuildInland(Option):
+    """DATC 4.C.4 Building a fleet in a land area."""
+
+    FAILS = option("The build fails always.", v3="a", v2="a", aliases=("fails",))
+    ARMY = option("An army is built on the specified place.", v3="b", v2="b", aliases=("army",))
+
+
+class MissingNationality(DesignationReading):
+    """DATC 4.C.5 Missing nationality in support (or convoy) order of a foreign unit."""
+
+    INVALID = option("The order is invalid.", v3="a", v2="a", aliases=("invalid",))
+    VALID = option("The order is still valid.", v3="b", v2="b", aliases=("valid",))
+    UNLESS_OTHER = option("The order is still valid unless there is another order with the correct "
+                          "designation of nationality.", v3="c", v2="c", aliases=("unless_other",))
+
+
+class WrongNationality(DesignationReading):
+    """DATC 4.C.6 Wrong nationality in support (or convoy) order."""
+
+    INVALID = option("The order is invalid.", v3="a", v2="a", aliases=("invalid",))
+    VALID = option("The order is still valid (the nationality is ignored).", v3="b", v2="b",
+                   aliases=("valid",))
+    UNLESS_OTHER = option("The order is still valid unless there is another order with the correct "
+                          "designation of nationality.", v3="c", v2="c", aliases=("unless_other",))
+
+
+# --- 4.D too many and too few orders --------------------------------------------------------------
+
+
+class MultipleOrders(Option):
+    """DATC 4.D.3 Multiple orders to the same unit (illegal orders ignored first)."""
+
+    FIRST = option("The first order is used.", v3="a", v2="a", aliases=("first",))
+    LAST = option("The last order is used.", v3="b", v2="b", aliases=("last",))
+    HOLD = option("The order is illegal and changed into a hold order (able to receive hold support).",
+                  v3="c", v2="c", aliases=("hold",))
+
+
+class TooManyBuilds(Option):
+    """DATC 4.D.4 Too many build orders."""
+
+    ALL_INVALID = option("All build orders are invalid.", v3="a", v2="a", aliases=("all_invalid",))
+    FIRST = option("The first legal build orders are used.", v3="b", v2="b", aliases=("first",))
+    LAST = option("The last legal build orders are used.", v3="c", v2="c", aliases=("last",))
+
+
+class MultipleBuilds(Option):
+    """DATC 4.D.5 Multiple build orders for one province."""
+
+    BOTH_FAIL = option("Both build orders fail.", v3="a", v2="a", aliases=("both_fail",))
+    FIRST = option("The first build order is used.", v3="b", v2="b", aliases=("first",))
+    LAST = option("The last build order is used.", v3="c", v2="c", aliases=("last",))
+
+
+class TooManyDisbands(Option):
+    """DATC 4.D.6 Too many disband orders."""
+
+    CIVIL_DISORDER = option("All disband orders are handled according to the civil disorder rules.",
+                            v3="a", v2="a", aliases=("civil_disorder",))
+    FIRST = option("The first legal disband orders are used.", v3="b", v2="b", aliases=("first",))
+    LAST = option("The last legal disband orders are used.", v3="c", v2="c", aliases=("last",))
+
+
+class WaivingBuilds(Option):
+    """DATC 4.D.7 Waiving builds."""
+
+    ALLOWED = option("Waiving builds is allowed (the 2000 and 2023 rulebooks).", v3="a", v2="a",
+                     aliases=("allowed",))
+    FORBIDDEN = option("Waiving builds is not allowed: a waive order is illegal.", v3="b", v2="b",
+                       aliases=("forbidden",))
+
+
+class CivilDisorderRemoval(Option):
+    """DATC 4.D.8 Removing a unit in civil disorder: the farthest unit goes first; ties:
+    fleets before armies, then alphabetically. How is the distance counted, to what?"""
+
+    R2000 = option("The 2000 rulebook: farthest from its home country first (moves over land and sea), fleets "
+                   "before armies, then alphabetical.", name="2000", aliases=("a",))
+    R2023 = option("The 2023 rulebook: farthest from the nearest owned supply centre first (armies and fleets "
+                   "both over land and sea), fleets before armies, then alphabetical.", name="2023",
+                   aliases=("b",))
+    V2 = option("DATC v2 / DPjudge reading: farthest from the nearest home centre first (armies over land and "
+                "sea, fleets as fleets), fleets before armies, then by abbreviation.", name="v2",
+                aliases=("dpjudge",))
+    GODIP = option("godip (Droidippy) reading: farthest from the nearest home centre first (armies and fleets "
+                   "both over land and sea), fleets before armies, then by abbreviation.", name="godip",
+                   aliases=("droidippy",))
+
+
+class CivilDisorderHoldSupport(Option):
+    """DATC 4.D.9 Receiving hold support in civil disorder."""
+
+    FAILS = option("The support fails (void) for a unit of a power that gave no orders.", v3="a", v2="a",
+                   aliases=("fails",))
+    SUCCEEDS = option("The support succeeds.", v3="b", v2="b", aliases=("succeeds",))
+
+
+# --- 4.E miscellaneous issues ---------------------------------------------------------------------
+
+
+class IllegalOrders(Option):
+    """DATC 4.E.1 Illegal orders."""
+
+    IGNORED = option("An illegal order (one that, not knowing any other order, could not be valid) is "
+                     "ignored: the unit holds.", v3="b", aliases=("ignored",))
+
+
+class ImplicitOrders(Option):
+    """DATC 4.E.3 Implicit orders: a move deduced from a support or convoy order."""
+
+    ALLOWED = option("Implicit orders are allowed: an unordered unit its own power supports or convoys moves "
+                     "as supported.", v3="a", v2="a", aliases=("allowed",))
+    FORBIDDEN = option("Implicit orders are not allowed: an unordered unit holds.", v3="b", v2="b",
+                       aliases=("forbidden",))
+
+
+# --- the catalogue ----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Issue:
+    """A DATC chapter-4 issue: its number, title, the :class:`Rules` field holding it,
+    its enum and the DATC v3.0 preference."""
+
     number: str
     title: str
-    options: dict[str, str]  # letter -> description
-    names: dict[str, str]  # alias -> letter
-    preferred: str  # the DATC v3.0 preference
+    field: str
+    kind: type[Option]
+    preferred: Option
 
+    @property
+    def options(self) -> dict[str, str]:
+        """Option key -> the option in the DATC's words."""
+        return {o.key: o.text for o in self.kind}
 
-def _issue(number: str, title: str, preferred: str, *options: tuple[str, str, tuple[str, ...]]) -> Issue:
-    return Issue(number, title, {l: d for l, d, _ in options},
-                 {alias: l for l, _, aliases in options for alias in aliases}, preferred)
+    @property
+    def names(self) -> dict[str, str]:
+        """Other accepted name -> option key."""
+        return {alias: o.key for o in self.kind for alias in o.aliases}
+
+    def resolve(self, value: str) -> Option:
+        """The option a letter or name selects."""
+        text = value.strip().lower()
+        for o in self.kind:
+            if text == o.key or text in o.aliases:
+                return o
+        known = ", ".join(f"{o.key} ({o.text.split(':')[0].rstrip('.')})" for o in self.kind)
+        raise RulesError(f"DATC {self.number}: option {value.strip()!r} is not selectable (selectable: {known})")
 
 
 ISSUES: dict[str, Issue] = {i.number: i for i in (
-    _issue("4.A.1", "multi-route convoy disruption", "b",
-           ("a", "disrupted when any route is disrupted (1971)", ("1971",)),
-           ("b", "disrupted only when every route is disrupted", ("1982", "2000", "2023"))),
-    _issue("4.A.2", "convoy disruption paradoxes", "f",
-           ("a", "1971 rule: a convoyed army does not cut the support of a fleet supporting a fleet attacking a convoying fleet; Szykman as backup", ("1971",)),
-           ("b", "1982 rule: a convoyed army does not cut the support of a fleet supporting an action in a body of water with a convoying fleet; Szykman as backup", ("1982",)),
-           ("c", "2000/2023 rule: a convoyed army does not cut support for an attack on a fleet its convoy needs; Szykman as backup", ("2000",)),
-           ("d", "2000/2023 rule with the All Hold backup: the moves in a remaining paradox fail", ("all_hold", "allhold")),
-           ("f", "Szykman: the convoying fleets in the paradox hold", ("szykman", "2023"))),
-    _issue("4.A.3", "convoying to an adjacent province", "c",
-           ("a", "1971: the convoy route only when the unit at the destination moves the opposite way; land route if the convoy is disrupted", ("1971",)),
-           ("b", "1982: the convoy route only when a fleet of the army's own power convoys it", ("1982",)),
-           ("c", "2000/2023: convoy used if a fleet of the army's power convoys it or it is ordered 'via convoy'; no land fallback", ("2000", "2023")),
-           ("fallback", "as c, but the land route when no convoy route is alive", ("land_fallback",)),
-           ("v2", "DATC v2 / DPjudge reading: the convoy route only when ordered 'via convoy' and some fleet is ordered to convoy it; else the land route", ("dpjudge",)),
-           ("dptg", "DPTG: the convoy route only when ordered 'via convoy' ('by convoy')", ())),
-    _issue("4.A.4", "support cut on attack on itself via convoy", "a",
-           ("a", "the support is not cut (the attack comes from the army's province)", ("not_cut",)),
-           ("b", "the support is cut (the attack comes from the body of water)", ("cut",))),
-    _issue("4.A.5", "retreat when dislodged by convoy", "b",
-           ("a", "no retreat to the attacker's origin", ("forbidden",)),
-           ("b", "may retreat to the origin of an army that came by convoy (2023)", ("allowed", "2023"))),
-    _issue("4.A.6", "convoy path specification", "a",
-           ("a", "a written-out path is ignored", ("ignored",)),
-           ("b", "a written-out path is allowed: the army goes only along it", ("allowed",)),
-           ("c", "the path is required: a convoyed move without one fails", ("required",))),
-    _issue("4.A.7", "avoiding a head-to-head battle to bounce a unit", "b",
-           ("a", "a dislodged unit never has effect on the area its attacker came from", ("never",)),
-           ("b", "a dislodged unit has no effect on the attacker's origin only after a head-to-head battle", ("head_to_head",))),
-    _issue("4.B.1", "omitted coast when two coasts are possible", "a",
-           ("a", "the move fails (there is no default coast)", ("fails",))),
-    _issue("4.B.2", "omitted coast when one coast is possible", "a",
-           ("a", "the move goes to the only possible coast", ("only_coast",)),
-           ("b", "the move fails", ("fails",))),
-    _issue("4.B.3", "move to an impossible coast", "b",
-           ("a", "the coast is ignored", ("ignored",)),
-           ("b", "the order is illegal", ("illegal",))),
-    _issue("4.B.4", "coast in a support order", "a",
-           ("a", "a support may leave out the coast of the supported move", ("optional",)),
-           ("b", "only for a unit of the supporting power (Calhamer); otherwise the support is void", ("own_only",)),
-           ("c", "the coast must be given (orders checked on submission); otherwise the support is void", ("required",))),
-    _issue("4.B.5", "wrong coast of the ordered unit", "b",
-           ("a", "the order fails", ("fails",)),
-           ("b", "the coast is ignored", ("ignored",))),
-    _issue("4.B.6", "unknown or irrelevant coasts", "b",
-           ("a", "the move fails", ("fails",)),
-           ("b", "the coast is ignored", ("ignored",))),
-    _issue("4.B.7", "coast in a build order", "a",
-           ("a", "a fleet built in St Petersburg needs its coast, else the build fails", ("fails",))),
-    _issue("4.C.1", "missing unit designation", "b",
-           ("a", "the order is invalid: the unit holds", ("invalid",)),
-           ("b", "the order is still valid", ("valid",)),
-           ("c", "valid unless the unit has another order with the right designation", ("unless_other",))),
-    _issue("4.C.2", "wrong unit designation", "b",
-           ("a", "the order is invalid: the unit holds", ("invalid",)),
-           ("b", "the order is still valid (the designation is ignored)", ("valid",)),
-           ("c", "valid unless the unit has another order with the right designation", ("unless_other",))),
-    _issue("4.C.3", "missing unit designation in a build order", "c",
-           ("a", "the build fails", ("fails",)),
-           ("b", "an army is built in a land area; elsewhere the build fails", ("land_army",)),
-           ("c", "an army inland, a fleet where a coast is named, else the build fails", ("best_effort",))),
-    _issue("4.C.4", "building a fleet in a land area", "a",
-           ("a", "the build fails", ("fails",)),
-           ("b", "an army is built", ("army",))),
-    _issue("4.C.5", "missing nationality in a support or convoy order", "b",
-           ("a", "the order is invalid (void)", ("invalid",)),
-           ("b", "the order is still valid", ("valid",)),
-           ("c", "valid unless the unit has another order with the right nationality", ("unless_other",))),
-    _issue("4.C.6", "wrong nationality in a support or convoy order", "b",
-           ("a", "the order is invalid (void)", ("invalid",)),
-           ("b", "the order is still valid (the nationality is ignored)", ("valid",)),
-           ("c", "valid unless the unit has another order with the right nationality", ("unless_other",))),
-    _issue("4.D.3", "multiple orders to the same unit", "c",
-           ("a", "the first order is used", ("first",)),
-           ("b", "the last order is used", ("last",)),
-           ("c", "the unit holds (illegal orders ignored first)", ("hold",))),
-    _issue("4.D.4", "too many build orders", "b",
-           ("a", "all build orders are invalid", ("all_invalid",)),
-           ("b", "the first legal builds are used", ("first",)),
-           ("c", "the last legal builds are used", ("last",))),
-    _issue("4.D.5", "multiple build orders for one province", "b",
-           ("a", "both build orders fail", ("both_fail",)),
-           ("b", "the first build order is used", ("first",)),
-           ("c", "the last build order is used", ("last",))),
-    _issue("4.D.6", "too many disband orders", "b",
-           ("a", "all disband orders are replaced by the civil-disorder rule", ("civil_disorder",)),
-           ("b", "the first legal disband orders are used", ("first",)),
-           ("c", "the last legal disband orders are used", ("last",))),
-    _issue("4.D.7", "waiving builds", "a",
-           ("a", "waiving is allowed", ("allowed",)),
-           ("b", "waiving is not allowed: a waive order is illegal", ("forbidden",))),
-    _issue("4.D.8", "removing a unit in civil disorder", "2023",
-           ("2000", "2000 rulebook: farthest from its home country first (moves over land and sea), fleets before armies, then alphabetical", ("a",)),
-           ("2023", "2023 rulebook: farthest from the nearest owned centre first (moves over land and sea), fleets before armies, then alphabetical", ("b",)),
-           ("v2", "DATC v2 / DPjudge reading: farthest from the nearest home centre first (armies over land and sea, fleets as fleets), fleets before armies, then by abbreviation", ("dpjudge",)),
-           ("godip", "godip (Droidippy) reading: farthest from the nearest home centre first (armies and fleets both over land and sea), fleets before armies, then by abbreviation", ("droidippy",))),
-    _issue("4.D.9", "receiving hold support in civil disorder", "b",
-           ("a", "the support fails (void) for a unit of a power that gave no orders", ("fails",)),
-           ("b", "the support succeeds", ("succeeds",))),
-    _issue("4.E.1", "illegal orders", "b",
-           ("b", "illegal orders are ignored: the unit holds", ("ignored",))),
-    _issue("4.E.3", "implicit orders", "b",
-           ("a", "allowed: an unordered unit supported or convoyed by its own power moves as supported", ("allowed",)),
-           ("b", "not allowed: an unordered unit holds", ("forbidden",))),
+    Issue("4.A.1", "multi-route convoy disruption", "multi_route_disruption", MultiRouteDisruption,
+          MultiRouteDisruption.EVERY_ROUTE),
+    Issue("4.A.2", "convoy disruption paradoxes", "convoy_paradox", ConvoyParadox, ConvoyParadox.SZYKMAN),
+    Issue("4.A.3", "convoying to an adjacent province", "adjacent_convoy", AdjacentConvoy, AdjacentConvoy.R2000),
+    Issue("4.A.4", "support cut on attack on itself via convoy", "self_attack_via_convoy", SelfAttackViaConvoy,
+          SelfAttackViaConvoy.NOT_CUT),
+    Issue("4.A.5", "retreat when dislodged by convoy", "retreat_after_convoy", RetreatAfterConvoy,
+          RetreatAfterConvoy.ALLOWED),
+    Issue("4.A.6", "convoy path specification", "convoy_path", ConvoyPathSpecification,
+          ConvoyPathSpecification.IGNORED),
+    Issue("4.A.7", "avoiding a head-to-head battle to bounce a unit", "dislodged_unit_effect", DislodgedUnitEffect,
+          DislodgedUnitEffect.HEAD_TO_HEAD_ONLY),
+    Issue("4.B.1", "omitted coast when two coasts are possible", "two_coasts_omitted", OmittedCoastTwo,
+          OmittedCoastTwo.FAILS),
+    Issue("4.B.2", "omitted coast when one coast is possible", "one_coast_omitted", OmittedCoastOne,
+          OmittedCoastOne.ONLY_COAST),
+    Issue("4.B.3", "move to an impossible coast", "impossible_coast", ImpossibleCoast, ImpossibleCoast.ILLEGAL),
+    Issue("4.B.4", "coast in a support order", "support_coast", SupportCoast, SupportCoast.OPTIONAL),
+    Issue("4.B.5", "wrong coast of the ordered unit", "ordered_unit_coast", WrongUnitCoast, WrongUnitCoast.IGNORED),
+    Issue("4.B.6", "unknown or irrelevant coasts", "unknown_coast", UnknownCoast, UnknownCoast.IGNORED),
+    Issue("4.B.7", "coast in a build order", "build_coast", BuildCoast, BuildCoast.FAILS),
+    Issue("4.C.1", "missing unit designation", "missing_unit_designation", MissingUnitDesignation,
+          MissingUnitDesignation.VALID),
+    Issue("4.C.2", "wrong unit designation", "wrong_unit_designation", WrongUnitDesignation,
+          WrongUnitDesignation.VALID),
+    Issue("4.C.3", "missing unit designation in a build order", "build_designation", MissingBuildDesignation,
+          MissingBuildDesignation.BEST_EFFORT),
+    Issue("4.C.4", "building a fleet in a land area", "fleet_build_inland", FleetBuildInland, FleetBuildInland.FAILS),
+    Issue("4.C.5", "missing nationality in a support or convoy order", "missing_nationality", MissingNationality,
+          MissingNationality.VALID),
+    Issue("4.C.6", "wrong nationality in a support or convoy order", "wrong_nationality", WrongNationality,
+          WrongNationality.VALID),
+    Issue("4.D.3", "multiple orders to the same unit", "multiple_orders", MultipleOrders, MultipleOrders.HOLD),
+    Issue("4.D.4", "too many build orders", "too_many_builds", TooManyBuilds, TooManyBuilds.FIRST),
+    Issue("4.D.5", "multiple build orders for one province", "builds_in_one_province", MultipleBuilds,
+          MultipleBuilds.FIRST),
+    Issue("4.D.6", "too many disband orders", "too_many_disbands", TooManyDisbands, TooManyDisbands.FIRST),
+    Issue("4.D.7", "waiving builds", "waiving_builds", WaivingBuilds, WaivingBuilds.ALLOWED),
+    Issue("4.D.8", "removing a unit in civil disorder", "civil_disorder", CivilDisorderRemoval,
+          CivilDisorderRemoval.R2023),
+    Issue("4.D.9", "receiving hold support in civil disorder", "civil_disorder_hold_support",
+          CivilDisorderHoldSupport, CivilDisorderHoldSupport.SUCCEEDS),
+    Issue("4.E.1", "illegal orders", "illegal_orders", IllegalOrders, IllegalOrders.IGNORED),
+    Issue("4.E.3", "implicit orders", "implicit_orders", ImplicitOrders, ImplicitOrders.FORBIDDEN),
 )}
+
+_ISSUE_OF: dict[type[Option], Issue] = {i.kind: i for i in ISSUES.values()}
 
 NOT_APPLICABLE: dict[str, str] = {
     "4.A.2 e": "ideas about what a convoyed army 'causes': the DATC gives no precise rule to select",
@@ -148,21 +392,25 @@ NOT_APPLICABLE: dict[str, str] = {
 }
 """DATC chapter-4 issues (or options) with nothing to select in an adjudication, and why."""
 
-PROFILES: dict[str, dict[str, str]] = {
+PROFILES: dict[str, tuple[Option, ...]] = {
     # every DATC v3.0 preference
-    "2023": {},
+    "2023": (),
     # the 2000 rulebook of our seeds: its convoy rule (Szykman as backup) and its
     # civil-disorder removals; DATC preferences where it is silent
-    "2000": {"4.A.2": "c", "4.D.8": "2000"},
+    "2000": (ConvoyParadox.R2000, CivilDisorderRemoval.R2000),
     # the 1982 rulebook: its paradox rule, intent by the player's own fleets, the literal
     # readings of the retreat and dislodgement rules (DATC 4.A.5 a, 4.A.7 a)
-    "1982": {"4.A.2": "b", "4.A.3": "b", "4.A.5": "a", "4.A.7": "a", "4.D.8": "2000"},
+    "1982": (ConvoyParadox.R1982, AdjacentConvoy.R1982, RetreatAfterConvoy.FORBIDDEN, DislodgedUnitEffect.NEVER,
+             CivilDisorderRemoval.R2000),
     # the 1971 rulebook: any disrupted route disrupts, its paradox rule, convoy swaps only
     # with a unit moving the opposite way
-    "1971": {"4.A.1": "a", "4.A.2": "a", "4.A.3": "a", "4.A.5": "a", "4.A.7": "a", "4.D.8": "2000"},
+    "1971": (MultiRouteDisruption.ANY_ROUTE, ConvoyParadox.R1971, AdjacentConvoy.R1971, RetreatAfterConvoy.FORBIDDEN,
+             DislodgedUnitEffect.NEVER, CivilDisorderRemoval.R2000),
     # the Diplomacy Player's Technical Guide: an adjacent convoy only when ordered 'by convoy'
-    "dptg": {"4.A.3": "dptg"},
+    "dptg": (AdjacentConvoy.DPTG,),
 }
+"""Each profile's readings where it departs from the DATC v3.0 preferences."""
+
 DEFAULT_PROFILE = "2000"
 
 
@@ -172,20 +420,59 @@ class RulesError(DipsatError, ValueError):
 
 @dataclass(frozen=True)
 class Rules:
-    """The rule options an adjudication uses: one choice per DATC issue."""
+    """The rule options an adjudication uses: one reading per DATC chapter-4 issue."""
 
     profile_name: str
-    choices: tuple[tuple[str, str], ...]
+    multi_route_disruption: MultiRouteDisruption  # DATC 4.A.1
+    convoy_paradox: ConvoyParadox  # DATC 4.A.2
+    adjacent_convoy: AdjacentConvoy  # DATC 4.A.3
+    self_attack_via_convoy: SelfAttackViaConvoy  # DATC 4.A.4
+    retreat_after_convoy: RetreatAfterConvoy  # DATC 4.A.5
+    convoy_path: ConvoyPathSpecification  # DATC 4.A.6
+    dislodged_unit_effect: DislodgedUnitEffect  # DATC 4.A.7
+    two_coasts_omitted: OmittedCoastTwo  # DATC 4.B.1
+    one_coast_omitted: OmittedCoastOne  # DATC 4.B.2
+    impossible_coast: ImpossibleCoast  # DATC 4.B.3
+    support_coast: SupportCoast  # DATC 4.B.4
+    ordered_unit_coast: WrongUnitCoast  # DATC 4.B.5
+    unknown_coast: UnknownCoast  # DATC 4.B.6
+    build_coast: BuildCoast  # DATC 4.B.7
+    missing_unit_designation: MissingUnitDesignation  # DATC 4.C.1
+    wrong_unit_designation: WrongUnitDesignation  # DATC 4.C.2
+    build_designation: MissingBuildDesignation  # DATC 4.C.3
+    fleet_build_inland: FleetBuildInland  # DATC 4.C.4
+    missing_nationality: MissingNationality  # DATC 4.C.5
+    wrong_nationality: WrongNationality  # DATC 4.C.6
+    multiple_orders: MultipleOrders  # DATC 4.D.3
+    too_many_builds: TooManyBuilds  # DATC 4.D.4
+    builds_in_one_province: MultipleBuilds  # DATC 4.D.5
+    too_many_disbands: TooManyDisbands  # DATC 4.D.6
+    waiving_builds: WaivingBuilds  # DATC 4.D.7
+    civil_disorder: CivilDisorderRemoval  # DATC 4.D.8
+    civil_disorder_hold_support: CivilDisorderHoldSupport  # DATC 4.D.9
+    illegal_orders: IllegalOrders  # DATC 4.E.1
+    implicit_orders: ImplicitOrders  # DATC 4.E.3
+
+    def __post_init__(self) -> None:
+        for issue in ISSUES.values():
+            if not isinstance(getattr(self, issue.field), issue.kind):
+                raise RulesError(f"DATC {issue.number}: {getattr(self, issue.field)!r} is not a {issue.kind.__name__}")
 
     @classmethod
-    def profile(cls, name: str = DEFAULT_PROFILE, overrides: Mapping[str, str] | None = None) -> Rules:
+    def profile(cls, name: str = DEFAULT_PROFILE, overrides: Mapping[str, str | Option] | None = None) -> Rules:
+        """A profile's readings, with `overrides` (issue number -> option key, name or member)."""
         if name not in PROFILES:
             raise RulesError(f"unknown rules profile {name!r} (known: {', '.join(sorted(PROFILES))})")
-        chosen = {n: i.preferred for n, i in ISSUES.items()}
-        chosen.update(PROFILES[name])
+        chosen: dict[str, Option] = {i.field: i.preferred for i in ISSUES.values()}
+        for pick in PROFILES[name]:
+            chosen[_ISSUE_OF[type(pick)].field] = pick
         for number, value in (overrides or {}).items():
-            chosen[number] = resolve_choice(number, value)
-        return cls(name, tuple(sorted(chosen.items())))
+            issue = ISSUES.get(number.strip().upper())
+            if issue is None:
+                raise RulesError(f"unknown or not yet selectable DATC issue {number!r} "
+                                 f"(selectable: {', '.join(ISSUES)})")
+            chosen[issue.field] = value if isinstance(value, issue.kind) else issue.resolve(str(value))
+        return cls(name, **chosen)  # type: ignore[arg-type]
 
     @classmethod
     def parse(cls, words: list[str]) -> Rules:
@@ -200,31 +487,30 @@ class Rules:
                 name = word
         return cls.profile(name, overrides)
 
-    def choice(self, number: str) -> str:
-        return self._table[number]
+    def option(self, number: str) -> Option:
+        """The reading of DATC issue `number` (for code that walks the catalogue)."""
+        return getattr(self, ISSUES[number].field)  # type: ignore[no-any-return]
 
-    @functools.cached_property
-    def _table(self) -> dict[str, str]:
-        return dict(self.choices)
+    def choice(self, number: str) -> str:
+        """The key of the reading of issue `number` (``"f"``): for catalogue code and reports."""
+        return self.option(number).key
+
+    @property
+    def model(self) -> ModelOptions:
+        """The options the movement model reads."""
+        return ModelOptions(self.multi_route_disruption, self.convoy_paradox, self.self_attack_via_convoy,
+                            self.dislodged_unit_effect)
 
     @property
     def overrides(self) -> dict[str, str]:
-        base = dict(Rules.profile(self.profile_name).choices)
-        return {n: c for n, c in self.choices if base[n] != c}
+        """Issue number -> option key, where these rules depart from their profile."""
+        base = Rules.profile(self.profile_name)
+        return {n: self.choice(n) for n in ISSUES if self.option(n) is not base.option(n)}
+
+    def with_options(self, *picks: Option) -> Rules:
+        """These rules with some readings replaced (the profile name stays)."""
+        return dataclasses.replace(self, **{_ISSUE_OF[type(p)].field: p for p in picks})
 
     def __str__(self) -> str:
         extra = " ".join(f"{n}={c}" for n, c in sorted(self.overrides.items()))
         return f"{self.profile_name} {extra}".strip()
-
-
-def resolve_choice(number: str, value: str) -> str:
-    issue = ISSUES.get(number.upper())
-    if issue is None:
-        raise RulesError(f"unknown or not yet selectable DATC issue {number!r} (selectable: {', '.join(ISSUES)})")
-    value = value.strip().lower()
-    if value in issue.options:
-        return value
-    if value in issue.names:
-        return issue.names[value]
-    known = ", ".join(f"{l} ({d.split(':')[0]})" for l, d in issue.options.items())
-    raise RulesError(f"DATC {number}: option {value!r} is not selectable (selectable: {known})")
