@@ -62,38 +62,69 @@ class MultiRouteDisruption(Option):
                        v3="a", v2="a", aliases=("1971",))
     EVERY_ROUTE = option("The convoy is disrupted when all of the possible routes are disrupted "
                          "(every later rulebook).", v3="b", v2="b", aliases=("1982", "2000", "2023"))
+    DPTG = option("The DPTG's reading of choice a: the convoy is disrupted when one of its routes is, but "
+                  "routes with foreign fleets are skipped when there is a route of the army's own fleets "
+                  "(DATC v2.x 4.A.1 a; parlance).", name="dptg")
+
+    @property
+    def any_route_disrupts(self) -> bool:
+        """Is the convoy disrupted as soon as one of its (remaining) routes is?"""
+        return self is not MultiRouteDisruption.EVERY_ROUTE
 
 
 class ConvoyParadox(Option):
     """DATC 4.A.2 Convoy disruption paradoxes: the rulebooks' rules for a possibly
-    disrupted convoy with no resolution or several, and the backup rules."""
+    disrupted convoy with no resolution or several, and the backup rules for what
+    paradox they leave (a paradox as the DATC defines it, without the rulebooks'
+    rules). Where a rulebook's rule leaves a paradox, dipsat settles it with the
+    Szykman rule unless the option names another backup."""
 
     R1971 = option("The 1971 rule: \"If a convoyed army attacks a fleet which is supporting a fleet which is "
                    "attacking one of the convoy fleets, that support is not cut.\" Szykman as backup.",
-                   v3="a", v2="a", aliases=("1971",))
+                   v3="a", v2="a", aliases=("1971", "a/f"))
+    R1971_ALL_HOLD = option("The 1971 rule, with the 'All Hold' rule as backup.", v3="a/d", v2="a/e",
+                            aliases=("1971/allhold",))
     R1982 = option("The 1982 rule: \"If a convoyed army attacks a fleet which is supporting an action in a "
                    "body of water; and that body of water contains a convoying fleet, that support is not cut.\" "
-                   "Szykman as backup.", v3="b", v2="b", aliases=("1982",))
+                   "Szykman as backup (the DATC finds the rule leaves no paradox).", v3="b", v2="b",
+                   aliases=("1982", "b/f"))
+    R1982_ALL_HOLD = option("The 1982 rule, with the 'All Hold' rule as backup.", v3="b/d", v2="b/e",
+                            aliases=("1982/allhold",))
     R2000 = option("The 2000/2023 rule: \"A convoyed Army does not cut the support of a unit supporting an "
                    "attack against one of the fleets necessary for the army to convoy.\" Szykman as backup.",
-                   v3="c", v2="c", aliases=("2000",))
-    R2000_ALL_HOLD = option("The 2000/2023 rule with the 'All Hold' backup: all the moves part of a "
-                            "remaining paradoxical situation fail.", v3="d", aliases=("all_hold", "allhold"))
+                   v3="c", v2="c", aliases=("2000", "c/f"))
+    R2000_ALL_HOLD = option("The 2000/2023 rule, with the 'All Hold' rule as backup.", v3="c/d", v2="c/e",
+                            aliases=("2000/allhold",))
+    ALL_HOLD = option("The 'All Hold' rule: \"If a situation arises in which an army's convoy order results in "
+                      "a paradoxical adjudication, all the moves part of the paradoxical situation fail.\"",
+                      v3="d", v2="e", aliases=("all_hold", "allhold"))
     SZYKMAN = option("The Szykman rule: \"If a situation arises in which an army's convoy order results in a "
                      "paradoxical adjudication, the convoying fleet(s) part of the paradox will execute a hold "
-                     "order.\"", v3="f", v2="d", aliases=("szykman", "2023"))
+                     "order.\"", v3="f", v2="d", aliases=("szykman",))
+    DPTG = option("The DPTG's refinement of 'All Hold': when the paradox has two resolutions and in one of them "
+                  "all the convoys of the paradox core are disrupted, that resolution is chosen; in all other "
+                  "cases the 'All Hold' rule is used.", v2="f", name="dptg")
 
     @property
     def rulebook_rule(self) -> ConvoyParadox | None:
-        """The rulebook's exception to cutting support (R1971, R1982, R2000), if any."""
-        if self is ConvoyParadox.R2000_ALL_HOLD:
-            return ConvoyParadox.R2000
-        return None if self is ConvoyParadox.SZYKMAN else self
+        """The rulebook's exception to cutting support (R1971, R1982 or R2000), if any."""
+        return _RULEBOOK_RULE.get(self)
 
     @property
-    def all_hold_backup(self) -> bool:
-        """Does the 'All Hold' rule settle what paradox remains (else Szykman)?"""
-        return self is ConvoyParadox.R2000_ALL_HOLD
+    def backup(self) -> ConvoyParadox:
+        """The rule that settles a paradox the rulebook's rule leaves: SZYKMAN, ALL_HOLD or DPTG."""
+        if self in (ConvoyParadox.ALL_HOLD, ConvoyParadox.DPTG):
+            return self
+        if self in (ConvoyParadox.R1971_ALL_HOLD, ConvoyParadox.R1982_ALL_HOLD, ConvoyParadox.R2000_ALL_HOLD):
+            return ConvoyParadox.ALL_HOLD
+        return ConvoyParadox.SZYKMAN
+
+
+_RULEBOOK_RULE = {
+    ConvoyParadox.R1971: ConvoyParadox.R1971, ConvoyParadox.R1971_ALL_HOLD: ConvoyParadox.R1971,
+    ConvoyParadox.R1982: ConvoyParadox.R1982, ConvoyParadox.R1982_ALL_HOLD: ConvoyParadox.R1982,
+    ConvoyParadox.R2000: ConvoyParadox.R2000, ConvoyParadox.R2000_ALL_HOLD: ConvoyParadox.R2000,
+}
 
 
 class SelfAttackViaConvoy(Option):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from .errors import SolverError
-from .rules import Rules
+from .rules import ConvoyParadox, Rules
 from .encodings import Encoding, Key, Problem
 from .encodings.model import PhaseModel
 
@@ -136,10 +136,23 @@ def _backup(component: list[Key], found: list[dict[Key, bool]], rules: Rules) ->
         differing = list(component)  # no resolution: a paradox; all of the cycle is in it
     convoys = [k for k in differing if k[0] == "convoy"] or [k for k in component if k[0] == "convoy"]
     if convoys and (any(k[0] in ("convoy", "path") for k in differing) or not projected):
-        if rules.convoy_paradox.all_hold_backup:
-            # 4.A.2 (All Hold backup): every move in the paradox fails.
-            return "all hold", {k: False for k in component if k[0] == "move"}
-        # 5.B.9 / 4.A.2 (Szykman): the convoying fleets in the paradox do not convoy.
+        backup = rules.convoy_paradox.backup
+        if backup is ConvoyParadox.DPTG:
+            # 4.A.2 dptg (DATC v2.x 4.A.2 f): of several resolutions, the one in which every convoy
+            # of the paradox is disrupted, if there is exactly one such; else All Hold.
+            disrupted = _all_convoys_disrupted(component, projected)
+            if len(projected) > 1 and len(disrupted) == 1:
+                chosen = dict(zip(component, disrupted[0]))
+                paths = {k: False for k in component if k[0] == "path"}
+                return "dptg", paths or chosen  # no convoy route: the rest of that resolution follows
+        if backup is not ConvoyParadox.SZYKMAN:
+            # 4.A.2 d (All Hold), as the only rule or the backup: every move in the paradox fails,
+            # the convoyed armies whose PATH is in it too, and they cut no support (DATC v2.x
+            # 6.F.16-6.F.18).
+            paths = [k for k in component if k[0] == "path"]
+            moves = {k for k in component if k[0] == "move"} | {("move", k[1]) for k in paths}
+            return "all hold", {k: False for k in sorted(moves | set(paths))}
+        # 5.B.9 / 4.A.2 f (Szykman): the convoying fleets in the paradox do not convoy.
         return "szykman", {k: False for k in convoys}
     moves = [k for k in differing if k[0] == "move"]
     if projected:
@@ -147,6 +160,14 @@ def _backup(component: list[Key], found: list[dict[Key, bool]], rules: Rules) ->
         return "circular movement", {k: True for k in moves}
     # 5.B.9 (variants): a paradox without convoys: all moves in the cycle fail.
     return "all hold", {k: False for k in moves or [k for k in component if k[0] == "move"]}
+
+
+def _all_convoys_disrupted(component: list[Key], projected: set[tuple[bool, ...]]) -> list[tuple[bool, ...]]:
+    """The resolutions in which no convoyed army of the component has a convoy route
+    (no PATH; without PATH decisions in the component: no convoying fleet carries)."""
+    paths = [i for i, k in enumerate(component) if k[0] == "path"]
+    watched = paths or [i for i, k in enumerate(component) if k[0] == "convoy"]
+    return sorted(p for p in projected if not any(p[i] for i in watched))
 
 
 def has_cycle(deps: dict[Key, set[Key]]) -> bool:

@@ -24,6 +24,8 @@ RULE_REFS = {
     "szykman": "Szykman rule (DATC 4.A.2, 5.B.9): the convoying fleets in the paradox do not convoy",
     "circular movement": "circular movement (DATC 5.B.9): every move in the cycle succeeds",
     "all hold": "All Hold rule (DATC 4.A.2 d): every move in the paradox fails",
+    "dptg": "DPTG rule (DATC v2.x 4.A.2 f): of the resolutions, the one in which every convoy of the paradox "
+            "is disrupted",
 }
 
 CONVOY_RULE_REFS = {
@@ -33,8 +35,6 @@ CONVOY_RULE_REFS = {
                          "supporting an action in a body of water with a convoying fleet",
     ConvoyParadox.R2000: "2000 rulebook (DATC 4.A.2 c): a convoyed army does not cut support for an attack "
                          "on a fleet its convoy needs",
-    ConvoyParadox.R2000_ALL_HOLD: "2000 rulebook (DATC 4.A.2 d, All Hold backup): a convoyed army does not cut "
-                                  "support for an attack on a fleet its convoy needs",
 }
 
 OWN_UNIT = "DATC 5.B.8; rulebook: a power cannot dislodge its own unit"
@@ -341,14 +341,14 @@ class _Explainer:
                 fleets = sorted({self.unit(self.p.convoys[c].unit) for route in attack.routes for c in route
                                  if self.p.convoys[c].province == support.target})
                 facts.append(f"{who} comes by convoy through {', '.join(fleets)}, the fleet this support "
-                             f"attacks: no cut ({CONVOY_RULE_REFS[self.rules.convoy_paradox]})")
+                             f"attacks: no cut ({CONVOY_RULE_REFS[self.rules.convoy_paradox.rulebook_rule]})")
             elif (support.move is not None and attack.origin == support.target and not self.v[("move", m)]
                   and not self.cuts(m, s)):
                 facts.append(f"{who} attacks from {support.target}, the area the support is aimed at: "
                              f"no cut (DATC 5.B.2)")
             elif not self.has_path(m):
                 facts.append(f"{who} comes by convoy and has no convoy route: no cut (DATC 5.B.2)")
-            elif self.cuts(m, s) and support.move is not None and self.rules.convoy_paradox in CONVOY_RULE_REFS:
+            elif self.cuts(m, s) and support.move is not None and self.rules.convoy_paradox.rulebook_rule is not None:
                 free = [r for r in attack.routes if all(self.p.convoys[c].province != support.target for c in r)]
                 if free and len(free) < len(attack.routes):
                     fleets = ", ".join(self.unit(self.p.convoys[c].unit) for c in free[0])

@@ -13,13 +13,13 @@ from .board import Location, Unit, UnitKind
 from .driver import Solved, solve, solve_batch
 from .encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
 from .encodings.support import cutting_moves
-from .legality import move_destination, order_problem
+from .legality import default_coast, move_destination, order_problem
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from .phases import after_movement
 from .results import OrderResult, PhaseResult, Reason
-from .rules import (AdjacentConvoy, ConvoyPathSpecification, CivilDisorderHoldSupport, DesignationReading,
-                    ImplicitOrders, MissingUnitDesignation, MultipleOrders, Rules, SupportCoast, WrongUnitCoast,
-                    WrongUnitDesignation)
+from .rules import (AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, DesignationReading,
+                    ImplicitOrders, MissingUnitDesignation, MultipleOrders, MultiRouteDisruption, Rules, SupportCoast,
+                    WrongUnitCoast, WrongUnitDesignation)
 from .state import Dislodged, State
 
 
@@ -36,7 +36,7 @@ class _Prescan:
     dest_of: dict[int, Location] = field(default_factory=dict)  # move index -> exact destination
     orders: list[Order] = field(default_factory=list)  # the orders given, then any implicit ones (4.E.3)
     dest_of_order: dict[int, Location] = field(default_factory=dict)  # legal move order -> its destination
-    convoyers: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (origin, dest) -> convoying powers
+    convoyers: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)  # (origin, dest) -> fleets ordered to convoy
 
 
 @dataclass
@@ -95,7 +95,7 @@ def prescan(state: State, orders: list[Order], rules: Rules) -> _Prescan:
     _build_moves(state, orders, rules, scan, units)
     _match_supports(state, orders, scan, units, rules)
     _match_convoys(orders, scan, units)
-    _route_convoys(state, scan, rules)
+    _route_convoys(state, scan, rules, units)
     _drop_void_convoys(orders, scan, units)
     return scan
 
@@ -225,29 +225,37 @@ def _build_moves(state: State, orders: list[Order], rules: Rules, scan: _Prescan
             move.opposite = back
     for u, k in scan.chosen.items():  # who is ordered to convoy which army where
         if k is not None and isinstance(orders[k], Convoy):
-            scan.convoyers.setdefault((orders[k].target.province, orders[k].dest.province), []).append(units[u].power)
+            scan.convoyers.setdefault((orders[k].target.province, orders[k].dest.province), []).append(units[u])
     for k, m in scan.move_of.items():
         move = p.moves[m]
         if not move.convoyed and units[move.unit].kind is UnitKind.ARMY:
-            move.convoyed, move.fallback = _adjacent_convoy(orders, scan, units, orders[k], move, rules)
+            move.convoyed, move.fallback = _adjacent_convoy(state, scan, units, orders[k], move, rules)
 
 
-def _adjacent_convoy(orders: list[Order], scan: _Prescan, units: list[Unit], order: Move,
+def _adjacent_convoy(state: State, scan: _Prescan, units: list[Unit], order: Move,
                      move: MoveOrder, rules: Rules) -> tuple[bool, bool]:
     """DATC 4.A.3: does an army that can go by land try the convoy route, and may it
     fall back to the land route? Returns (convoyed, fallback)."""
     convoyers = scan.convoyers.get((move.origin, move.dest), [])
-    own_fleet = units[move.unit].power in convoyers
+    own_fleet = any(f.power == units[move.unit].power for f in convoyers)
+    ordered = bool(convoyers) and bool(state.map.convoy_routes(move.origin, move.dest,
+                                                              [f.province for f in convoyers]))
     choice = rules.adjacent_convoy
+    if choice is AdjacentConvoy.CONVOY_FIRST:  # 4.A.3 v2 a: the convoy route whenever one is ordered
+        return ordered, False
+    if choice is AdjacentConvoy.OPPOSITE:  # 4.A.3 v2 b: ... when the unit there moves the opposite way
+        return ordered and move.opposite is not None, False
     if choice is AdjacentConvoy.R1971:  # 4.A.3 a: only when the unit there moves the opposite way; disrupted -> by land
         wanted = bool(convoyers) and move.opposite is not None
         return wanted, wanted
     if choice is AdjacentConvoy.R1982:  # 4.A.3 b: intent shown by the player's own orders (a fleet of its own)
         return own_fleet, False
-    if choice is AdjacentConvoy.DPTG:  # 4.A.3 dptg: only when written 'via convoy'
+    if choice is AdjacentConvoy.DPTG:  # 4.A.3 dptg (v2 e): only when written 'via convoy'
         return order.via_convoy, False
-    if choice is AdjacentConvoy.V2:  # 4.A.3 v2: 'via convoy' and a convoy ordered, else over land
-        return order.via_convoy and bool(convoyers), False
+    if choice is AdjacentConvoy.VIA:  # 4.A.3 via (webDiplomacy): 'via convoy' and a convoy route ordered
+        return order.via_convoy and ordered, False
+    if choice is AdjacentConvoy.INTENT:  # 4.A.3 v2 d: own fleet, or 'via convoy' with a convoy route ordered
+        return own_fleet or (order.via_convoy and ordered), False
     wanted = order.via_convoy or own_fleet  # 4.A.3 c (2000/2023): own fleet or 'via convoy'
     return wanted, choice is AdjacentConvoy.FALLBACK  # 4.A.3 fallback: the land route when no convoy route is alive
 
@@ -275,7 +283,7 @@ def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: li
             p.supports.append(SupportOrder(s, u, units[u].province, units[u].power, order.target.province))
             p.units[target].hold_supports.append(s)
         else:
-            why = _support_mismatch(order, target_move, scan, units[u], rules)
+            why = _support_mismatch(state, order, target_move, scan, units[u], rules)
             if why is not None:
                 scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID, why)
                 continue
@@ -285,7 +293,7 @@ def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: li
         scan.support_of[k] = s
 
 
-def _support_mismatch(order: SupportMove, target_move: int | None, scan: _Prescan, supporter: Unit,
+def _support_mismatch(state: State, order: SupportMove, target_move: int | None, scan: _Prescan, supporter: Unit,
                       rules: Rules) -> str | None:
     if target_move is None:
         return "the supported unit does not move (DATC 6.D.9)"
@@ -293,11 +301,19 @@ def _support_mismatch(order: SupportMove, target_move: int | None, scan: _Presca
     dest = scan.dest_of[target_move]
     if move.dest != order.dest.province:
         return f"the supported unit moves to {dest}, not {order.dest.province}"
+    choice = rules.support_coast
+    if choice is SupportCoast.IGNORED:
+        return None  # 4.B.4 v2 e (the DPTG): a coast in a support order is ignored
     if order.dest.coast is not None and dest.coast is not None and order.dest.coast != dest.coast:
         return f"the supported fleet moves to {dest}, not {order.dest} (DATC 6.B.9)"
     if order.dest.coast is None and dest.coast is not None:
-        choice = rules.support_coast
-        if choice is SupportCoast.REQUIRED or (choice is SupportCoast.OWN_ONLY and move.power != supporter.power):
+        foreign = move.power != supporter.power
+        if choice is SupportCoast.DEFAULT_COAST and dest != default_coast(state.map, dest.province):
+            return f"the support means the default coast {default_coast(state.map, dest.province)}, not {dest} " \
+                   f"(DATC 4.B.4 v2 b)"
+        if (choice is SupportCoast.REQUIRED or (choice is SupportCoast.OWN_ONLY and foreign)
+                or (choice is SupportCoast.UNAMBIGUOUS and foreign  # 4.B.4 v2 c: or the fleet has one coast to go to
+                    and len(state.map.reachable_coasts(state.units[move.unit].location, dest.province)) > 1)):
             return f"the support does not name the coast of {dest} (DATC 4.B.4 {choice})"
     return None
 
@@ -322,7 +338,7 @@ def _match_convoys(orders: list[Order], scan: _Prescan, units: list[Unit]) -> No
         scan.convoy_of[k] = c
 
 
-def _route_convoys(state: State, scan: _Prescan, rules: Rules) -> None:
+def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: list[Unit]) -> None:
     """Minimal convoy routes of each convoyed move: chains of its convoying fleets."""
     p = scan.problem
     written = {m: scan.orders[k].path for k, m in scan.move_of.items()}
@@ -334,6 +350,10 @@ def _route_convoys(state: State, scan: _Prescan, rules: Rules) -> None:
             if (choice is ConvoyPathSpecification.ALLOWED and path) or choice is ConvoyPathSpecification.REQUIRED:
                 # 4.A.6 b/c: the army goes only along the path written in its order
                 routes = [r for r in routes if path and r == frozenset(path)]
+            if rules.multi_route_disruption is MultiRouteDisruption.DPTG:
+                # 4.A.1 dptg: routes with foreign fleets are skipped when the army's own fleets make one
+                own = [r for r in routes if all(units[p.convoys[fleets[s]].unit].power == move.power for s in r)]
+                routes = own or routes
             move.routes = [tuple(sorted(fleets[s] for s in route)) for route in routes]
 
 
@@ -355,7 +375,7 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     p = scan.problem
     units = list(state.units)
     v = solved.values
-    paradox = {key for _, keys in solved.backups for key in keys}
+    paradox = {key: name for name, keys in solved.backups for key in keys}  # decision -> the backup rule
     results = []
     for k, order in enumerate(orders):
         if k in scan.verdicts:
@@ -378,7 +398,11 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     return PhaseResult(state, after, tuple(results), rules, options, solved.calls, resolutions, backups, trace)
 
 
-def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solved, paradox: set,
+PARADOX_RULES = {"all hold": "All Hold rule (DATC 4.A.2 d): every move in the paradox fails",
+                 "dptg": "DPTG rule (DATC v2.x 4.A.2 f): the resolution in which the paradox's convoys are disrupted"}
+
+
+def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solved, paradox: dict,
                   rules: Rules) -> OrderResult:
     p = scan.problem
     v = solved.values
@@ -390,6 +414,9 @@ def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solve
         m = scan.move_of[k]
         if v[("move", m)]:
             return OrderResult(order, unit, True, None, _strength_note(m, p, solved, units))
+        rule = paradox.get(("move", m)) or paradox.get(("path", m))
+        if rule in PARADOX_RULES:
+            return OrderResult(order, unit, False, Reason.PARADOX, PARADOX_RULES[rule])
         if p.moves[m].convoy_only and not v[("path", m)]:
             why = Reason.PARADOX if any(("convoy", c) in paradox for r in p.moves[m].routes for c in r) else Reason.NO_PATH
             return OrderResult(order, unit, False, why, "no convoy route of undislodged convoying fleets")
@@ -466,8 +493,8 @@ def _describe_key(key, p: Problem, units: list[Unit]) -> str:
     if kind == "convoy":
         u = units[p.convoys[i].unit]
         return f"convoy by {u.kind} {u.location}"
-    if kind == "move":
+    if kind in ("move", "path"):
         move = p.moves[i]
         u = units[move.unit]
-        return f"{u.kind} {u.location} - {move.dest}"
+        return f"{u.kind} {u.location} - {move.dest}" + (" (its convoy)" if kind == "path" else "")
     return f"{kind} {i}"

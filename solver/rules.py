@@ -38,21 +38,34 @@ __all__ = ["AdjacentConvoy", "BuildCoast", "CivilDisorderHoldSupport", "CivilDis
 
 class AdjacentConvoy(Option):
     """DATC 4.A.3 Convoying to adjacent province: when an army could go over land or by
-    convoy, which route does it take?"""
+    convoy, which route does it take? (A route is *ordered* when fleets are ordered to
+    convoy the army along a complete chain.)"""
 
-    R1971 = option("The 1971 rulebook: the convoy route only if the unit at the destination moves in the "
-                   "opposite direction and the convoy is not disrupted; else the land route.", v3="a",
-                   aliases=("1971",))
+    CONVOY_FIRST = option("Always the convoy route when one is ordered, above the land route: kidnapping is "
+                          "possible, and a disrupted convoy makes the move fail.", v2="a", name="convoy_first")
+    OPPOSITE = option("The land route, except when the unit at the destination moves in the opposite direction "
+                      "and a convoy route is ordered: then the convoy route, even if it is disrupted "
+                      "(Rod Walker's 1979 clarification of the 1971 rules).", v2="b", name="opposite")
+    R1971 = option("The 1971 rulebook as the DATC reads it: the convoy route only if the unit at the destination "
+                   "moves in the opposite direction and the convoy is not disrupted; else the land route.",
+                   v3="a", v2="c", aliases=("1971",))
     R1982 = option("The 1982 rulebook: the route the intent shown by the player's own orders gives: the convoy "
                    "route when a fleet of the army's power is ordered to convoy it.", v3="b", aliases=("1982",))
     R2000 = option("The 2000/2023 rulebook: the convoy route if a fleet of the army's power convoys it or the "
                    "order says 'via convoy'; no land route as fallback.", v3="c", aliases=("2000", "2023"))
     FALLBACK = option("As the 2000/2023 rulebook, but the land route is the fallback when no convoy route "
-                      "carries the army.", name="fallback", aliases=("land_fallback",))
-    V2 = option("The convoy route only when the order says 'via convoy' and some fleet is ordered to convoy "
-                "it; else the land route.", name="v2", aliases=("dpjudge",))
-    DPTG = option("The DPTG: the convoy route only when the order says 'by convoy' ('via convoy'), even when "
-                  "there is no convoy.", name="dptg")
+                      "carries the army (none ordered, or disrupted): the DATC v3.0 asks whether 'could arrive' "
+                      "means this.", name="fallback", aliases=("land_fallback",))
+    INTENT = option("The 1982/2000 ruling as DATC v2.x reads it: the convoy route when a fleet of the army's "
+                    "power is ordered to convoy it, or the order says 'via convoy' and a convoy route is "
+                    "ordered; 'via convoy' with no convoy route ordered takes the land route (DATC v2.x 6.G.8).",
+                    v2="d", name="intent")
+    VIA = option("webDiplomacy's reading (not a DATC option): the convoy route only when the order says 'via "
+                 "convoy' and a convoy route is ordered, else the land route; an own fleet shows no intent.",
+                 name="via", aliases=("webdiplomacy", "webdip"))
+    DPTG = option("Explicit adjacent convoying (the DPTG): only the land route unless the order says 'by convoy' "
+                  "('via convoy'); then only the convoy route, even when there is no convoy.", v2="e",
+                  name="dptg")
 
 
 class RetreatAfterConvoy(Option):
@@ -79,18 +92,27 @@ class ConvoyPathSpecification(Option):
 # --- 4.B coastal issues -------------------------------------------------------------------------
 
 
-class OmittedCoastTwo(Option):
-    """DATC 4.B.1 Omitted coast specification in move order when two coasts are possible."""
+DEFAULT_COAST_NOTE = ("dipsat's default coast is the first coast the map lists (standard map: bul/ec, spa/nc, "
+                      "stp/nc); the DATC knows no standard default coast")
 
-    FAILS = option("The move fails (there is no default coast).", v3="a", v2="a", aliases=("fails",))
+
+class OmittedCoastTwo(Option):
+    """DATC 4.B.1 Omitted coast specification in move order when two coasts are possible
+    (DATC v3.0: the move fails; v2.x lists early email judges' default coast too)."""
+
+    FAILS = option("The move fails (according to all rulebooks and the DPTG).", v2="a", name="fails")
+    DEFAULT_COAST = option("A move is attempted to a default coast (some early email judges).", v2="b",
+                           name="default_coast")
 
 
 class OmittedCoastOne(Option):
     """DATC 4.B.2 Omitted coast specification in move order when one coast is possible."""
 
-    ONLY_COAST = option("A move is attempted to the only possible coast.", v3="a", v2="a",
+    ONLY_COAST = option("A move is attempted to the only possible coast (the DPTG).", v3="a", v2="a",
                         aliases=("only_coast",))
     FAILS = option("The move fails.", v3="b", v2="c", aliases=("fails",))
+    DEFAULT_COAST = option("A move is attempted to a default coast; if the fleet cannot reach it, the move fails.",
+                           v2="b", name="default_coast")
 
 
 class ImpossibleCoast(Option):
@@ -105,12 +127,20 @@ class SupportCoast(Option):
     """DATC 4.B.4 Coast specification in support order: may a support leave out the coast
     of the supported fleet's move?"""
 
-    OPTIONAL = option("The coast may be left out of a support order, whoever's fleet it supports.", v3="a",
-                      v2="d", aliases=("optional",))
+    OPTIONAL = option("Coast specification is allowed, but not mandatory: if it is specified the coast must "
+                      "match, otherwise the support is to all coasts.", v3="a", v2="d", aliases=("optional",))
     OWN_ONLY = option("The coast may be left out only for a unit of the supporting power (Calhamer); else the "
                       "support is void.", v3="b", aliases=("own_only",))
     REQUIRED = option("Only support orders with coast specification are admissible (orders checked when "
-                      "submitted); else the support is void.", v3="c", v2="a", aliases=("required",))
+                      "submitted): a missing coast makes the support fail.", v3="c", v2="a",
+                      aliases=("required",))
+    DEFAULT_COAST = option("Coast specification is mandatory and must match; a missing coast means a default "
+                           "coast.", v2="b", name="default_coast")
+    UNAMBIGUOUS = option("A missing coast is a poorly written order: the support does not fail for it if the "
+                         "moving fleet is of the same nationality (Calhamer, as b) or can reach only one coast.",
+                         v2="c", name="unambiguous")
+    IGNORED = option("Coast specification is not possible in a support order: any coast in a support order is "
+                     "ignored (the DPTG).", v2="e", name="ignored")
 
 
 class WrongUnitCoast(Option):
@@ -128,10 +158,12 @@ class UnknownCoast(Option):
 
 
 class BuildCoast(Option):
-    """DATC 4.B.7 Coast specification in build order."""
+    """DATC 4.B.7 Coast specification in build order (DATC v3.0: the build fails without
+    the coast; v2.x lists a default coast too)."""
 
-    FAILS = option("A fleet built in a multi-coast area needs its coast; without it the build fails.",
-                   v3="a", v2="a", aliases=("fails",))
+    FAILS = option("A fleet built in a multi-coast area needs its coast; without it the build fails "
+                   "(according to the rulebook).", v2="a", name="fails")
+    DEFAULT_COAST = option("The fleet is built on a default coast.", v2="b", name="default_coast")
 
 
 # --- 4.C unit designation and nationality issues -------------------------------------------------
@@ -255,20 +287,37 @@ class WaivingBuilds(Option):
 
 
 class CivilDisorderRemoval(Option):
-    """DATC 4.D.8 Removing a unit in civil disorder: the farthest unit goes first; ties:
-    fleets before armies, then alphabetically. How is the distance counted, to what?"""
+    """DATC 4.D.8 Removing a unit in civil disorder: the unit farthest away goes first;
+    ties: fleets before armies, then alphabetically (by English name, the DATC says; some
+    programs use abbreviations). Distance to what, counted how? DATC v3.0 letters none
+    of the readings; DATC v2.x letters the ways of counting the 1971/1982 rulebooks'
+    "shortest available route, including convoys" to the home supply centres."""
 
-    R2000 = option("The 2000 rulebook: farthest from its home country first (moves over land and sea), fleets "
-                   "before armies, then alphabetical.", name="2000", aliases=("a",))
-    R2023 = option("The 2023 rulebook: farthest from the nearest owned supply centre first (armies and fleets "
-                   "both over land and sea), fleets before armies, then alphabetical.", name="2023",
-                   aliases=("b",))
-    V2 = option("DATC v2 / DPjudge reading: farthest from the nearest home centre first (armies over land and "
-                "sea, fleets as fleets), fleets before armies, then by abbreviation.", name="v2",
-                aliases=("dpjudge",))
-    GODIP = option("godip (Droidippy) reading: farthest from the nearest home centre first (armies and fleets "
-                   "both over land and sea), fleets before armies, then by abbreviation.", name="godip",
-                   aliases=("droidippy",))
+    R2000 = option("The 2000 rulebook: distance to the home country (every province of it, supply centre or "
+                   "not); armies and fleets both over land and sea.", name="2000")
+    R2023 = option("The 2023 rulebook: distance to the nearest owned supply centre; armies and fleets both over "
+                   "land and sea.", name="2023")
+    CONVOY_AS_ONE = option("Distance to the home supply centres; fleets and armies only move regularly, a convoy "
+                           "counts as one move and there does not need to be a fleet.", v2="a",
+                           name="convoy_as_one")
+    OWN_FLEETS = option("As a, but the country in civil disorder must have fleets to convoy the army.", v2="b",
+                        name="own_fleets")
+    ANY_FLEETS = option("As a, but there must be fleets of any country to convoy the army.", v2="c",
+                        name="any_fleets")
+    ARMIES_AT_SEA = option("Distance to the home supply centres; fleets only move regularly, armies may also move "
+                           "as a fleet (a convoy counts one plus the fleets involved): the DPTG, DATC v2.x's "
+                           "preference and the common way before 2023.", v2="d", name="armies_at_sea",
+                           aliases=("dptg",))
+    LAND_AND_SEA = option("Distance to the home supply centres; fleets and armies have each other's abilities "
+                          "(both over land and sea, coasts irrelevant).", v2="e", name="land_and_sea")
+    DIPLOMACY = option("As d (armies also at sea, fleets as fleets, to the home supply centres), but ties go by "
+                       "abbreviation: the `diplomacy` package.", name="diplomacy", aliases=("dpjudge",))
+    GODIP = option("As e (both over land and sea, to the home supply centres), but ties go by abbreviation: "
+                   "godip (Droidippy).", name="godip", aliases=("droidippy",))
+
+    @property
+    def ties_by_abbreviation(self) -> bool:
+        return self in (CivilDisorderRemoval.DIPLOMACY, CivilDisorderRemoval.GODIP)
 
 
 class CivilDisorderHoldSupport(Option):
@@ -283,10 +332,10 @@ class CivilDisorderHoldSupport(Option):
 
 
 class IllegalOrders(Option):
-    """DATC 4.E.1 Illegal orders."""
+    """DATC 4.E.1 Illegal orders: which orders are legal? An illegal order is ignored."""
 
-    IGNORED = option("An illegal order (one that, not knowing any other order, could not be valid) is "
-                     "ignored: the unit holds.", v3="b", aliases=("ignored",))
+    IGNORED = option("Only orders that can be valid in the current situation are legal; an illegal order is "
+                     "ignored and the unit holds (DATC v3.0, and the 2023 rulebook).", v2="d", name="ignored")
 
 
 class ImplicitOrders(Option):
@@ -322,12 +371,25 @@ class Issue:
         """Other accepted name -> option key."""
         return {alias: o.key for o in self.kind for alias in o.aliases}
 
-    def resolve(self, value: str) -> Option:
-        """The option a letter or name selects."""
+    @property
+    def lettered(self) -> bool:
+        """Does DATC v3.0 letter this issue's options?"""
+        return any(o.v3 for o in self.kind)
+
+    def resolve(self, value: str, v2: bool = False) -> Option:
+        """The option a key or name selects; with `v2`, a DATC v2.x letter. Where DATC
+        v3.0 letters none of the issue's options, v2.x letters are taken as they are."""
         text = value.strip().lower()
         for o in self.kind:
-            if text == o.key or text in o.aliases:
+            if not v2 and (text == o.key or text in o.aliases):
                 return o
+        for o in self.kind:
+            if (v2 or not self.lettered) and text == o.v2:
+                return o
+        if v2:
+            known = ", ".join(f"{o.v2} ({o.key})" for o in self.kind if o.v2)
+            raise RulesError(f"DATC v2.x {self.number}: option {value.strip()!r} is not selectable (selectable: "
+                             f"{known or 'none'})")
         known = ", ".join(f"{o.key} ({o.text.split(':')[0].rstrip('.')})" for o in self.kind)
         raise RulesError(f"DATC {self.number}: option {value.strip()!r} is not selectable (selectable: {known})")
 
@@ -383,9 +445,18 @@ _ISSUE_OF: dict[type[Option], Issue] = {i.kind: i for i in ISSUES.values()}
 
 NOT_APPLICABLE: dict[str, str] = {
     "4.A.2 e": "ideas about what a convoyed army 'causes': the DATC gives no precise rule to select",
-    "4.D.1": "multiple order sets with a defined order: dipsat reads one order list per phase",
-    "4.D.2": "multiple order sets with an undefined order: dipsat reads one order list per phase",
-    "4.E.2": "poorly written orders: dipsat judges each order on its own (choice a); the parser is lenient",
+    "4.D.1": "multiple order sets with a defined order (v3.0 and v2.x a-d): dipsat reads one order list per "
+             "phase",
+    "4.D.2": "multiple order sets with an undefined order (v3.0 and v2.x a, b): dipsat reads one order list per "
+             "phase",
+    "4.D.8 v2 f": "the least recently built unit not on a supply centre goes first (a house rule): a position "
+                  "does not record when units were built",
+    "4.E.1 v2 a-c": "an order that cannot be valid still counts as a move that refuses hold support (a: any "
+                    "order in the right format, the DPTG; b: one naming places on the map; c: one valid in "
+                    "some position; parlance has them): dipsat ignores every order that cannot be valid in "
+                    "the position (v2.x d, DATC v3.0, the 2023 rulebook)",
+    "4.E.2": "poorly written orders (v3.0 a, b; v2.x a-d): dipsat judges each order on its own (v3.0 a); the "
+             "parser is lenient about spelling, and no order is read in the light of another",
     "4.E.4": "perpetual orders: a house rule outside adjudication",
     "4.E.5": "proxy orders: a house rule outside adjudication",
     "4.E.6": "flying dutchman: correcting an illegal position is outside adjudication",
@@ -399,15 +470,18 @@ PROFILES: dict[str, tuple[Option, ...]] = {
     # civil-disorder removals; DATC preferences where it is silent
     "2000": (ConvoyParadox.R2000, CivilDisorderRemoval.R2000),
     # the 1982 rulebook: its paradox rule, intent by the player's own fleets, the literal
-    # readings of the retreat and dislodgement rules (DATC 4.A.5 a, 4.A.7 a)
+    # readings of the retreat and dislodgement rules (DATC 4.A.5 a, 4.A.7 a), civil-disorder
+    # removals by distance to the home supply centres (the common reading of "the shortest
+    # available route, including convoys", DATC v2.x 4.D.8 d)
     "1982": (ConvoyParadox.R1982, AdjacentConvoy.R1982, RetreatAfterConvoy.FORBIDDEN, DislodgedUnitEffect.NEVER,
-             CivilDisorderRemoval.R2000),
+             CivilDisorderRemoval.ARMIES_AT_SEA),
     # the 1971 rulebook: any disrupted route disrupts, its paradox rule, convoy swaps only
-    # with a unit moving the opposite way
+    # with a unit moving the opposite way, civil disorder as in 1982
     "1971": (MultiRouteDisruption.ANY_ROUTE, ConvoyParadox.R1971, AdjacentConvoy.R1971, RetreatAfterConvoy.FORBIDDEN,
-             DislodgedUnitEffect.NEVER, CivilDisorderRemoval.R2000),
-    # the Diplomacy Player's Technical Guide: an adjacent convoy only when ordered 'by convoy'
-    "dptg": (AdjacentConvoy.DPTG,),
+             DislodgedUnitEffect.NEVER, CivilDisorderRemoval.ARMIES_AT_SEA),
+    # the Diplomacy Player's Technical Guide, as DATC v2.x marks its readings
+    "dptg": (MultiRouteDisruption.DPTG, ConvoyParadox.DPTG, AdjacentConvoy.DPTG, SelfAttackViaConvoy.CUT,
+             SupportCoast.IGNORED, CivilDisorderRemoval.ARMIES_AT_SEA),
 }
 """Each profile's readings where it departs from the DATC v3.0 preferences."""
 
@@ -416,6 +490,14 @@ DEFAULT_PROFILE = "2000"
 
 class RulesError(DipsatError, ValueError):
     """An unknown profile, issue or option."""
+
+
+def _v2_prefix(text: str) -> tuple[bool, str]:
+    """``v2:4.A.2`` -> (True, "4.A.2"): a DATC v2.x letter follows (or precedes)."""
+    text = text.strip()
+    if text[:3].lower() == "v2:":
+        return True, text[3:].strip()
+    return False, text
 
 
 @dataclass(frozen=True)
@@ -467,22 +549,32 @@ class Rules:
         for pick in PROFILES[name]:
             chosen[_ISSUE_OF[type(pick)].field] = pick
         for number, value in (overrides or {}).items():
-            issue = ISSUES.get(number.strip().upper())
+            v2, number = _v2_prefix(number)
+            issue = ISSUES.get(number.upper())
             if issue is None:
                 raise RulesError(f"unknown or not yet selectable DATC issue {number!r} "
                                  f"(selectable: {', '.join(ISSUES)})")
-            chosen[issue.field] = value if isinstance(value, issue.kind) else issue.resolve(str(value))
+            if isinstance(value, Option):
+                if not isinstance(value, issue.kind):
+                    raise RulesError(f"DATC {issue.number}: {value!r} is not a reading of this issue")
+                chosen[issue.field] = value
+            else:
+                v2_value, text = _v2_prefix(value)
+                chosen[issue.field] = issue.resolve(text, v2=v2 or v2_value)
         return cls(name, **chosen)  # type: ignore[arg-type]
 
     @classmethod
     def parse(cls, words: list[str]) -> Rules:
-        """From ``["2023", "4.A.2=c"]`` (a RULES line or CLI options)."""
+        """From ``["2023", "4.A.2=c", "v2:4.A.3=d"]`` (a RULES line or CLI options): a
+        profile and overrides, by DATC v3.0 key (or name) or, prefixed ``v2:``, by DATC
+        v2.x letter."""
         name = DEFAULT_PROFILE
         overrides: dict[str, str] = {}
         for word in words:
             if "=" in word:
                 number, _, value = word.partition("=")
-                overrides[number.strip().upper()] = value.strip()
+                v2, number = _v2_prefix(number)
+                overrides[("v2:" if v2 else "") + number.upper()] = value.strip()
             else:
                 name = word
         return cls.profile(name, overrides)

@@ -6,8 +6,11 @@ import pickle
 
 import pytest
 
-from dipsat.rules import (ISSUES, PROFILES, AdjacentConvoy, CivilDisorderRemoval, ConvoyParadox, Option, Rules,
-                          RulesError)
+from dipsat.casework import case_files, case_rules, load_cases
+from dipsat.rules import (ISSUES, NOT_APPLICABLE, PROFILES, AdjacentConvoy, CivilDisorderRemoval, ConvoyParadox,
+                          Option, Rules, RulesError)
+
+from .conftest import CASES
 
 
 def test_every_issue_is_a_typed_field_of_rules():
@@ -72,3 +75,47 @@ def test_model_options_are_only_what_the_model_reads():
     model = Rules.profile("1971").model
     assert model.multi_route_disruption.key == "a" and model.convoy_paradox is ConvoyParadox.R1971
     assert not hasattr(model, "civil_disorder")
+
+
+def test_datc_v2_letters_select_the_same_readings():
+    assert Rules.parse(["2000", "v2:4.A.2=e"]).convoy_paradox is ConvoyParadox.ALL_HOLD  # v3.0's d
+    assert Rules.parse(["2000", "4.A.2=v2:d"]).convoy_paradox is ConvoyParadox.SZYKMAN  # v3.0's f
+    assert Rules.parse(["2000", "v2:4.A.3=c"]).adjacent_convoy is AdjacentConvoy.R1971  # v3.0's a
+    assert Rules.parse(["2000", "v2:4.A.2=f"]).convoy_paradox is ConvoyParadox.DPTG  # no v3.0 letter
+    # where DATC v3.0 letters none of an issue's options, v2.x letters need no prefix
+    assert Rules.parse(["2000", "4.D.8=d"]).civil_disorder is CivilDisorderRemoval.ARMIES_AT_SEA
+    assert str(Rules.parse(["2000", "v2:4.A.2=e"])) == "2000 4.A.2=d"  # printed by v3.0 key
+    with pytest.raises(RulesError, match=r"DATC v2.x 4.A.5: option 'x' is not selectable"):
+        Rules.parse(["v2:4.A.5=x"])
+
+
+# Readings no position tells apart from another one, and why.
+NO_CASE = {("4.A.2", "b/d"): "the 1982 rule leaves no paradox for a backup to settle (DATC 4.A.2)"}
+
+
+def test_every_option_has_a_bundled_case():
+    """Each reading is the rule of some case in cases/ (options/ holds one where it changes the result)."""
+    used = set()
+    for path in case_files([CASES]):
+        for case in load_cases(path)[0]:
+            rules = case_rules(case)
+            used |= {(n, rules.choice(n)) for n in ISSUES}
+    missing = {(n, o.key) for n, issue in ISSUES.items() for o in issue.kind} - used
+    assert missing == set(NO_CASE)
+
+
+def test_dipsat_rules_lists_every_option_and_what_cannot_be_selected():
+    from click.testing import CliRunner
+
+    from dipsat.cli import main
+
+    out = CliRunner().invoke(main, ["rules"]).output
+    for number, issue in ISSUES.items():
+        block = out.split(f"\n{number}  {issue.title}\n")[1].split("\n\n")[0]
+        for option in issue.kind:
+            assert f"    {option.key} " in block
+            if option.v2 not in (None, option.key):
+                assert f"v2 {option.v2} " in block
+    for key in NOT_APPLICABLE:
+        assert key.split()[0] in out
+    assert "4.E.1 v2 a-c" not in ISSUES and "a-c:" in out
