@@ -92,7 +92,7 @@ class ConvoyParadox(Option):
                             aliases=("1982/allhold",))
     R2000 = option("The 2000/2023 rule: \"A convoyed Army does not cut the support of a unit supporting an "
                    "attack against one of the fleets necessary for the army to convoy.\" Szykman as backup.",
-                   v3="c", v2="c", aliases=("2000", "c/f"))
+                   v3="c", v2="c", aliases=("2000", "2023", "c/f"))
     R2000_ALL_HOLD = option("The 2000/2023 rule, with the 'All Hold' rule as backup.", v3="c/d", v2="c/e",
                             aliases=("2000/allhold",))
     ALL_HOLD = option("The 'All Hold' rule: \"If a situation arises in which an army's convoy order results in "

@@ -23,7 +23,7 @@ from .game import adjudicate_silencing
 from .maps import load_variant
 from .notation import parse_order, parse_orders
 from .orders import Order
-from .rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Rules, RulesError
+from .rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Profile, Rules, RulesError
 from .state import State
 
 
@@ -70,9 +70,11 @@ def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool) ->
 
 
 @main.command("rules")
-def rules_command() -> None:
+@click.option("--profile", "profile", type=click.Choice(sorted(PROFILES)), default=None,
+              help="Print one profile in full: each issue's reading and what it rests on.")
+def rules_command(profile: str | None) -> None:
     """List the rule options (DATC chapter 4), their DATC v3.0 and v2.x letters, and what each profile picks."""
-    for line in _catalogue_lines():
+    for line in _profile_lines(PROFILES[profile]) if profile else _catalogue_lines():
         click.echo(line)
 
 
@@ -80,12 +82,19 @@ RULES_HEADER = """\
 Rule options by DATC chapter-4 issue. Each option: its key (the DATC v3.0 letter, or a
 name where v3.0 letters none), its DATC v2.x letter where that differs ("-": v2.x does
 not list it), and the option in the DATC's words. Select with --rule 4.A.2=KEY, or by
-v2.x letter with --rule v2:4.A.2=LETTER (also in RULES lines and JSON)."""
+v2.x letter with --rule v2:4.A.2=LETTER (also in RULES lines and JSON). "picked by"
+gives each profile's reading; * marks a profile whose rulebook is silent on the issue,
+which takes DATC v3.0's preference (dipsat rules --profile P says why for each)."""
+
+
+def _profile_names() -> list[str]:
+    return sorted(PROFILES)
 
 
 def _catalogue_lines() -> list[str]:
-    lines = RULES_HEADER.splitlines()
-    profiles = sorted(PROFILES)
+    lines = RULES_HEADER.splitlines() + ["", "Profiles:"]
+    for name in _profile_names():
+        lines += _wrapped(f"    {name:<5} ", PROFILES[name].title + (" (default)" if name == DEFAULT_PROFILE else ""))
     for number, issue in ISSUES.items():
         lines += ["", f"{number}  {issue.title}"]
         width = max(len(o.key) for o in issue.kind)
@@ -93,15 +102,27 @@ def _catalogue_lines() -> list[str]:
             also = f"  (also: {', '.join(option.aliases)})" if option.aliases else ""
             v2 = "" if option.v2 == option.key else f"v2 {option.v2}" if option.v2 else "-"
             lines += _wrapped(f"    {option.key:<{width}}  {v2:<6}  ", option.text + also)
-        picks = ", ".join(f"{p}={Rules.profile(p).choice(number)}" for p in profiles)
-        lines.append(f"    picked by: {picks}; DATC v3.0 prefers {issue.preferred.key}")
+        picks = ", ".join(f"{name}={PROFILES[name].pick(number).option.key}"
+                          + ("*" if number not in PROFILES[name].picks else "") for name in _profile_names())
+        lines += _wrapped("    picked by: ", f"{picks}; DATC v3.0 prefers {issue.preferred.key}")
         for key, why in NOT_APPLICABLE.items():
             if key.split()[0] == number and " " in key:
                 lines += _wrapped("    not selectable: ", f"{key.split(' ', 1)[1]}: {why}")
-    lines += ["", f"default profile: {DEFAULT_PROFILE}", "not selectable, and why:"]
+    lines += ["", "not selectable, and why:"]
     for key, why in NOT_APPLICABLE.items():
         if " " not in key:
             lines += _wrapped(f"    {key}  ", why)
+    return lines
+
+
+def _profile_lines(profile: Profile) -> list[str]:
+    """One profile in full: per issue its reading, the reading's words and what it rests on."""
+    lines = [f"Profile {profile.name}: {profile.title}" + (" (the default)" if profile.name == DEFAULT_PROFILE else "")]
+    for number, issue in ISSUES.items():
+        pick = profile.pick(number)
+        lines += ["", f"{number}  {issue.title}: {pick.option.key}"]
+        lines += _wrapped("    ", pick.option.text)
+        lines += _wrapped("    why: ", pick.source)
     return lines
 
 
@@ -252,7 +273,7 @@ def _read_orders(path: str, state: State) -> list[Order]:
               help="Every consistent resolution before any backup rule, which one was taken and why; a paradox's core.")
 @click.option("--compare", "compare", metavar="RULES",
               help="Adjudicate under each of these rules too and show where results differ: profiles and options, "
-                   "e.g. 1971,1982,2000,2023,dptg or 2000,2000+4.A.2=d (all: every profile).")
+                   "e.g. 1971,1982,2000,2023,datc,dptg or 2000,2000+4.A.2=d (all: every profile).")
 def adjudicate_command(position: str | None, orders_path: str | None, case_id: str | None, initial: bool,
                        variant_name: str, profile: str | None, overrides: tuple[str, ...], fmt: str,
                        explain: bool, show_all: bool, compare: str | None) -> None:
@@ -317,7 +338,7 @@ def _compare_rules(profiles: str, overrides: tuple[str, ...]) -> dict[str, Rules
         profiles = ",".join(sorted(PROFILES))
     names = [p.strip() for p in profiles.split(",") if p.strip()]
     if not names:
-        raise RulesError("--compare needs rules, e.g. 1971,1982,2000,2023,dptg or 2000,2000+4.A.2=d")
+        raise RulesError("--compare needs rules, e.g. 1971,1982,2000,2023,datc,dptg or 2000,2000+4.A.2=d")
     return {name: Rules.parse([*overrides, *name.replace("+", " ").split()]) for name in names}
 
 

@@ -1,9 +1,10 @@
 """Rule options, one enum per DATC chapter-4 issue.
 
 A :class:`Rules` value holds one reading (an enum member) per issue: a profile
-(``2000``: the 2000 rulebook of our seeds with the DATC preferences where it is
-silent — the default; ``2023``: every DATC v3.0 preference) plus overrides by
-issue, e.g. ``Rules.profile("2023", {"4.A.2": "c"})``. Options are named by the
+(``2000``: the 2000 rulebook of our seeds, the default; ``2023``, ``1982``,
+``1971``: those rulebooks as DATC v3.0 describes them; ``datc``: every DATC v3.0
+preference; ``dptg``: the DPTG; each with DATC v3.0's preference where its source
+is silent) plus overrides by issue, e.g. ``Rules.profile("datc", {"4.A.2": "c"})``. Options are named by the
 DATC's own letters (``a`` = the first option the DATC lists for the issue); the
 common ones also have names (``4.A.2=szykman``). Code reads the typed fields::
 
@@ -27,7 +28,8 @@ __all__ = ["AdjacentConvoy", "BuildCoast", "CivilDisorderHoldSupport", "CivilDis
            "ConvoyPathSpecification", "DEFAULT_PROFILE", "DislodgedUnitEffect", "FleetBuildInland", "ISSUES",
            "IllegalOrders", "ImplicitOrders", "ImpossibleCoast", "Issue", "MissingBuildDesignation",
            "MissingNationality", "MissingUnitDesignation", "MultipleBuilds", "MultipleOrders",
-           "MultiRouteDisruption", "NOT_APPLICABLE", "OmittedCoastOne", "OmittedCoastTwo", "Option", "PROFILES",
+           "MultiRouteDisruption", "NOT_APPLICABLE", "OmittedCoastOne", "OmittedCoastTwo", "Option", "PROFILES", "Pick",
+           "Profile",
            "RetreatAfterConvoy", "Rules", "RulesError", "SelfAttackViaConvoy", "SupportCoast", "TooManyBuilds",
            "TooManyDisbands", "UnknownCoast", "WaivingBuilds", "WrongNationality", "WrongUnitCoast",
            "WrongUnitDesignation"]
@@ -463,27 +465,119 @@ NOT_APPLICABLE: dict[str, str] = {
 }
 """DATC chapter-4 issues (or options) with nothing to select in an adjudication, and why."""
 
-PROFILES: dict[str, tuple[Option, ...]] = {
-    # every DATC v3.0 preference
-    "2023": (),
-    # the 2000 rulebook of our seeds: its convoy rule (Szykman as backup) and its
-    # civil-disorder removals; DATC preferences where it is silent
-    "2000": (ConvoyParadox.R2000, CivilDisorderRemoval.R2000),
-    # the 1982 rulebook: its paradox rule, intent by the player's own fleets, the literal
-    # readings of the retreat and dislodgement rules (DATC 4.A.5 a, 4.A.7 a), civil-disorder
-    # removals by distance to the home supply centres (the common reading of "the shortest
-    # available route, including convoys", DATC v2.x 4.D.8 d)
-    "1982": (ConvoyParadox.R1982, AdjacentConvoy.R1982, RetreatAfterConvoy.FORBIDDEN, DislodgedUnitEffect.NEVER,
-             CivilDisorderRemoval.ARMIES_AT_SEA),
-    # the 1971 rulebook: any disrupted route disrupts, its paradox rule, convoy swaps only
-    # with a unit moving the opposite way, civil disorder as in 1982
-    "1971": (MultiRouteDisruption.ANY_ROUTE, ConvoyParadox.R1971, AdjacentConvoy.R1971, RetreatAfterConvoy.FORBIDDEN,
-             DislodgedUnitEffect.NEVER, CivilDisorderRemoval.ARMIES_AT_SEA),
-    # the Diplomacy Player's Technical Guide, as DATC v2.x marks its readings
-    "dptg": (MultiRouteDisruption.DPTG, ConvoyParadox.DPTG, AdjacentConvoy.DPTG, SelfAttackViaConvoy.CUT,
-             SupportCoast.IGNORED, CivilDisorderRemoval.ARMIES_AT_SEA),
-}
-"""Each profile's readings where it departs from the DATC v3.0 preferences."""
+@dataclass(frozen=True)
+class Pick:
+    """A profile's reading of one issue and where it comes from."""
+
+    option: Option
+    source: str  # "rulebook: ...", "ambiguous: ...", "DPTG: ..." -- what the reading rests on
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named set of readings: a rulebook (as DATC v3.0 describes it) or a guide.
+    Where its source is silent the DATC v3.0 preference is taken (``silent``)."""
+
+    name: str
+    title: str
+    picks: Mapping[str, Pick]  # issue number -> the source's reading
+    silent: str = "the rulebook is silent: DATC v3.0's preference"
+
+    def pick(self, number: str) -> Pick:
+        issue = ISSUES[number]
+        return self.picks.get(number) or Pick(issue.preferred, self.silent)
+
+
+def _picks(*picks: tuple[Option, str]) -> dict[str, Pick]:
+    return {_ISSUE_OF[type(option)].number: Pick(option, source) for option, source in picks}
+
+
+_LITERAL_RETREAT = ("ambiguous: \"the unit cannot retreat to the province from which the attacker came\", "
+                    "read literally (DATC 4.A.5)")
+_LITERAL_DISLODGED = "the rulebook's words read literally (DATC 4.A.7)"
+_INTENDED_DISLODGED = ("the rulebook's words read literally give a; DATC v3.0 reads the intent as b, consistent "
+                       "with 4.A.5 b")
+_NO_PATHS = "no rulebook lets an order write out a convoy path (DATC 4.A.6)"
+_TWO_COASTS = "every rulebook: the move fails (DATC 4.B.1)"
+_BUILD_COAST = "the rulebook: the build fails (DATC 4.B.7)"
+_HOME_CENTRES = ("the rulebook: distance to the home supply centres by \"the shortest available route, including "
+                 "convoys\", counted as DATC v2.x prefers (4.D.8 d, the common way before 2023)")
+_FROM = ("ambiguous: where an attack by convoy comes 'from': DATC v3.0's preference (Calhamer: from the army's "
+         "own province)")
+_WAIVE_AMBIGUOUS = "ambiguous about waiving builds (DATC 4.D.7): DATC v3.0's preference"
+
+_EVERY_RULEBOOK = (  # what every rulebook says, or leaves equally open
+    (SelfAttackViaConvoy.NOT_CUT, _FROM),
+    (ConvoyPathSpecification.IGNORED, _NO_PATHS),
+    (OmittedCoastTwo.FAILS, _TWO_COASTS),
+    (BuildCoast.FAILS, _BUILD_COAST),
+)
+_RULEBOOKS_2000_2023 = (  # where the 2000 and 2023 rulebooks agree
+    (MultiRouteDisruption.EVERY_ROUTE, "the rulebook: disrupted when every route is (DATC 4.A.1)"),
+    (AdjacentConvoy.R2000, "the rulebook: an own fleet or 'via convoy' (DATC 4.A.3; 2000 and 2023 agree); whether "
+                           "the land route is a fallback is ambiguous: DATC v3.0 says no"),
+    (DislodgedUnitEffect.HEAD_TO_HEAD_ONLY, _INTENDED_DISLODGED),
+    (WaivingBuilds.ALLOWED, "the rulebook allows waiving builds (DATC 4.D.7)"),
+    (IllegalOrders.IGNORED, "the rulebook: a unit given an illegal order holds (DATC 4.E.1)"),
+)
+_RULEBOOKS_1971_1982 = (  # where the 1971 and 1982 rulebooks agree
+    (RetreatAfterConvoy.FORBIDDEN, _LITERAL_RETREAT),
+    (DislodgedUnitEffect.NEVER, _LITERAL_DISLODGED),
+    (WaivingBuilds.ALLOWED, _WAIVE_AMBIGUOUS),
+    (CivilDisorderRemoval.ARMIES_AT_SEA, _HOME_CENTRES),
+    (IllegalOrders.IGNORED, "the rulebook: an illegal order is not followed and the unit holds; the 1979 "
+                            "clarification that an impossible move is still a move (DATC v2.x 4.E.1 b) cannot be "
+                            "selected"),
+)
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (
+    Profile("2000", "the 2000 Avalon Hill rulebook (our seeds)", _picks(
+        *_EVERY_RULEBOOK, *_RULEBOOKS_2000_2023,
+        (ConvoyParadox.R2000, "the rulebook's convoy rule (page 16, \"the 22 rules\"); Szykman where it gives "
+                              "no answer (silent)"),
+        (RetreatAfterConvoy.ALLOWED, "ambiguous (DATC 4.A.5): DATC v3.0's preference, as the 2023 rulebook says"),
+        (CivilDisorderRemoval.R2000, "the rulebook: farthest from the home country (\"Heimatland\") first; how to "
+                                     "count is not said: moves over land and sea"),
+    )),
+    Profile("2023", "the 2023 Renegade rulebook, as DATC v3.0 describes it", _picks(
+        *_EVERY_RULEBOOK, *_RULEBOOKS_2000_2023,
+        (ConvoyParadox.R2000, "the rulebook's convoy rule (page 18, as in 2000); Szykman where it gives no answer "
+                              "(silent)"),
+        (RetreatAfterConvoy.ALLOWED, "the rulebook allows the retreat (DATC 4.A.5)"),
+        (CivilDisorderRemoval.R2023, "the rulebook: farthest from the nearest owned supply centre, both unit kinds "
+                                     "over land and sea (DATC 4.D.8)"),
+    )),
+    Profile("1982", "the 1982 Avalon Hill rulebook (and 1992), as DATC v3.0 describes it", _picks(
+        *_EVERY_RULEBOOK, *_RULEBOOKS_1971_1982,
+        (MultiRouteDisruption.EVERY_ROUTE, "the rulebook: disrupted when every route is (DATC 4.A.1)"),
+        (ConvoyParadox.R1982, "the rulebook's convoy rule (XII.5); Szykman where it gives no answer (DATC: none)"),
+        (AdjacentConvoy.R1982, "the rulebook: the route the player's own orders show is intended"),
+    )),
+    Profile("1971", "the 1971 Games Research rulebook (and 1976), as DATC v3.0 describes it", _picks(
+        *_EVERY_RULEBOOK, *_RULEBOOKS_1971_1982,
+        (MultiRouteDisruption.ANY_ROUTE, "the rulebook: disrupted when one route is (DATC 4.A.1)"),
+        (ConvoyParadox.R1971, "the rulebook's convoy rule (XII.5); Szykman where it gives no answer (silent)"),
+        (AdjacentConvoy.R1971, "the rulebook says only that convoys may swap units: DATC v3.0's reading (4.A.3 a)"),
+    )),
+    Profile("datc", "every DATC v3.0 preference", {n: Pick(i.preferred, "DATC v3.0's preference")
+                                                     for n, i in ISSUES.items()}),
+    Profile("dptg", "the Diplomacy Player's Technical Guide (1998), where DATC v2.x names its readings", _picks(
+        (MultiRouteDisruption.DPTG, "DPTG: foreign fleets skipped when the army's own make a route (DATC v2.x 4.A.1)"),
+        (ConvoyParadox.DPTG, "DPTG paradox rule (DATC v2.x 4.A.2 f)"),
+        (AdjacentConvoy.DPTG, "DPTG: explicit adjacent convoying, 'by convoy' (DATC v2.x 4.A.3 e)"),
+        (SelfAttackViaConvoy.CUT, "DPTG: the support is cut (DATC v2.x 4.A.4 b)"),
+        (RetreatAfterConvoy.ALLOWED, "DPTG: the retreat is allowed (DATC v2.x 4.A.5 b)"),
+        (ConvoyPathSpecification.IGNORED, "DPTG: no path specification (DATC v2.x 4.A.6)"),
+        (DislodgedUnitEffect.HEAD_TO_HEAD_ONLY, "DPTG (DATC v2.x 4.A.7 b)"),
+        (OmittedCoastTwo.FAILS, "DPTG: the move fails (DATC v2.x 4.B.1 a)"),
+        (OmittedCoastOne.ONLY_COAST, "DPTG: the only possible coast (DATC v2.x 4.B.2 a)"),
+        (SupportCoast.IGNORED, "DPTG: coasts in support orders are ignored (DATC v2.x 4.B.4 e)"),
+        (CivilDisorderRemoval.ARMIES_AT_SEA, "DPTG: fleets as fleets, armies also at sea (DATC v2.x 4.D.8 d)"),
+        (IllegalOrders.IGNORED, "the DPTG treats every well-formed order as legal (DATC v2.x 4.E.1 a), which "
+                                "dipsat cannot select: illegal orders are ignored"),
+    ), silent="the DPTG is silent, as DATC v2.x reads it: DATC v3.0's preference"),
+)}
+"""The profiles: each issue's reading and where it comes from."""
 
 DEFAULT_PROFILE = "2000"
 
@@ -545,9 +639,7 @@ class Rules:
         """A profile's readings, with `overrides` (issue number -> option key, name or member)."""
         if name not in PROFILES:
             raise RulesError(f"unknown rules profile {name!r} (known: {', '.join(sorted(PROFILES))})")
-        chosen: dict[str, Option] = {i.field: i.preferred for i in ISSUES.values()}
-        for pick in PROFILES[name]:
-            chosen[_ISSUE_OF[type(pick)].field] = pick
+        chosen: dict[str, Option] = {i.field: PROFILES[name].pick(n).option for n, i in ISSUES.items()}
         for number, value in (overrides or {}).items():
             v2, number = _v2_prefix(number)
             issue = ISSUES.get(number.upper())

@@ -56,11 +56,25 @@ def test_rules_are_values():
         a.convoy_paradox = ConvoyParadox.SZYKMAN  # type: ignore[misc]  # frozen
 
 
-def test_profiles_name_known_readings_once_per_issue():
-    for name, picks in PROFILES.items():
-        kinds = [type(p) for p in picks]
-        assert len(kinds) == len(set(kinds)), name
-        Rules.profile(name)
+def test_profiles_say_what_each_reading_rests_on():
+    for name, profile in PROFILES.items():
+        rules = Rules.profile(name)
+        for number, issue in ISSUES.items():
+            pick = profile.pick(number)
+            assert isinstance(pick.option, issue.kind) and pick.source and rules.option(number) is pick.option
+
+
+def test_honest_profile_names():
+    """datc is every DATC v3.0 preference; 2023 is the 2023 rulebook (its convoy rule, Szykman
+    only as backup, its civil-disorder removals); 2000 differs from 2023 in civil disorder."""
+    assert all(Rules.profile("datc").option(n) is issue.preferred for n, issue in ISSUES.items())
+    assert Rules.profile("2023").overrides == {} and str(Rules.profile("datc", {"4.A.2": "c"})) == "datc 4.A.2=c"
+    differs = lambda a, b: {n for n in ISSUES if Rules.profile(a).option(n) is not Rules.profile(b).option(n)}
+    assert differs("2023", "datc") == {"4.A.2"}
+    assert differs("2000", "2023") == {"4.D.8"}
+    assert Rules.parse(["datc", "4.A.2=2023"]).convoy_paradox is ConvoyParadox.R2000  # the 2023 rulebook's rule
+    assert Rules.profile("1971").civil_disorder is Rules.profile("1982").civil_disorder is \
+        CivilDisorderRemoval.ARMIES_AT_SEA
 
 
 def test_catalogue_keeps_the_letters_and_names_validate_walks():
@@ -119,3 +133,17 @@ def test_dipsat_rules_lists_every_option_and_what_cannot_be_selected():
     for key in NOT_APPLICABLE:
         assert key.split()[0] in out
     assert "4.E.1 v2 a-c" not in ISSUES and "a-c:" in out
+
+
+def test_dipsat_rules_profile_prints_one_profile_in_full():
+    from click.testing import CliRunner
+
+    from dipsat.cli import main
+
+    out = CliRunner().invoke(main, ["rules", "--profile", "1982"]).output
+    assert out.startswith("Profile 1982: the 1982 Avalon Hill rulebook")
+    for number, issue in ISSUES.items():
+        assert f"\n{number}  {issue.title}: {Rules.profile('1982').choice(number)}\n" in out
+    assert out.count("    why: ") == len(ISSUES)
+    assert "4.D.8  removing a unit in civil disorder: armies_at_sea" in out
+    assert "why: the rulebook is silent: DATC v3.0's preference" in out  # e.g. 4.C.1
