@@ -11,6 +11,7 @@ import statistics
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .adjudicator import adjudicate
 from .casework import build_position, case_files, case_rules, load_cases
@@ -88,23 +89,65 @@ class CorpusPhase:
     rules: object
 
 
+def godip_files(path: str) -> list[Path]:
+    """The godip game histories a path names: the file itself, or the ``.txt`` files of a
+    folder (recursive, sorted) whose first line is a ``PHASE`` line."""
+    from .formats.godip import is_godip_history
+
+    root = Path(path)
+    files = sorted(p for p in root.rglob("*.txt") if p.is_file()) if root.is_dir() else [root]
+    out = []
+    for file in files:
+        try:
+            with file.open("rb") as handle:
+                head = handle.read(256)
+        except OSError:
+            continue
+        if is_godip_history(head):
+            out.append(file)
+    return out
+
+
+def recorded_inputs(paths: Iterable[str]) -> bool:
+    """Whether every path is a recorded game file (``.json``, ``.jsonl``, ``.gz``, a godip
+    history) or a folder of godip histories: ``dipsat bench`` times them as a corpus."""
+    return all((Path(p).is_file() and ".json" in Path(p).name) or godip_files(p) for p in paths)
+
+
 def corpus_texts(paths: Iterable[str]) -> list[str]:
-    """The JSON text of every recorded game in the inputs (.json, .jsonl, .gz)."""
+    """The text of every recorded game in the inputs: the JSON of saved games (.json,
+    .jsonl, .gz), each godip history whole (files, or folders of them)."""
     from .cli_validate import iter_items
 
-    return [item.text for item in iter_items(paths) if item.kind == "game"]
+    texts: list[str] = []
+    saved = []
+    for path in paths:
+        godip = godip_files(path)
+        if godip:
+            texts += [file.read_bytes().decode("utf-8", errors="surrogateescape") for file in godip]
+        else:
+            saved.append(path)
+    return texts + [item.text for item in iter_items(saved) if item.kind == "game"]
+
+
+def read_record(text: str):
+    """A corpus text (:func:`corpus_texts`) as a RecordedGame."""
+    import json
+
+    from .formats.diplomacy_json import read_game
+    from .formats.godip import is_godip_history, read_godip_game
+
+    if is_godip_history(text):
+        return read_godip_game(text)
+    return read_game(json.loads(text))
 
 
 def corpus_phases(texts: list[str], rules) -> list[CorpusPhase]:
     """Every adjudicated phase of the games: the recorded position and orders."""
-    import json
-
-    from .formats.diplomacy_json import read_game
-
     out = []
     for text in texts:
         try:
-            game = read_game(json.loads(text))
+            game = read_record(text)
         except Exception:  # a record that cannot be read is not timed (validate reports it)
             continue
         for phase in game.phases:
@@ -176,13 +219,25 @@ def package_timings(paths: Iterable[str]) -> list[tuple[str, float]] | None:
     with tempfile.TemporaryDirectory() as folder:
         games = os.path.join(folder, "games.jsonl")
         with open(games, "w", encoding="utf-8") as handle:
-            handle.writelines(text.strip() + "\n" for text in corpus_texts(paths))
+            handle.writelines(_saved_game_line(text) for text in corpus_texts(paths))
         run = subprocess.run([sys.executable, "-m", "dipsat.peers.diplomacy", "--replay", games],
                              env={**os.environ, "PYTHONHASHSEED": "0"}, capture_output=True, text=True)
     if run.returncode != 0:
         return None
     letters = {"M": "Movement", "R": "Retreat", "A": "Adjustment"}
     return [(letters.get(k, k), s) for k, s in json.loads(run.stdout)]
+
+
+def _saved_game_line(text: str) -> str:
+    """A corpus text as one line of the package's saved-game JSON (godip histories converted)."""
+    import json
+
+    from .formats.diplomacy_json import write_game
+    from .formats.godip import is_godip_history
+
+    if is_godip_history(text):
+        return json.dumps(write_game(read_record(text))) + "\n"
+    return text.strip() + "\n"
 
 
 def kind_table(title: str, timings: list[tuple[str, float]]) -> list[str]:

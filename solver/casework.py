@@ -67,13 +67,16 @@ def case_rules(case: Case, profile: str | None = None) -> Rules | None:
     return Rules.parse([profile or own, *overrides])
 
 
-def run_case(case: Case, profile: str | None = None) -> CaseRun:
+def run_case(case: Case, profile: str | None = None, rules: Rules | None = None) -> CaseRun:
+    """Run one case under its own RULES line, or every case under `profile` (cases
+    written for another profile are skipped), or under exactly `rules`."""
     if case.errors:
         return CaseRun(case, "ERROR", [str(e) for e in case.errors])
-    try:
-        rules = case_rules(case, profile)
-    except DipsatError as exc:
-        return CaseRun(case, "ERROR", [f"{case.source}:{case.line}: {exc}"])
+    if rules is None:
+        try:
+            rules = case_rules(case, profile)
+        except DipsatError as exc:
+            return CaseRun(case, "ERROR", [f"{case.source}:{case.line}: {exc}"])
     if rules is None:
         return CaseRun(case, "SKIP", [f"written for rules {' '.join(case.rules or [])}"])
     try:

@@ -260,6 +260,9 @@ def _read_orders(path: str, state: State) -> list[Order]:
 @click.argument("position", required=False, metavar="POSITION")
 @click.argument("orders_path", required=False, metavar="[ORDERS]")
 @click.option("--case", "case_id", metavar="ID", help="The case of a case file to use (default: its first).")
+@click.option("--phase", "phase_name", metavar="NAME",
+              help="POSITION is a recorded game (godip history .txt, diplomacy saved game .json or FILE.jsonl:LINE, "
+                   "dipsat game file): adjudicate its phase NAME (e.g. F1902M) with the recorded orders.")
 @click.option("--initial", is_flag=True, help="Start from the variant's initial position (then the only argument is ORDERS).")
 @click.option("--variant", "variant_name", default="standard", show_default=True, help="The variant of --initial.")
 @click.option("--rules", "profile", type=click.Choice(sorted(PROFILES)), default=None,
@@ -274,8 +277,8 @@ def _read_orders(path: str, state: State) -> list[Order]:
 @click.option("--compare", "compare", metavar="RULES",
               help="Adjudicate under each of these rules too and show where results differ: profiles and options, "
                    "e.g. 1971,1982,2000,2023,datc,dptg or 2000,2000+4.A.2=d (all: every profile).")
-def adjudicate_command(position: str | None, orders_path: str | None, case_id: str | None, initial: bool,
-                       variant_name: str, profile: str | None, overrides: tuple[str, ...], fmt: str,
+def adjudicate_command(position: str | None, orders_path: str | None, case_id: str | None, phase_name: str | None,
+                       initial: bool, variant_name: str, profile: str | None, overrides: tuple[str, ...], fmt: str,
                        explain: bool, show_all: bool, compare: str | None) -> None:
     """Adjudicate one phase: POSITION plus orders in, every result and the new position out.
 
@@ -294,7 +297,10 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
     if position == "-" and orders_path == "-":
         raise click.UsageError("only one of POSITION and ORDERS can be read from stdin (-)")
     try:
-        pos = _initial_position(variant_name) if initial else _load_position(position, case_id)
+        if phase_name is not None:
+            pos = _recorded_position(position, phase_name, case_id, profile, overrides)
+        else:
+            pos = _initial_position(variant_name) if initial else _load_position(position, case_id)
         words = [profile] if profile else list(pos.rule_words)
         rules = Rules.parse(words + list(overrides))
         orders = _read_orders(orders_path, pos.state) if orders_path is not None else (pos.orders or [])
@@ -331,6 +337,22 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
     out.flush()
 
 
+def _recorded_position(path: str | None, phase_name: str, case_id: str | None, profile: str | None,
+                       overrides: tuple[str, ...]) -> _Position:
+    """--phase: a phase of a recorded game (dipsat.recorded)."""
+    from .recorded import recorded_position
+
+    if path is None or path == "-" or case_id is not None:
+        raise click.UsageError("--phase needs a recorded game file as POSITION (and no --case or --initial)")
+    try:
+        recorded = recorded_position(path, phase_name, Rules.parse([profile or DEFAULT_PROFILE, *overrides]))
+    except DipsatError as exc:
+        raise _Unreadable([str(exc)]) from None
+    for warning in recorded.warnings:
+        _warn(warning)
+    return _Position(recorded.state, recorded.name, recorded.orders, silent=recorded.silent)
+
+
 def _compare_rules(profiles: str, overrides: tuple[str, ...]) -> dict[str, Rules]:
     """``--compare``: comma-separated rules, each a profile and/or options joined by
     ``+`` or spaces (``2000,2000+4.A.2=d,v2:4.A.3=d``); ``all`` is every profile."""
@@ -348,17 +370,18 @@ def _compare_rules(profiles: str, overrides: tuple[str, ...]) -> dict[str, Rules
 @click.option("--workers", type=int, default=None, help="Recorded games: the 'all workers' run (default: all cores).")
 @click.option("--rules", "profile", type=click.Choice(sorted(PROFILES)), default=DEFAULT_PROFILE, show_default=True)
 def bench_command(paths: tuple[str, ...], repeat: int, workers: int | None, profile: str) -> None:
-    """Time adjudication: recorded games (default: the bundled corpus) or case files.
+    """Time adjudication: recorded games (default: the bundled corpus; saved games of the
+    diplomacy package, godip histories or folders of them) or case files.
 
     On recorded games: phases per second and per-phase median/p90/p99 by phase kind,
     one worker (one call per phase, and batch mode) and all workers, and when the
     diplomacy package is installed, the same games through its Game.process() in
     the same run, with the ratio. On case files: per-phase times of each case.
     """
-    from .bench import bench_cases, format_report
+    from .bench import bench_cases, format_report, recorded_inputs
 
     chosen = list(paths) or [str(_bundled_cases() / "corpus" / "random_games.jsonl.gz")]
-    if all(Path(p).is_file() and ".json" in Path(p).name for p in chosen):
+    if recorded_inputs(chosen):
         _bench_corpus(chosen, workers or os.cpu_count() or 1, Rules.profile(profile))
         return
     report = bench_cases(chosen, repeat)

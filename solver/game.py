@@ -195,10 +195,13 @@ class Game:
         return [o for o in extra if o.unit.province not in ordered]
 
     def _adjudicate(self, state: State, orders: list[Order], neutral: set[Power], disorder: set[Power]) -> PhaseResult:
+        return adjudicate_silencing(state, orders, self.rules, self._silenced(neutral, disorder))
+
+    def _silenced(self, neutral: set[Power], disorder: set[Power]) -> dict[Power, str]:
         silent = {p: f"{p} is neutral: nobody orders its units ({self.setup.players}-player set-up)" for p in neutral}
         silent.update({p: f"{p} is in civil disorder (it gave no movement orders): no retreats, builds or "
                           "removals of its own" for p in disorder if p not in silent})
-        return adjudicate_silencing(state, orders, self.rules, silent)
+        return silent
 
     def _advance(self, state: State, played: list[PhaseResult], advance: AdvanceRetreats | None = None) -> None:
         prefilled: list[Order] = []
@@ -398,13 +401,20 @@ class Game:
         record = self.phases[index]
         if not record.played:
             raise GameError(f"{record.name} has not been played")
+        state, orders, silent = self.replay_input(index)
+        return adjudicate_silencing(state, orders, self.rules, silent)
+
+    def replay_input(self, index: int) -> tuple[State, list[Order], dict[Power, str]]:
+        """A phase as stored: its position, its orders (none yet for the current phase) and
+        the powers whose orders are ignored (neutral, in civil disorder) with the reason."""
+        record = self.phases[index]
         state = record.state
         orders = [parse_order(text, state.variant, state.phase.kind) for text in record.orders or []]
         neutral = set(self.neutral(state.phase.year))
-        disorder = set(record.civil_disorder)
+        disorder = set(record.civil_disorder if record.played else self.civil_disorder())
         if state.phase.kind is PhaseKind.MOVEMENT:
             disorder = set()
-        return self._adjudicate(state, orders, neutral, disorder)
+        return state, orders, self._silenced(neutral, disorder)
 
 
 # --- construction and files ------------------------------------------------------------

@@ -395,7 +395,8 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     backups = tuple(f"{name}: " + ", ".join(_describe_key(key, p, units) for key in keys)
                     for name, keys in solved.backups)
     trace = MovementTrace(scan.orders, scan, solved, units)
-    return PhaseResult(state, after, tuple(results), rules, options, solved.calls, resolutions, backups, trace)
+    return PhaseResult(state, after, tuple(results), rules, options, solved.calls, resolutions, backups,
+                       tuple(dislodged), standoffs, trace)
 
 
 PARADOX_RULES = {"all hold": "All Hold rule (DATC 4.A.2 d): every move in the paradox fails",

@@ -120,10 +120,10 @@ def write_result_case(handle: TextIO, case_id: str, result: PhaseResult, orders:
     write_case(handle, case_id.split()[0] if case_id.strip() else "dipsat", before.phase, list(before.units),
                [format_order(o) for o in orders], list(after.units), dislodged, list(before.owners),
                str(result.rules), prestate_dislodged=[d.unit for d in before.dislodged],
-               prestate_results=_prestate_results(before), players=players)
+               prestate_results=prestate_results(before), players=players)
 
 
-def _prestate_results(state: State) -> list[str]:
+def prestate_results(state: State) -> list[str]:
     """PRESTATE_RESULTS lines that carry what a retreat phase needs from the movement
     before it: each attacker's origin (and convoy), and the standoffs (as two failed moves)."""
     if state.phase.kind is not PhaseKind.RETREAT:

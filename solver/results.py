@@ -54,6 +54,11 @@ class PhaseResult:
     solver_calls: int = 0
     resolutions: int | None = None  # consistent resolutions found (None: acyclic fast path)
     backup_rules: tuple[str, ...] = ()  # the backup rules applied, in words
+    dislodgements: tuple[Dislodged, ...] = ()
+    """Movement: every unit dislodged, also those disbanded at once for want of a retreat
+    (:attr:`dislodged` lists only those left to retreat)."""
+    standoffs: frozenset[str] = frozenset()
+    """Movement: the areas left empty by a standoff (no retreat there, DATC 6.H)."""
     trace: object | None = field(default=None, compare=False, repr=False)
     """Movement only: the prescan and the solved model, read by :mod:`dipsat.explain`."""
 

@@ -110,6 +110,7 @@ What the bundled corpus shows about the package (``diplomacy`` 1.1.2), see
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import traceback
@@ -117,10 +118,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .adjudicator import adjudicate, adjudicate_many
-from .board import PhaseKind, Unit, UnitKind
+from .board import Location, PhaseKind, Unit, UnitKind
 from .explain import explain
-from .formats.diplomacy_json import (RecordedGame, RecordedPhase, RecordError, format_location,
-                                     format_unit, package_phase_name, read_game)
+from .formats.diplomacy_json import read_game
+from .formats.casefile import format_unit_line, write_case
+from .formats.godip import read_godip_game
+from .notation import format_order
+from .printers import prestate_results
+from .records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name,
+                      with_attackers)
+from .rule_scope import issues_touched
+from .state import Dislodged, State
 from .orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, ordered_province
 from .results import OrderResult, PhaseResult, Reason
 from .rules import ISSUES, Rules
@@ -135,13 +143,17 @@ REJECTED = "rejected"
 FINAL = "final"
 STATUSES = (AGREED, DISAGREED, RULE_DIFFERENCE, REJECTED, FINAL)
 
-# Which DATC issues can change a phase of each kind (tried for rule differences).
+# Which DATC issues can change a phase of each kind (tried for rule differences of case files).
 ISSUES_BY_KIND = {
-    PhaseKind.MOVEMENT: ("4.A", "4.B", "4.C", "4.D.3", "4.E"),
+    PhaseKind.MOVEMENT: ("4.A", "4.B", "4.C", "4.D.3", "4.D.9", "4.E"),
     PhaseKind.RETREAT: ("4.A.5", "4.B", "4.D.3"),
-    PhaseKind.ADJUSTMENT: ("4.C", "4.D"),
+    PhaseKind.ADJUSTMENT: ("4.B.7", "4.C", "4.D"),
 }
 FIRST_TRIED = ("4.A.3", "fallback")  # what the package does: tried first
+INFERENCE_ROUNDS = 3  # rounds over the issues when inferring a record's rules (pairs of options need two)
+
+POSITIONS = "positions"
+RESULTS = "results"
 
 
 @dataclass(frozen=True)
@@ -155,6 +167,12 @@ class Difference:
 
     def to_json(self) -> dict[str, str]:
         return {"what": self.what, "subject": self.subject, "recorded": self.recorded, "ours": self.ours}
+
+    @property
+    def on_board(self) -> bool:
+        """Does it show on the board (units, dislodgements, retreats, centres, the phase),
+        or only in a recorded result code?"""
+        return self.what != "order"
 
 
 @dataclass
@@ -171,6 +189,16 @@ class PhaseReport:
     rule: str | None = None  # rule-difference: "4.A.3=fallback"
     rule_title: str = ""
     rule_options: list[str] = field(default_factory=list)  # every option (or pair) that reproduces the record
+    basis: str = RESULTS
+    """What the phase was judged on: ``results`` (the record's per-order result codes and
+    the next position) or ``positions`` (the next position only: the record has no results)."""
+    case: str = ""
+    """With ``cases=True``: the phase as a jDip case file (position, orders, the record's
+    outcome as POSTSTATE, ours as comments), for disagreements and rule differences."""
+
+    @property
+    def board_differs(self) -> bool:
+        return any(d.on_board for d in self.differences)
 
 
 @dataclass
@@ -180,6 +208,9 @@ class GameReport:
     rules: str
     phases: list[PhaseReport] = field(default_factory=list)
     error: str | None = None  # the whole record was rejected
+    inferred: str = ""
+    """The options the record follows where they differ from `rules` (``"4.A.3=fallback"``),
+    inferred from the phases each option can affect."""
 
     def counts(self) -> dict[tuple[str, str], int]:
         out: dict[tuple[str, str], int] = {}
@@ -190,8 +221,16 @@ class GameReport:
     def record_line(self) -> dict[str, Any]:
         """The last report line of every record: its counts (what --resume reads back)."""
         counts = {f"{kind}/{status}": n for (kind, status), n in sorted(self.counts().items())}
+        board: dict[str, int] = {}
+        positions: dict[str, int] = {}
+        for p in self.phases:
+            if p.status == DISAGREED and p.board_differs:
+                board[p.kind] = board.get(p.kind, 0) + 1
+            if p.basis == POSITIONS and p.status != FINAL:
+                positions[p.kind] = positions.get(p.kind, 0) + 1
         return {"type": "record", "game": self.game, "source": self.source, "rules": self.rules,
-                "rejected": self.error is not None, "counts": counts}
+                "rejected": self.error is not None, "counts": counts, "board_differs": dict(sorted(board.items())),
+                "positions_only": dict(sorted(positions.items())), "inferred_rules": self.inferred}
 
     def report_lines(self) -> list[dict[str, Any]]:
         """The JSONL report's lines for this game: one per rejected record, rejected
@@ -206,11 +245,13 @@ class GameReport:
         for p in self.phases:
             if p.status in (AGREED, FINAL):
                 continue
-            line: dict[str, Any] = {**base, "type": p.status, "phase": p.name, "index": p.index, "kind": p.kind}
+            line: dict[str, Any] = {**base, "type": p.status, "phase": p.name, "index": p.index, "kind": p.kind,
+                                    "basis": p.basis}
             if p.status == REJECTED:
                 line["reason"] = p.reason
             else:
                 line["differences"] = [d.to_json() for d in p.differences]
+                line["board_differs"] = p.board_differs
                 line["orders"] = p.orders
                 line["explanation"] = p.explanation
                 if p.note:
@@ -236,17 +277,17 @@ def rejected_record(source: str, reason: str, rules: Rules | None = None, game: 
     return GameReport(game or source, source, str(rules or Rules.profile()), [], reason)
 
 
-def validate_text(text: str, source: str, rules: Rules) -> GameReport:
+def validate_text(text: str, source: str, rules: Rules, cases: bool = False) -> GameReport:
     """One saved game as JSON text (a ``.json`` file or one line of a ``.jsonl``)."""
     try:
         record = json.loads(text)
     except (ValueError, RecursionError) as exc:
         return rejected_record(source, f"malformed JSON: {exc}", rules)
-    return validate_game(record, rules, source)
+    return validate_game(record, rules, source, cases)
 
 
-def validate_game(record: dict, rules: Rules, source: str = "") -> GameReport:
-    """Validate every phase of one recorded game; never raises."""
+def validate_game(record: dict, rules: Rules, source: str = "", cases: bool = False) -> GameReport:
+    """Validate every phase of one recorded game of the ``diplomacy`` package; never raises."""
     try:
         game = read_game(record)
     except RecordError as exc:
@@ -254,19 +295,46 @@ def validate_game(record: dict, rules: Rules, source: str = "") -> GameReport:
         return rejected_record(source, str(exc), rules, str(gid) if gid is not None else None)
     except Exception as exc:  # noqa: BLE001 - a report, never an exception
         return rejected_record(source, f"unreadable record: {type(exc).__name__}: {exc}", rules)
+    return validate_recorded(game, rules, source, cases)
+
+
+def validate_godip(text: str, source: str, rules: Rules, cases: bool = False) -> GameReport:
+    """One Droidippy/godip game history (the text of a ``game_N.txt``); never raises."""
+    try:
+        game = read_godip_game(text, source)
+    except RecordError as exc:
+        return rejected_record(source, str(exc), rules)
+    except Exception as exc:  # noqa: BLE001 - a report, never an exception
+        return rejected_record(source, f"unreadable record: {type(exc).__name__}: {exc}", rules)
+    return validate_recorded(game, rules, source, cases)
+
+
+def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases: bool = False) -> GameReport:
+    """Validate every phase of a recorded game of any archive format; never raises.
+
+    The game is judged under `rules`; then the options of the DATC chapter-4 issues
+    its disagreeing phases touch are tried, each only on the phases it can affect
+    (:func:`dipsat.rule_scope.issues_touched`), and an option is taken as the
+    record's reading when it makes more of those phases agree (:meth:`_Judge.infer`).
+    Phases that agree only under the inferred options are rule differences. With
+    `cases`, each disagreement and rule difference carries its case file (:attr:`PhaseReport.case`)."""
     report = GameReport(game.id, source or game.id, str(rules))
-    judge = _Judge(game, rules)
+    try:
+        judge = _Judge(game, rules)
+        inferred = judge.infer()
+        final_rules = judge.rules_with(inferred)
+        report.inferred = _combo_text(tuple(sorted(inferred.items())))
+    except Exception as exc:  # noqa: BLE001 - a crash of ours is reported, the run goes on
+        return rejected_record(source or game.id, f"dipsat failed on this record: {type(exc).__name__}: {exc}",
+                               rules, game.id)
     for i, rec in enumerate(game.phases):
         try:
-            report.phases.append(judge.phase(i))
+            phase = judge.phase_report(i, inferred, final_rules)
+            if cases and phase.status in (DISAGREED, RULE_DIFFERENCE):
+                phase.case = judge.case_text(i, phase)
+            report.phases.append(phase)
         except Exception as exc:  # noqa: BLE001 - a crash of ours is reported, the run goes on
             report.phases.append(_crash(rec, exc))
-    for p in report.phases:
-        if p.status == DISAGREED:
-            try:
-                judge.explain_by_rules(p)
-            except Exception as exc:  # noqa: BLE001
-                p.note = (p.note + "; " if p.note else "") + f"rule options not tried: {type(exc).__name__}: {exc}"
     return report
 
 
@@ -276,19 +344,34 @@ def _crash(rec: RecordedPhase, exc: Exception) -> PhaseReport:
                        reason=f"dipsat failed on this phase: {type(exc).__name__}: {exc} ({where.name}:{where.lineno})")
 
 
-# Issues the saved-game format cannot express: a recorded order cannot write out a
-# convoy path (4.A.6), nor leave out or get wrong a unit's kind or nationality (4.C).
+# Issues the saved-game formats cannot express: a recorded order cannot write out a
+# convoy path (4.A.6), nor leave out or get wrong a unit's kind or nationality (4.C):
+# the readers give every order its unit's kind and power.
 NOT_IN_RECORDS = ("4.A.6", "4.C")
+
+Judged = tuple[PhaseResult, list[Difference]]
 
 
 class _Judge:
-    """Adjudicates the phases of one game, under our rules and alternatives (cached)."""
+    """Adjudicates the phases of one game under our rules and alternatives (cached)."""
 
     def __init__(self, game: RecordedGame, rules: Rules) -> None:
         self.game = game
         self.rules = rules
-        self.agreed: list[int] = []  # phases that agree under our rules
-        self._base: dict[int, PhaseResult] | None = None
+        self.cache: dict[tuple[int, tuple[str, ...]], Judged] = {}  # by the options the phase can feel
+        self.playable = [i for i, rec in enumerate(game.phases) if self._playable(i)]
+        self.scope: dict[int, frozenset[str]] = {}
+        for i in self.playable:
+            rec = game.phases[i]
+            assert rec.state is not None
+            self.scope[i] = issues_touched(rec.state, [o for o, _ in rec.orders])
+
+    def _playable(self, i: int) -> bool:
+        rec = self.game.phases[i]
+        if rec.error is not None or rec.phase is None or rec.state is None:
+            return False
+        last = i + 1 == len(self.game.phases)
+        return not (last and (not rec.processed or not rec.results_recorded))
 
     def context(self, i: int) -> tuple[RecordedPhase, RecordedPhase | None, str]:
         rec = self.game.phases[i]
@@ -297,92 +380,221 @@ class _Judge:
             return rec, None, "the record ends here: only the orders' results are compared"
         if nxt.error is not None:
             return rec, None, f"the next phase ({nxt.name}) is rejected: only the orders' results are compared"
+        if nxt.state is None and not rec.results_recorded:
+            return rec, None, f"the next phase ({nxt.name}) has no position: nothing to compare"
         return rec, nxt, ""
 
-    def differences(self, i: int, rules: Rules) -> tuple[PhaseResult, list[Difference]]:
-        rec, nxt, _ = self.context(i)
+    def rules_with(self, overrides: dict[str, str]) -> Rules:
+        return Rules.profile(self.rules.profile_name, {**self.rules.overrides, **overrides}) if overrides else self.rules
+
+    # --- adjudication ----------------------------------------------------------------------------
+
+    def _needs_previous(self, i: int) -> bool:
+        """A retreat phase whose movement phase recorded no results: its attackers'
+        origins and the standoffs come from our adjudication of that movement."""
+        rec = self.game.phases[i]
+        return (rec.kind is PhaseKind.RETREAT and i > 0 and not self.game.phases[i - 1].results_recorded
+                and (i - 1) in self.scope)
+
+    def key(self, i: int, rules: Rules) -> tuple[int, tuple[str, ...]]:
+        """A phase's result depends only on the options of the issues it touches (and,
+        for a retreat phase judged from our adjudication, those of its movement phase):
+        results are cached by them, so trying an option re-judges only its phases."""
+        issues = self.scope[i] | (self.scope[i - 1] if self._needs_previous(i) else frozenset())
+        return i, tuple(rules.choice(n) if n in ISSUES else "" for n in sorted(issues))
+
+    def judge(self, indices: list[int], rules: Rules) -> dict[int, Judged]:
+        """(result, differences) of each phase under `rules`, movement turns solved in
+        batches (one CP-SAT model for many turns; the same results as one by one)."""
+        todo = [i for i in indices if self.key(i, rules) not in self.cache]
+        first = [i for i in todo if not self._needs_previous(i)]
+        later = [i for i in todo if self._needs_previous(i)]
+        for batch in (first, later):
+            if not batch:
+                continue
+            if batch is later:  # their movement phase must be judged first
+                self.judge(sorted({i - 1 for i in batch}), rules)
+            items = [(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules) for i in batch]
+            for i, result in zip(batch, adjudicate_many(items)):
+                rec, nxt, _ = self.context(i)
+                self.cache[self.key(i, rules)] = (result, _compare(rec, result, nxt, rules))
+        return {i: self.cache[self.key(i, rules)] for i in indices}
+
+    def state(self, i: int, rules: Rules) -> State:
+        """The position phase `i` is adjudicated from: the recorded one, and for a
+        retreat phase without recorded results, each dislodged unit's attacker (from
+        our adjudication of the movement before if it dislodged that unit too, else
+        from the positions: the unit now in its province) and the standoffs (ours)."""
+        rec = self.game.phases[i]
         assert rec.state is not None
-        if rules == self.rules and i in self.base_results():
-            result = self.base_results()[i]
-        else:
-            result = adjudicate(rec.state, [o for o, _ in rec.orders], rules)
-        return result, _compare(rec, result, nxt, rules)
+        if not self._needs_previous(i):
+            return rec.state
+        result, _ = self.cache[self.key(i - 1, rules)]
+        return with_attackers(self.game.phases[i - 1], rec, result)
 
-    def base_results(self) -> dict[int, PhaseResult]:
-        """Every playable phase under our rules, adjudicated at once in batch mode
-        (the movement turns share CP-SAT models; same results as one by one)."""
-        if self._base is None:
-            playable = [i for i, rec in enumerate(self.game.phases)
-                        if rec.state is not None and rec.error is None and rec.processed]
-            items = [(self.game.phases[i].state, [o for o, _ in self.game.phases[i].orders], self.rules)
-                     for i in playable]
-            self._base = dict(zip(playable, adjudicate_many(items)))  # type: ignore[arg-type]
-        return self._base
+    # --- rule inference -------------------------------------------------------------------------
 
-    def phase(self, i: int) -> PhaseReport:
+    def affected(self, issue: str) -> list[int]:
+        """The phases an option of `issue` can change (and the retreat phases judged
+        from our adjudication of such a phase)."""
+        out = {i for i in self.playable if issue in self.scope[i]}
+        out |= {i for i in self.playable if self._needs_previous(i) and (i - 1) in out}
+        return sorted(out)
+
+    def infer(self) -> dict[str, str]:
+        """The options (differing from ours) the record follows: for each DATC issue a
+        disagreeing phase touches, the option under which most of the phases the issue
+        can affect agree (ours on a tie); repeated while something changes, so options
+        that only work together are found too.
+
+        Only the phases an issue can affect are judged under its options, the ones
+        that disagree first: an option is dropped as soon as it can no longer make
+        more of them agree than the best one so far, so each candidate option costs at
+        most one adjudication of the phases its issue can affect, and usually a few;
+        the game is never re-adjudicated as a whole per option."""
+        self.judge(self.playable, self.rules)
+        inferred: dict[str, str] = {}
+        for _ in range(INFERENCE_ROUNDS):
+            current = self.rules_with(inferred)
+            disagreeing = {i for i, (_, diffs) in self.judge(self.playable, current).items() if diffs}
+            issues = sorted({n for i in disagreeing for n in self.scope[i]
+                             if n in ISSUES and not n.startswith(NOT_IN_RECORDS)},
+                            key=lambda n: (n != FIRST_TRIED[0], n))
+            changed = False
+            for issue in issues:
+                best = self.best_option(issue, inferred)
+                if best != self.rules_with(inferred).choice(issue):
+                    changed = True
+                    if best == self.rules.choice(issue):
+                        inferred.pop(issue, None)
+                    else:
+                        inferred[issue] = best
+            if not changed:
+                break
+        return inferred
+
+    def best_option(self, issue: str, inferred: dict[str, str], chunk: int = 16) -> str:
+        """The option of `issue` under which most of the phases it can affect agree,
+        given the other `inferred` options (the current one on a tie)."""
+        current = self.rules_with(inferred)
+        phases = self.affected(issue)
+        judged = self.judge(phases, current)
+        failing = [i for i in phases if judged[i][1]]
+        agreeing = [i for i in phases if not judged[i][1]]
+        if not failing:
+            return current.choice(issue)
+        best, gain = current.choice(issue), 0  # gain: phases agreeing more than under `current`
+        for option in sorted(ISSUES[issue].options, key=lambda o: ((issue, o) != FIRST_TRIED, o)):
+            if option == current.choice(issue) or len(failing) <= gain:
+                continue  # an option that made every failing phase agree and broke none wins
+            alt = self.rules_with({**inferred, issue: option})
+            fixed, done = 0, 0
+            while done < len(failing) and fixed + len(failing) - done > gain:
+                step = min(chunk, fixed + len(failing) - done - gain)  # that many misses rule it out
+                fixed += self._agree(failing[done:done + step], alt)
+                done += step
+            if fixed <= gain:
+                continue  # it cannot make more of the phases agree than the best so far
+            broken, seen = 0, 0
+            while seen < len(agreeing) and fixed - broken > gain:
+                part = agreeing[seen:seen + chunk]
+                broken += len(part) - self._agree(part, alt)
+                seen += chunk
+            if fixed - broken > gain:
+                best, gain = option, fixed - broken
+        return best
+
+    def _agree(self, indices: list[int], rules: Rules) -> int:
+        return sum(1 for _, diffs in self.judge(indices, rules).values() if not diffs)
+
+    def needed(self, i: int, inferred: dict[str, str]) -> tuple[tuple[str, str], ...]:
+        """The inferred options phase `i` needs to agree (each one it touches, dropped
+        when the phase agrees without it)."""
+        used = {n: o for n, o in inferred.items() if i in self.affected(n)}
+        for n in sorted(used):
+            if len(used) > 1 and not self.judge([i], self.rules_with({k: v for k, v in used.items() if k != n}))[i][1]:
+                del used[n]
+        return tuple(sorted(used.items()))
+
+    def case_text(self, i: int, report: PhaseReport) -> str:
+        rec, nxt, _ = self.context(i)
+        result, _ = self.judge([i], self.rules)[i]
+        return disagreement_case(self.game.id, rec, nxt, result, report)
+
+    # --- reports --------------------------------------------------------------------------------
+
+    def phase_report(self, i: int, inferred: dict[str, str], final_rules: Rules) -> PhaseReport:
         rec, nxt, note = self.context(i)
         kind = kind_name(rec.kind)
+        basis = RESULTS if rec.results_recorded else POSITIONS
         if rec.error is not None:
-            return PhaseReport(rec.index, rec.name, kind, REJECTED, reason=str(rec.error))
+            return PhaseReport(rec.index, rec.name, kind, REJECTED, reason=str(rec.error), basis=basis)
         if rec.phase is None or rec.state is None:
-            return PhaseReport(rec.index, rec.name, kind, FINAL, note="the game is over")
-        if i + 1 == len(self.game.phases) and not rec.processed:
-            return PhaseReport(rec.index, rec.name, kind, FINAL, note="the last phase of the record, not yet played")
-        result, differences = self.differences(i, self.rules)
-        report = PhaseReport(rec.index, rec.name, kind, AGREED if not differences else DISAGREED, note=note)
+            return PhaseReport(rec.index, rec.name, kind, FINAL, note="the game is over", basis=basis)
+        if i not in self.scope:
+            return PhaseReport(rec.index, rec.name, kind, FINAL, note="the last phase of the record, not yet played",
+                               basis=basis)
+        if basis == POSITIONS:
+            if nxt is None:  # the last phase is final (not in scope): the next one is unusable
+                following = self.game.phases[i + 1]
+                why = "is rejected" if following.error is not None else "has no position"
+                return PhaseReport(rec.index, rec.name, kind, REJECTED, basis=basis, reason=(
+                    f"nothing to judge this phase on: the record has no per-order results and its next phase "
+                    f"({following.name}) {why}"))
+            note = "; ".join(filter(None, [note, "no per-order results recorded: judged on the next position"]))
+        result, differences = self.judge([i], self.rules)[i]
+        report = PhaseReport(rec.index, rec.name, kind, AGREED if not differences else DISAGREED, note=note,
+                             basis=basis)
         if not differences:
-            self.agreed.append(i)
             return report
         report.differences = differences
         report.orders, report.explanation = _involved(rec, result, differences)
+        if inferred and not self.judge([i], final_rules)[i][1] and (used := self.needed(i, inferred)):
+            report.status = RULE_DIFFERENCE
+            report.rule = _combo_text(used)
+            report.rule_title = "; ".join(f"DATC {n} {ISSUES[n].title}: {ISSUES[n].options[o]}" for n, o in used)
+            report.rule_options = [f"{n}={o}" for n, o in used]
+            return report
+        others = [f"{n}={o}" for n in sorted(self.scope[i]) if n in ISSUES and not n.startswith(NOT_IN_RECORDS)
+                  for o in sorted(ISSUES[n].options) if o != final_rules.choice(n)
+                  and not self.judge([i], self.rules_with({**inferred, n: o}))[i][1]]
+        if others:
+            report.note = "; ".join(filter(None, [report.note, ", ".join(others)
+                                                  + " would reproduce this phase, but the record's other phases "
+                                                    "that the option affects follow the other reading"]))
         return report
 
-    def explain_by_rules(self, report: PhaseReport) -> None:
-        """Look for the rule options that reproduce a disagreeing phase (and keep every
-        agreeing phase of the same kind in this game agreeing)."""
-        i = report.index
-        rec = self.game.phases[i]
-        found = []
-        rejected = []
-        base = report.differences
-        singles = alternative_rules(self.rules, rec.kind, exclude=NOT_IN_RECORDS)
-        changed = []
-        for issue, option, alt in singles:
-            _, diffs = self.differences(i, alt)
-            if not diffs:
-                found.append(((issue, option),))
-            elif diffs != base:
-                changed.append((issue, option))
-        if not found:  # pairs of options that each change something
-            for a in range(len(changed)):
-                for b in range(a + 1, len(changed)):
-                    (i1, o1), (i2, o2) = changed[a], changed[b]
-                    if i1 == i2:
-                        continue
-                    alt = Rules.profile(self.rules.profile_name, {**self.rules.overrides, i1: o1, i2: o2})
-                    if not self.differences(i, alt)[1]:
-                        found.append(((i1, o1), (i2, o2)))
-        consistent = []
-        for combo in found:
-            breaks = self.breaks(rec.kind, combo)
-            (rejected if breaks else consistent).append((combo, breaks))
-        if consistent:
-            first = consistent[0][0]
-            report.status = RULE_DIFFERENCE
-            report.rule = _combo_text(first)
-            report.rule_title = "; ".join(f"DATC {n} {ISSUES[n].title}: {ISSUES[n].options[o]}" for n, o in first)
-            report.rule_options = [_combo_text(c) for c, _ in consistent]
-        if rejected:
-            report.note = (report.note + "; " if report.note else "") + "; ".join(
-                f"{_combo_text(c)} reproduces this phase but not {b}" for c, b in rejected)
 
-    def breaks(self, kind: PhaseKind | None, combo: tuple[tuple[str, str], ...]) -> str | None:
-        """The first phase of the game (of this kind) that agrees under our rules but not under `combo`."""
-        alt = Rules.profile(self.rules.profile_name, {**self.rules.overrides, **dict(combo)})
-        for j in self.agreed:
-            if self.game.phases[j].kind is kind and self.differences(j, alt)[1]:
-                return self.game.phases[j].name
-        return None
+def disagreement_case(game_id: str, rec: RecordedPhase, nxt: RecordedPhase | None, result: PhaseResult,
+                      report: PhaseReport) -> str:
+    """A disagreeing phase as a jDip case file: the recorded position and orders, the
+    record's outcome as POSTSTATE (what another adjudicator should reproduce), ours and
+    the differences as comments, so ``dipsat adjudicate --explain`` and other
+    adjudicators can run it."""
+    state = result.before
+    lines = [f"# Written by dipsat validate: game {game_id}, phase {rec.name} ({report.status}).",
+             f"# POSTSTATE is what the record shows after this phase; dipsat (rules {result.rules}) differs:"]
+    lines += [f"#   {d.what} {d.subject}: record {d.recorded}, dipsat {d.ours}" for d in report.differences]
+    if report.rule:
+        lines.append(f"# The record follows {report.rule} ({report.rule_title}).")
+    lines.append("# dipsat's results:")
+    lines += [f"#   {format_order(r.order)}: {r.status}" + (f" ({r.detail})" if r.detail else "") for r in result.results]
+    lines.append("# dipsat's position after it: " + ", ".join(format_unit_line(u) for u in result.after.units))
+    variant = state.variant.name
+    if variant == "standard":
+        variant = "DATC_Standard" if state.variant.wings else "Standard"
+    handle = io.StringIO()
+    handle.write("\n".join(lines) + f"\nVARIANT_ALL {variant}\n\n")
+    after = list(nxt.state.units) if nxt is not None and nxt.state is not None else None
+    dislodged = []
+    if nxt is not None and nxt.state is not None and nxt.kind is PhaseKind.RETREAT:
+        dislodged = [d.unit for d in nxt.state.dislodged
+                     if not (nxt.retreat_options_recorded and not nxt.retreat_options.get(d.unit.province))]
+    case_id = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{game_id}.{rec.name}")
+    write_case(handle, case_id, state.phase, list(state.units), [format_order(o) for o, _ in rec.orders], after,
+               dislodged, list(state.owners), str(result.rules), prestate_dislodged=[d.unit for d in state.dislodged],
+               prestate_results=prestate_results(state))
+    return handle.getvalue()
 
 
 def _combo_text(combo: tuple[tuple[str, str], ...]) -> str:
@@ -410,7 +622,9 @@ def alternative_rules(rules: Rules, kind: PhaseKind | None, exclude: tuple[str, 
 
 
 def _compare(rec: RecordedPhase, result: PhaseResult, nxt: RecordedPhase | None, rules: Rules) -> list[Difference]:
-    diffs = _order_differences(rec, result)
+    """What differs between the record and our result: each order's result code (only
+    where the record has them: no code is ever invented) and the next position."""
+    diffs = _order_differences(rec, result) if rec.results_recorded else []
     if nxt is not None:
         diffs += _position_differences(rec, result, nxt, rules)
     return diffs
@@ -504,14 +718,40 @@ def _immaterial(rec: RecordedPhase, order: Order, recorded: str, ours: str,
 
 
 def _position_differences(rec: RecordedPhase, result: PhaseResult, nxt: RecordedPhase, rules: Rules) -> list[Difference]:
+    """The record's next position against ours: units, dislodged units and their retreat
+    options (where the record lists them), the phase, centre ownership.
+
+    Dislodged units follow jDip's convention on our side: a unit with no retreat is
+    disbanded at once and is not in our retreat phase. A record that keeps such a unit
+    (webDiplomacy lists it with no retreat options; godip records list no options at
+    all) agrees when we dislodged it too, and a retreat phase in which no recorded unit
+    has a retreat is the same as the phase we go to instead."""
     assert nxt.state is not None
     after = result.after
     retreat_options = dict(result.retreat_options)
     if after.phase.kind is PhaseKind.ADJUSTMENT and nxt.kind is PhaseKind.MOVEMENT:
-        after = adjudicate(after, [], rules).after  # the package skipped an adjustment phase with nothing to do
+        after = adjudicate(after, [], rules).after  # the record skipped an adjustment phase with nothing to do
     diffs = []
+    ours_all = {d.unit for d in result.dislodgements}
+    ours_open = {d.unit for d in after.dislodged} if after.phase.kind is PhaseKind.RETREAT else set()
+    recorded = {d.unit for d in nxt.state.dislodged}
+    recorded_options = {u: _recorded_options(u, nxt.retreat_options.get(u.province, ())) for u in recorded
+                        if nxt.retreat_options_recorded}
+    for unit in sorted(recorded | ours_open, key=lambda u: (u.province, str(u))):
+        subject = f"{unit.power.upper()} {format_unit(unit)}"
+        if unit in recorded and unit not in ours_all:
+            diffs.append(Difference("dislodged", subject, "dislodged", "not dislodged"))
+        elif unit in ours_open and unit not in recorded:
+            diffs.append(Difference("dislodged", subject, "not dislodged (or no retreat)", "dislodged"))
+        elif unit in recorded_options:
+            ours = _options(unit, retreat_options.get(unit, ()))
+            if ours != recorded_options[unit]:
+                diffs.append(Difference("retreats", subject, " ".join(sorted(recorded_options[unit])) or "-",
+                                        " ".join(sorted(ours)) or "-"))
+    retreat_skipped = (nxt.kind is PhaseKind.RETREAT and after.phase.kind is not PhaseKind.RETREAT
+                       and not any(recorded_options.get(u) for u in recorded))
     same_stage = nxt.phase is None or package_phase_name(after.phase) == nxt.name
-    if not same_stage:
+    if not same_stage and not retreat_skipped:
         diffs.append(Difference("phase", "next phase", nxt.name, package_phase_name(after.phase)))
     ours_units = set(after.units)
     recorded_units = set(nxt.state.units)
@@ -520,18 +760,6 @@ def _position_differences(rec: RecordedPhase, result: PhaseResult, nxt: Recorded
         diffs.append(Difference("unit", f"{unit.power.upper()} {format_unit(unit)}",
                                 "present" if where == "recorded" else "absent",
                                 "present" if where == "ours" else "absent"))
-    ours_dislodged = {d.unit for d in after.dislodged} if after.phase.kind is PhaseKind.RETREAT else set()
-    recorded_dislodged = {d.unit for d in nxt.state.dislodged}
-    for unit in sorted(ours_dislodged ^ recorded_dislodged, key=lambda u: (u.province, str(u))):
-        diffs.append(Difference("dislodged", f"{unit.power.upper()} {format_unit(unit)}",
-                                "dislodged" if unit in recorded_dislodged else "not dislodged (or no retreat)",
-                                "dislodged" if unit in ours_dislodged else "not dislodged (or no retreat)"))
-    for unit in sorted(ours_dislodged & recorded_dislodged, key=lambda u: (u.province, str(u))):
-        ours = _options(unit, retreat_options.get(unit, ()))
-        recorded = _recorded_options(unit, nxt.retreat_options.get(unit.province, ()))
-        if ours != recorded:
-            diffs.append(Difference("retreats", f"{unit.power.upper()} {format_unit(unit)}",
-                                    " ".join(sorted(recorded)) or "-", " ".join(sorted(ours)) or "-"))
     if not same_stage:
         return diffs  # centres change at the adjustment phase: not comparable across stages
     ours_owners, recorded_owners = dict(after.owners), dict(nxt.state.owners)

@@ -197,7 +197,7 @@ def test_command_counts_a_corrupt_line_and_goes_on(tmp_path: Path, corpus: dict)
     assert result.exit_code == 1, result.output
     phases = sum(len(corpus[g]["phases"]) for g in AGREEING[:2])
     total = [line for line in result.output.splitlines() if line.startswith("total")][0].split()
-    assert total[1:] == [str(phases), str(phases - 2), "0", "0", "0", "2"]
+    assert total[1:] == [str(phases), str(phases - 2), "0", "0", "0", "0", "2"]  # board, codes, rule diff, rejected
     assert "3 records read (games, or cases of case files), 1 rejected as a whole" in result.output
     lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
     lines = [line for line in lines if line["type"] != "record"]  # every record also has its counts line

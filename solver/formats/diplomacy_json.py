@@ -51,75 +51,22 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..board import Location, Phase, PhaseKind, Power, Season, Unit, UnitKind
-from ..errors import DipsatError, NotationError
-from ..maps import Variant, fold, load_variant
+from ..errors import NotationError
+from ..maps import fold, load_variant
 from ..notation import parse_order
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
-                      SupportMove, UnitRef, Waive)
+                      SupportMove, UnitRef, Waive, order_power, order_unit)
+from ..records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit,
+                       next_phase_names, package_phase_name, position_contradiction)
 from ..state import Dislodged, State
 
 __all__ = ["RecordError", "RecordedGame", "RecordedPhase", "read_game", "parse_phase_name",
-           "package_phase_name", "format_unit", "format_location", "RESULT_CODES"]
+           "package_phase_name", "format_unit", "format_location", "RESULT_CODES", "write_game", "package_order"]
 
 RESULT_CODES = frozenset({"", "bounce", "void", "cut", "dislodged", "no convoy", "disrupted", "disband", "maybe"})
 MOVE_FAILURES = frozenset({"bounce", "void", "no convoy", "disrupted", "maybe", "dislodged"})
 MAPS = {"standard": "standard"}
 
-
-
-class RecordError(DipsatError, ValueError):
-    """A recorded game (or one of its phases) that cannot be used.
-
-    ``game`` is the record's id, ``phase`` the phase name (None: the whole
-    record), ``message`` what is wrong and what was expected.
-    """
-
-    def __init__(self, game: str | None, phase: str | None, message: str) -> None:
-        self.game = game
-        self.phase = phase
-        self.message = message
-        where = f"game {game!r}" if game is not None else "record"
-        if phase is not None:
-            where += f", phase {phase}"
-        super().__init__(f"{where}: {message}")
-
-
-@dataclass
-class RecordedPhase:
-    """One phase of a record: the position, the orders and the recorded results."""
-
-    index: int
-    name: str
-    phase: Phase | None = None  # None: COMPLETED / FORMING
-    state: State | None = None
-    orders: list[tuple[Order, str]] = field(default_factory=list)  # (order, text as recorded)
-    results: dict[str, tuple[str, ...]] = field(default_factory=dict)  # province -> codes
-    result_units: dict[str, str] = field(default_factory=dict)  # province -> unit as recorded ('F STP/SC')
-    retreat_options: dict[str, tuple[str, ...]] = field(default_factory=dict)  # province -> recorded options
-    results_recorded: bool = True
-    """The record carries per-order results for this phase. False: only positions are
-    recorded (webDiplomacy exports, Droidippy histories); the phase is judged on the
-    next phase's position alone and no result code is ever invented."""
-    error: RecordError | None = None
-    raw: dict[str, Any] = field(default_factory=dict, repr=False)
-
-    @property
-    def kind(self) -> PhaseKind | None:
-        return self.phase.kind if self.phase else None
-
-    @property
-    def processed(self) -> bool:
-        """Orders were given (or results recorded): the phase was adjudicated."""
-        return bool(self.orders) or bool(self.results)
-
-
-@dataclass
-class RecordedGame:
-    id: str
-    map: str
-    rules: tuple[str, ...]
-    variant: Variant
-    phases: list[RecordedPhase]
 
 
 # --- names -------------------------------------------------------------------------------
@@ -140,21 +87,6 @@ def parse_phase_name(name: str) -> Phase | None:
     elif name.startswith("W"):
         raise ValueError(f"phase name {name!r}: winter is the adjustment phase (W...A)")
     return phase
-
-
-def package_phase_name(phase: Phase) -> str:
-    """The package's name of one of our phases (adjustments are ``W....A``)."""
-    if phase.kind is PhaseKind.ADJUSTMENT:
-        return f"W{phase.year}A"
-    return phase.short
-
-
-def format_location(loc: Location) -> str:
-    return str(loc).upper()
-
-
-def format_unit(unit: Unit) -> str:
-    return f"{unit.kind} {format_location(unit.location)}"
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -178,6 +110,10 @@ class _Reader:
         rules = record.get("rules", [])
         self.rules = tuple(str(r) for r in rules) if isinstance(rules, list) else ()
         self.powers = {p.name.upper(): p.name for p in self.variant.powers}
+        # texts read once per record: the same units and orders recur phase after phase
+        self._locations: dict[str, Location] = {}
+        self._units: dict[tuple[str, Power], tuple[Unit, bool]] = {}
+        self._orders: dict[tuple[str, Power, PhaseKind | None], Order] = {}
 
     # errors
     def fail(self, phase: str | None, message: str) -> RecordError:
@@ -192,6 +128,12 @@ class _Reader:
         raise self.fail(phase, f"{where}: unknown power {name!r} (expected one of {', '.join(sorted(self.powers))})")
 
     def location(self, text: str, phase: str, where: str) -> Location:
+        known = self._locations.get(text)
+        if known is None:
+            known = self._locations[text] = self._location(text, phase, where)
+        return known
+
+    def _location(self, text: str, phase: str, where: str) -> Location:
         prov, _, coast = text.strip().partition("/")
         pid = prov.lower()
         the_map = self.variant.map
@@ -208,6 +150,14 @@ class _Reader:
         return Location(pid)
 
     def unit(self, text: Any, power: Power, phase: str, where: str) -> tuple[Unit, bool]:
+        if isinstance(text, str):
+            known = self._units.get((text, power))
+            if known is None:
+                known = self._units[(text, power)] = self._unit(text, power, phase, where)
+            return known
+        return self._unit(text, power, phase, where)
+
+    def _unit(self, text: Any, power: Power, phase: str, where: str) -> tuple[Unit, bool]:
         if not isinstance(text, str):
             raise self.fail(phase, f"{where}: expected a unit like 'A PAR' or '*F STP/SC', found {text!r}")
         body = text.strip()
@@ -240,6 +190,12 @@ class _Reader:
             except RecordError as exc:
                 entry.error = exc
             out.append(entry)
+        # Results are recorded where a phase with orders has a non-empty 'results'
+        # (webDiplomacy exports: every phase has "results": {}). A phase without orders
+        # follows the game: it has results when the game's other phases do.
+        any_results = any(entry.results for entry in out)
+        for entry in out:
+            entry.results_recorded = bool(entry.results) or (not entry.orders and any_results)
         for i, entry in enumerate(out):
             if entry.error is None and entry.kind is PhaseKind.RETREAT:
                 try:
@@ -248,7 +204,7 @@ class _Reader:
                     entry.error = exc
         for prev, nxt in zip(out, out[1:]):
             if prev.error is None and nxt.error is None and nxt.state is not None:
-                problem = contradiction(prev, nxt)
+                problem = contradiction(prev, nxt) if prev.results_recorded else position_contradiction(prev, nxt)
                 if problem:
                     nxt.error = self.fail(nxt.name, problem)
         return out
@@ -298,6 +254,7 @@ class _Reader:
                     raise self.fail(name, f"state.centers: {text} is owned by both {owners[loc.province]} and {power}")
                 owners[loc.province] = power
         retreats = state.get("retreats", {}) or {}
+        entry.retreat_options_recorded = isinstance(state.get("retreats"), dict)
         if isinstance(retreats, dict):
             for pname, table in sorted(retreats.items()):
                 if not isinstance(table, dict):
@@ -337,6 +294,12 @@ class _Reader:
                 entry.orders.append((self.order(text, power, kind, name, f"orders.{pname}"), text))
 
     def order(self, text: str, power: Power, kind: PhaseKind | None, phase: str, where: str) -> Order:
+        known = self._orders.get((text, power, kind))
+        if known is None:
+            known = self._orders[(text, power, kind)] = self._order(text, power, kind, phase, where)
+        return known
+
+    def _order(self, text: str, power: Power, kind: PhaseKind | None, phase: str, where: str) -> Order:
         words = text.split()
         if words and words[-1] == "?":  # the package marks orders it could not check
             words = words[:-1]
@@ -424,6 +387,8 @@ class _Reader:
             raise self.fail(entry.name, f"a retreat phase must follow the movement phase {package_phase_name(expected)}")
         if prev.error is not None or prev.state is None:
             raise self.fail(entry.name, f"the movement phase before it ({prev.name}) is rejected: attacker origins unknown")
+        if not prev.results_recorded:
+            return  # no result codes: the attackers are found by validate (positions, adjudication)
         moves = [(o, prev.results.get(o.unit.province, ())) for o, _ in prev.orders if isinstance(o, Move)]
         convoys = [(o, prev.results.get(o.unit.province, ())) for o, _ in prev.orders if isinstance(o, Convoy)]
         the_map = self.variant.map
@@ -483,17 +448,6 @@ def read_game(record: Any) -> RecordedGame:
 
 
 # --- the record against itself ----------------------------------------------------------------
-
-
-def next_phase_names(phase: Phase) -> set[str]:
-    """The names the package may give the phase after `phase` (skipped phases allowed)."""
-    y = phase.year
-    if phase.kind is PhaseKind.ADJUSTMENT:
-        return {f"S{y + 1}M", "COMPLETED"}
-    if phase.season is Season.SPRING:
-        return {f"S{y}R", f"F{y}M", "COMPLETED"} if phase.kind is PhaseKind.MOVEMENT else {f"F{y}M", "COMPLETED"}
-    base = {f"W{y}A", f"S{y + 1}M", "COMPLETED"}
-    return base | {f"F{y}R"} if phase.kind is PhaseKind.MOVEMENT else base
 
 
 def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
@@ -580,3 +534,74 @@ def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
     if not problems:
         return None
     return f"position contradicts the recorded result of {prev.name}: " + "; ".join(problems)
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def write_game(game: RecordedGame) -> dict[str, Any]:
+    """A recorded game (any format read into a :class:`RecordedGame`) as a saved game of
+    the package, the structure :func:`read_game` reads: per phase its name, position
+    (``*`` for dislodged units) and orders by power in the package's spelling; no
+    results (``"results": {}``). Orders that address no unit are left out (the package
+    would not accept them).
+
+    :raises ValueError: a phase without a position.
+    """
+    phases = []
+    for entry in game.phases:
+        if entry.state is None:
+            raise ValueError(f"phase {entry.name}: no position to write")
+        state = entry.state
+        units: dict[str, list[str]] = {}
+        for unit in state.units:
+            units.setdefault(unit.power.upper(), []).append(format_unit(unit))
+        for d in state.dislodged:
+            units.setdefault(d.unit.power.upper(), []).append("*" + format_unit(d.unit))
+        centres: dict[str, list[str]] = {}
+        for centre, power in state.owners:
+            centres.setdefault(power.upper(), []).append(centre.upper())
+        orders: dict[str, list[str]] = {}
+        for order, _ in entry.orders:
+            power = order_power(state, order)
+            text = package_order(order, state)
+            if power is not None and text is not None:
+                orders.setdefault(power.upper(), []).append(text)
+        phases.append({"name": entry.name, "state": {"name": entry.name, "units": units, "centers": centres},
+                       "orders": orders, "results": {}})
+    return {"id": game.id, "map": game.map, "rules": list(game.rules), "phases": phases}
+
+
+def package_order(order: Order, state: State) -> str | None:
+    """One order in the package's spelling (``A PAR - BUR VIA``, ``F NTH C A LON - NWY``,
+    ``A PAR B``); None for an order to no unit. The unit is written where it stands
+    (with its coast), supported and convoyed destinations without coasts."""
+    if isinstance(order, Waive):
+        return "WAIVE"
+    if isinstance(order, Build):
+        return f"{order.kind or UnitKind.ARMY} {format_location(order.location)} B"
+    unit = order_unit(state, order)
+    if unit is None:
+        return None
+    me = format_unit(unit)
+
+    def target(ref: UnitRef) -> str | None:
+        found = state.unit_at(ref.province)
+        return format_unit(found) if found is not None else None
+
+    match order:
+        case Hold():
+            return f"{me} H"
+        case Move(dest=dest, via_convoy=via):
+            return f"{me} - {format_location(dest)}" + (" VIA" if via else "")
+        case SupportHold(target=t) if target(t):
+            return f"{me} S {target(t)}"
+        case SupportMove(target=t, dest=dest) if target(t):
+            return f"{me} S {target(t)} - {dest.province.upper()}"
+        case Convoy(target=t, dest=dest) if target(t):
+            return f"{me} C {target(t)} - {dest.province.upper()}"
+        case Retreat(dest=dest):
+            return f"{me} R {format_location(dest)}"
+        case Disband() | Remove():
+            return f"{me} D"
+    return None

@@ -1,0 +1,503 @@
+"""Recorded games in the Droidippy/godip game-history format.
+
+The format of the largest public archive of real games (zond/godip-history,
+``classical/droidippy/games/game_N.txt``): one phase after another, each a
+``PHASE`` line, its position and its orders::
+
+    PHASE 1901 Fall Movement
+    POSITIONS
+    Turkey: fleet ank            a unit; fleets on split coasts as stp/sc
+    Turkey: supply ank           centre ownership
+    Italy: army/dislodged pie    (retreat phases) a dislodged unit
+    ORDERS
+    ank move bla                 move (a retreat in a retreat phase)
+    smy move con via convoy
+    rom support ven              support to hold
+    bud support vie move gal     support to move
+    nth convoy lon move nwy
+    nap hold
+    pie disband
+    build Army ber               (adjustment phases)
+    build Fleet stp/nc
+    remove war
+
+- Phases: ``PHASE <year> Spring|Fall Movement|Retreat|Adjustment``; a retreat phase
+  only when a unit was dislodged, an adjustment phase every fall. The next phase's
+  POSITIONS are the result of a phase; the last phase has no result.
+- Provinces are godip's abbreviations: dipsat's ids except ``mid`` (mao), ``nat``
+  (nao), ``nrg`` (nwg) and ``gol`` (lyo); the reader takes any name the map knows.
+- Orders name no power: the order goes to the unit in its province (in a retreat
+  phase the dislodged one) and is that unit's owner's; a build is the centre's
+  owner's. A unit without an order holds; a power that must remove units and gives
+  no order has them removed by the civil-disorder rule.
+- The record has no per-order results: every phase is read with
+  ``results_recorded = False`` and judged on the positions alone.
+
+:func:`read_godip_game` reads leniently. An order for a province without a unit,
+for the wrong coast, or of another phase kind is kept as written (dipsat judges it
+illegal and the unit holds). An order whose provinces or coasts the map does not
+know cannot be typed: it is listed in the phase's :attr:`GodipPhase.unread` and the
+unit holds, the phase is still judged. A line that cannot be read at all (an unknown
+keyword, an unknown province or power in POSITIONS, bytes that are not UTF-8) makes
+its phase a :class:`~dipsat.formats.diplomacy_json.RecordError` naming the line and
+what was expected; the other phases are read as usual. :func:`write_godip_game`
+writes a recorded game back in this format (strictly: every phase needs a position).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..board import Location, Phase, PhaseKind, Power, Season, Unit, UnitKind
+from ..maps import Variant, fold, load_variant
+from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
+                      UnitRef, Waive)
+from ..state import Dislodged, State
+from ..records import RecordError, RecordedGame, RecordedPhase, package_phase_name, position_contradiction
+
+__all__ = ["GodipPhase", "read_godip_game", "write_godip_game", "is_godip_history",
+           "GODIP_NAMES", "format_godip_order"]
+
+GODIP_NAMES = {"mao": "mid", "nao": "nat", "nwg": "nrg", "lyo": "gol"}
+"""dipsat province ids that godip abbreviates differently (the others are the same)."""
+
+_SEASONS = {"spring": Season.SPRING, "fall": Season.FALL, "autumn": Season.FALL, "winter": Season.FALL}
+_KINDS = {"movement": PhaseKind.MOVEMENT, "retreat": PhaseKind.RETREAT, "adjustment": PhaseKind.ADJUSTMENT}
+_UNIT_WORDS = {"army": UnitKind.ARMY, "fleet": UnitKind.FLEET}
+_PHASE_LINE = re.compile(r"^PHASE(?:\s+(\S+))?(?:\s+(\S+))?(?:\s+(\S+))?\s*(.*)$")
+_SURROGATE = re.compile("[\udc80-\udcff]")
+_POSITION_LINE = re.compile(r"^([^:]+):\s*(\S+)\s+(\S+)$")
+_ORDER_FORMS = ("'ank move bla', 'smy move con via convoy', 'rom support ven', 'bud support vie move gal', "
+                "'nth convoy lon move nwy', 'nap hold', 'pie disband', 'build Army ber', 'build Fleet stp/nc' "
+                "or 'remove war'")
+
+
+@dataclass
+class GodipPhase(RecordedPhase):
+    """A phase of a godip history: a :class:`RecordedPhase` (no per-order results) plus
+    where it is in the file and the orders that could not be typed."""
+
+    results_recorded: bool = False
+    """Never: the format records positions and orders, no per-order results."""
+    line: int = 0
+    """The line of its ``PHASE`` header (1-based)."""
+    unread: list[str] = field(default_factory=list)
+    """Orders that could not be typed (``line N: ...``); their units hold."""
+    followed: bool = False
+    """Another phase follows: its POSITIONS record this phase's outcome."""
+
+    @property
+    def processed(self) -> bool:
+        """The phase was played: the next phase records its outcome (the last one was not)."""
+        return self.followed
+
+
+def is_godip_history(text: str | bytes) -> bool:
+    """Whether the text's first non-blank line starts with ``PHASE `` (a godip history,
+    not a case file or JSON)."""
+    head = text[:4096]
+    if isinstance(head, bytes):
+        head = head.decode("utf-8", errors="replace")
+    for line in head.lstrip("\ufeff").splitlines():
+        if line.strip():
+            return line.lstrip().startswith("PHASE ")
+    return False
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+class _PhaseFailed(Exception):
+    """The current phase cannot be read past this line."""
+
+
+class _Untyped(Exception):
+    """An order line of a known form naming something the map does not know."""
+
+
+class _Reader:
+    def __init__(self, source: str, variant: Variant) -> None:
+        self.source = source
+        self.game = Path(source).stem or source
+        self.variant = variant
+        self.map = variant.map
+        self.phases: list[GodipPhase] = []
+        self.seen: dict[str, tuple[str, Power, Location, Unit | None]] = {}
+        self.places: dict[str, Location | None] = {}
+
+    def fail(self, entry: GodipPhase, number: int, message: str) -> None:
+        if entry.error is None:
+            entry.error = RecordError(self.game, entry.name, f"line {number}: {message}")
+
+    # --- names -----------------------------------------------------------------
+    def province(self, word: str) -> str | None:
+        if word in self.map.provinces:
+            return word
+        return self.map.province_names.get(fold(word))
+
+    def location(self, text: str) -> Location | None:
+        """A province with an optional coast as godip writes it; None: unknown name."""
+        if text not in self.places:
+            self.places[text] = self.parse_location(text)
+        return self.places[text]
+
+    def parse_location(self, text: str) -> Location | None:
+        name, slash, coast = text.partition("/")
+        province = self.province(name)
+        if province is None:
+            return None
+        if not slash:
+            return Location(province)
+        coast_id = coast if coast in self.map.coast_titles else self.map.coast_names.get(fold(coast))
+        return Location(province, coast_id) if coast_id else None
+
+    # --- lines -----------------------------------------------------------------
+    def read(self, lines: list[tuple[int, str | None]]) -> None:
+        entry: GodipPhase | None = None
+        section = ""
+        units: dict[str, Unit] = {}
+        dislodged: dict[str, Unit] = {}
+        owners: dict[str, Power] = {}
+        order_lines: list[tuple[int, str]] = []
+        stray: tuple[int, str] | None = None
+
+        def close() -> None:
+            if entry is None:
+                return
+            if entry.error is None and section == "":
+                self.fail(entry, entry.line, "expected a POSITIONS line after the PHASE line")
+            if entry.error is None and entry.phase is not None:
+                entry.state = State(self.variant, entry.phase, tuple(units.values()), tuple(owners.items()),
+                                    tuple(Dislodged(u) for u in dislodged.values()))
+                self.orders(entry, order_lines)
+            self.phases.append(entry)
+
+        for number, text in lines:
+            if text is not None and not text.strip():
+                continue
+            if text is not None and text.lstrip().startswith("PHASE"):
+                close()
+                entry = self.header(number, text.strip())
+                section, units, dislodged, owners, order_lines = "", {}, {}, {}, []
+                if stray is not None:
+                    self.fail(entry, stray[0], f"expected a 'PHASE <year> <season> <kind>' line first, found {stray[1]!r}")
+                    stray = None
+                continue
+            if entry is None:
+                if stray is None:
+                    stray = (number, "bytes that are not UTF-8" if text is None else text.strip())
+                continue
+            if entry.error is not None:
+                continue  # the phase is rejected already: skip to the next PHASE
+            if text is None:
+                self.fail(entry, number, "bytes that are not UTF-8 (expected a text line in UTF-8)")
+                continue
+            line = text.strip()
+            try:
+                if line in ("POSITIONS", "ORDERS"):
+                    expected = "" if line == "POSITIONS" else "POSITIONS"
+                    if section != expected:
+                        raise _PhaseFailed(f"{line} out of place (expected "
+                                           + ("a position line or ORDERS" if section == "POSITIONS"
+                                              else "an order or the next PHASE" if section else "POSITIONS") + ")")
+                    section = line
+                elif section == "POSITIONS":
+                    self.position(line, units, dislodged, owners, entry)
+                elif section == "ORDERS":
+                    order_lines.append((number, line))
+                else:
+                    raise _PhaseFailed(f"expected POSITIONS after the PHASE line, found {line!r}")
+            except _PhaseFailed as exc:
+                self.fail(entry, number, str(exc))
+        close()
+        if stray is not None:
+            raise RecordError(self.game, None, f"line {stray[0]}: expected a 'PHASE <year> <season> <kind>' line "
+                                               f"(a godip game history), found {stray[1]!r}")
+
+    def header(self, number: int, line: str) -> GodipPhase:
+        index = len(self.phases)
+        m = _PHASE_LINE.match(line)
+        year, season, kind, rest = m.groups() if m else (None, None, None, "x")
+        if (m and year and year.isdigit() and season and season.lower() in _SEASONS
+                and kind and kind.lower() in _KINDS and not rest):
+            phase = Phase(int(year), _SEASONS[season.lower()], _KINDS[kind.lower()])
+            if phase.kind is PhaseKind.ADJUSTMENT and phase.season is Season.SPRING:
+                entry = GodipPhase(index, f"#{index}", line=number)
+                self.fail(entry, number, f"no spring adjustment phase on this map, found {line!r}")
+                return entry
+            return GodipPhase(index, package_phase_name(phase), phase, line=number)
+        entry = GodipPhase(index, f"#{index}", line=number)
+        self.fail(entry, number, f"expected 'PHASE <year> Spring|Fall Movement|Retreat|Adjustment', found {line!r}")
+        return entry
+
+    def position(self, line: str, units: dict[str, Unit], dislodged: dict[str, Unit], owners: dict[str, Power],
+                 entry: GodipPhase) -> None:
+        parsed = self.seen.get(line)
+        if parsed is None:
+            parsed = self.seen[line] = self.parse_position(line)
+        what, power, loc, unit = parsed
+        if unit is None:
+            if owners.get(loc.province, power) != power:
+                raise _PhaseFailed(f"supply centre {loc} owned twice ({owners[loc.province]} and {power})")
+            owners[loc.province] = power
+            return
+        if what.endswith("/dislodged"):
+            if entry.phase is not None and entry.phase.kind is not PhaseKind.RETREAT:
+                raise _PhaseFailed(f"a dislodged unit outside a retreat phase: {line!r}")
+            group = dislodged
+        else:
+            group = units
+        if loc.province in group:
+            raise _PhaseFailed(f"two {'dislodged ' if group is dislodged else ''}units in {loc.province}")
+        group[loc.province] = unit
+
+    def parse_position(self, line: str) -> tuple[str, Power, Location, Unit | None]:
+        """(what, power, location, the unit or None for a supply line) of a position line
+        (read once per distinct line: positions repeat from phase to phase)."""
+        m = _POSITION_LINE.match(line)
+        if not m:
+            raise _PhaseFailed(f"expected a position like 'Turkey: fleet ank', 'Turkey: supply ank' or "
+                               f"'Italy: army/dislodged pie', found {line!r}")
+        power_text, what, where = m.group(1).strip(), m.group(2).lower(), m.group(3)
+        power = self.variant.power_names.get(fold(power_text))
+        if power is None:
+            raise _PhaseFailed(f"unknown power {power_text!r} (expected one of "
+                               f"{', '.join(p.name for p in self.variant.powers)})")
+        loc = self.location(where)
+        if loc is None:
+            raise _PhaseFailed(f"unknown province or coast {where!r} (expected a province of the "
+                               f"{self.map.name} map, e.g. ank, stp/sc)")
+        if what == "supply":
+            if loc.coast is not None or not self.map.provinces[loc.province].centre:
+                raise _PhaseFailed(f"{where!r} is not a supply centre")
+            return what, power, loc, None
+        word, _, flag = what.partition("/")
+        if word not in _UNIT_WORDS or flag not in ("", "dislodged"):
+            raise _PhaseFailed(f"expected army, fleet, army/dislodged, fleet/dislodged or supply, found {what!r}")
+        kind = _UNIT_WORDS[word]
+        if not self.map.can_occupy(kind, loc):
+            raise _PhaseFailed(f"a {word} cannot stand in {where}" + (
+                " (a fleet there needs its coast)" if kind is UnitKind.FLEET and loc.coast is None
+                and self.map.provinces[loc.province].coasts else ""))
+        return what, power, loc, Unit(power, kind, loc)
+
+    # --- orders ----------------------------------------------------------------
+    def orders(self, entry: GodipPhase, lines: list[tuple[int, str]]) -> None:
+        assert entry.state is not None
+        for number, line in lines:
+            try:
+                order = self.order(line.split(), entry.state)
+            except _PhaseFailed as exc:
+                self.fail(entry, number, str(exc))
+                return
+            except _Untyped as exc:
+                entry.unread.append(f"line {number}: {line!r}: {exc} (not typed: the unit holds)")
+                continue
+            entry.orders.append((order, line))
+
+    def order(self, w: list[str], state: State) -> Order:
+        kind = state.phase.kind
+        verb = w[0].lower() if w else ""
+        if verb == "build":
+            if len(w) != 3 or w[1].lower() not in _UNIT_WORDS:
+                raise _PhaseFailed(f"expected 'build Army <province>' or 'build Fleet <province>', found {' '.join(w)!r}")
+            loc = self.known(w[2])
+            return Build(loc, _UNIT_WORDS[w[1].lower()], state.owner_of.get(loc.province)
+                         or self.variant.home_of.get(loc.province))
+        if verb == "remove":
+            if len(w) != 2:
+                raise _PhaseFailed(f"expected 'remove <province>', found {' '.join(w)!r}")
+            unit = self.ref(w[1], state, kind)
+            return Remove(unit, self.owner(unit, state, kind))
+        action = [x.lower() for x in w[1:]]
+        if not action or action[0] not in ("move", "hold", "support", "convoy", "disband"):
+            raise _PhaseFailed(f"expected an order like {_ORDER_FORMS}, found {' '.join(w)!r}")
+        forms = {
+            "hold": len(action) == 1, "disband": len(action) == 1,
+            "move": len(action) == 2 or (len(action) == 4 and action[2:] == ["via", "convoy"]),
+            "support": len(action) in (2, 4) and (len(action) == 2 or action[2] == "move"),
+            "convoy": len(action) == 4 and action[2] == "move",
+        }
+        if not forms[action[0]]:
+            raise _PhaseFailed(f"expected an order like {_ORDER_FORMS}, found {' '.join(w)!r}")
+        unit = self.ref(w[0], state, kind)
+        power = self.owner(unit, state, kind)
+        match action[0]:
+            case "hold":
+                return Hold(unit, power)
+            case "disband":
+                return Remove(unit, power) if kind is PhaseKind.ADJUSTMENT else Disband(unit, power)
+            case "move":
+                dest = self.known(w[2])
+                if kind is PhaseKind.RETREAT:
+                    return Retreat(unit, dest, power)
+                return Move(unit, dest, len(action) == 4, power)
+            case "support":
+                target = self.ref(w[2], state, PhaseKind.MOVEMENT)
+                if len(action) == 2:
+                    return SupportHold(unit, target, power)
+                return SupportMove(unit, target, self.known(w[4]), power)
+        target = self.ref(w[2], state, PhaseKind.MOVEMENT)
+        return Convoy(unit, target, self.known(w[4]), power)
+
+    def known(self, word: str) -> Location:
+        loc = self.location(word)
+        if loc is None:
+            raise _Untyped(f"unknown province or coast {word!r}")
+        return loc
+
+    def ref(self, word: str, state: State, kind: PhaseKind | None) -> UnitRef:
+        """The unit an order names by its province: its kind as on the board (the order
+        gives none), the location as written."""
+        loc = self.known(word)
+        unit = _unit(state, loc.province, kind)
+        return UnitRef(loc, unit.kind if unit is not None else None)
+
+    def owner(self, ref: UnitRef, state: State, kind: PhaseKind | None) -> Power | None:
+        unit = _unit(state, ref.province, kind)
+        return unit.power if unit is not None else None
+
+
+def _unit(state: State, province: str, kind: PhaseKind | None) -> Unit | None:
+    """The unit in `province` an order of a `kind` phase goes to (in a retreat phase the
+    dislodged one, else the one standing there)."""
+    if kind is PhaseKind.RETREAT:
+        found = next((d.unit for d in state.dislodged if d.unit.province == province), None)
+        if found is not None:
+            return found
+    return state.unit_at(province)
+
+
+def _lines(text: str | bytes) -> list[tuple[int, str | None]]:
+    """(line number, text) per line; None for a line that is not UTF-8."""
+    out: list[tuple[int, str | None]] = []
+    if isinstance(text, bytes):
+        for number, raw in enumerate(text.split(b"\n"), start=1):
+            try:
+                out.append((number, raw.decode("utf-8")))
+            except UnicodeDecodeError:
+                out.append((number, None))
+    else:
+        # text decoded with errors="surrogateescape" keeps bad bytes as lone surrogates
+        bad = _SURROGATE.search(text) is not None
+        for number, line in enumerate(text.split("\n"), start=1):
+            out.append((number, None if bad and _SURROGATE.search(line) else line))
+    if out and out[0][1] is not None:
+        out[0] = (1, out[0][1].lstrip("\ufeff"))
+    return out
+
+
+def read_godip_game(text: str | bytes, source: str = "<godip>", variant: Variant | None = None) -> RecordedGame:
+    """A godip game history -> :class:`RecordedGame` of :class:`GodipPhase` entries.
+
+    `text` is the file's content (``bytes`` to have lines that are not UTF-8 reported
+    on their phase); `source` its name (the game id is its stem, ``game_804``). Each
+    phase has its position (``state``: units, centre owners, dislodged units with the
+    attacker's origin unknown), its orders as ``(order, text as recorded)`` with the
+    power of the unit (or centre) ordered, no results. Problems of a phase are its
+    ``error``; the order of phases and the unit counts are checked
+    (:func:`dipsat.records.position_contradiction`), never the adjudication.
+
+    :raises RecordError: the text is no godip history at all (no ``PHASE`` line first).
+    """
+    reader = _Reader(source, variant or load_variant("standard"))
+    reader.read(_lines(text))
+    phases = reader.phases
+    if not phases:
+        raise RecordError(reader.game, None, "expected a 'PHASE <year> <season> <kind>' line (a godip game "
+                                             "history), found no PHASE line")
+    for prev, nxt in zip(phases, phases[1:]):
+        prev.followed = True
+        if prev.error is None and nxt.error is None:
+            problem = position_contradiction(prev, nxt)
+            if problem:
+                nxt.error = RecordError(reader.game, nxt.name, f"line {nxt.line}: {problem}")
+    return RecordedGame(reader.game, reader.variant.map.name, (), reader.variant, list(phases))
+
+
+# --- writing -----------------------------------------------------------------------------
+
+
+def write_godip_game(game: RecordedGame | Iterable[RecordedPhase]) -> str:
+    """A recorded game (every phase with a position) in the godip history format.
+
+    Positions and orders are written as godip does: sorted by province, godip's
+    abbreviations (``mid``, ``nat``, ``nrg``, ``gol``), the unit's location with its
+    coast, no powers. ``Waive`` has no godip form and is left out, as are orders that
+    were not typed (:attr:`GodipPhase.unread`).
+
+    :raises ValueError: a phase without a position.
+    """
+    phases = game.phases if isinstance(game, RecordedGame) else list(game)
+    out: list[str] = []
+    for entry in phases:
+        if entry.phase is None or entry.state is None:
+            raise ValueError(f"phase {entry.name}: no position to write")
+        phase, state = entry.phase, entry.state
+        out.append(f"PHASE {phase.year} {phase.season} {phase.kind}")
+        out.append("POSITIONS")
+        out.extend(_position_lines(state))
+        out.append("ORDERS")
+        lines = [(ordered, text) for ordered, text in
+                 ((_order_province(o), format_godip_order(o)) for o, _ in entry.orders) if text]
+        out.extend(text for _, text in sorted(lines, key=lambda item: item[0]))
+    return "\n".join(out) + "\n"
+
+
+def _name(loc: Location) -> str:
+    province = GODIP_NAMES.get(loc.province, loc.province)
+    return f"{province}/{loc.coast}" if loc.coast else province
+
+
+def _position_lines(state: State) -> list[str]:
+    """Sorted as godip sorts them: by location, then by what stands there (army, army/dislodged,
+    fleet, fleet/dislodged, supply)."""
+    rows: list[tuple[str, str, str]] = []
+    word = {UnitKind.ARMY: "army", UnitKind.FLEET: "fleet", UnitKind.WING: "wing"}
+    for unit in state.units:
+        rows.append((str(unit.location), word[unit.kind], f"{unit.power}"))
+    for d in state.dislodged:
+        rows.append((str(d.unit.location), f"{word[d.unit.kind]}/dislodged", d.unit.power))
+    for centre, power in state.owners:
+        rows.append((centre, "supply", power))
+    return [f"{power}: {what} {_name(Location.parse(where))}" for where, what, power in sorted(rows)]
+
+
+def _order_province(order: Order) -> str:
+    if isinstance(order, Build):
+        return order.location.province
+    if isinstance(order, Waive):
+        return ""
+    return order.unit.province
+
+
+def format_godip_order(order: Order) -> str:
+    """One order as godip writes it: locations as the order gives them, godip's
+    abbreviations, no power ('' for Waive, which godip has no form for).
+
+    :raises ValueError: a build without a unit kind."""
+    match order:
+        case Hold(unit=u):
+            return f"{_name(u.location)} hold"
+        case Move(unit=u, dest=d, via_convoy=via):
+            return f"{_name(u.location)} move {_name(d)}" + (" via convoy" if via else "")
+        case SupportHold(unit=u, target=t):
+            return f"{_name(u.location)} support {_name(t.location)}"
+        case SupportMove(unit=u, target=t, dest=d):
+            return f"{_name(u.location)} support {_name(t.location)} move {_name(d)}"
+        case Convoy(unit=u, target=t, dest=d):
+            return f"{_name(u.location)} convoy {_name(t.location)} move {_name(d)}"
+        case Retreat(unit=u, dest=d):
+            return f"{_name(u.location)} move {_name(d)}"
+        case Disband(unit=u):
+            return f"{_name(u.location)} disband"
+        case Build(location=loc, kind=k) if k is not None:
+            return f"build {'Fleet' if k is UnitKind.FLEET else 'Army'} {_name(loc)}"
+        case Remove(unit=u):
+            return f"remove {_name(u.location)}"
+        case Waive():
+            return ""
+    raise ValueError(f"no godip form for {order!r}")

@@ -1,0 +1,269 @@
+"""Recorded games, whatever the archive format: positions, orders and what the record says.
+
+The readers (:mod:`dipsat.formats.diplomacy_json` for the ``diplomacy`` package's
+saved games and webDiplomacy exports, :mod:`dipsat.formats.godip` for the
+Droidippy/godip game histories) turn an archive's record into a
+:class:`RecordedGame`: for each phase dipsat's :class:`~dipsat.state.State` before
+the orders, the typed orders as recorded and, where the archive has them, the
+per-order result codes. :mod:`dipsat.validate` judges it.
+
+A phase's result is what the *next* phase's position says. Some archives record
+per-order results as well (the ``diplomacy`` package's ``results``); others only
+positions (webDiplomacy exports have ``"results": {}``, godip histories have none):
+:attr:`RecordedPhase.results_recorded` says which, and a phase without results is
+judged on the positions alone.
+
+:func:`position_contradiction` is the record-against-itself check that needs no
+result codes: a position that no adjudication of the orders before it could give
+(a unit appearing from nowhere, a unit lost without being dislodged or removed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
+from .errors import DipsatError
+from .maps import Variant
+from .orders import Build, Move, Order, Retreat
+from .results import PhaseResult
+from .state import Dislodged, State
+
+__all__ = ["RecordError", "RecordedPhase", "RecordedGame", "package_phase_name", "format_location",
+           "format_unit", "next_phase_names", "position_contradiction", "with_attackers"]
+
+
+class RecordError(DipsatError, ValueError):
+    """A recorded game (or one of its phases) that cannot be used.
+
+    ``game`` is the record's id, ``phase`` the phase name (None: the whole
+    record), ``message`` what is wrong and what was expected.
+    """
+
+    def __init__(self, game: str | None, phase: str | None, message: str) -> None:
+        self.game = game
+        self.phase = phase
+        self.message = message
+        where = f"game {game!r}" if game is not None else "record"
+        if phase is not None:
+            where += f", phase {phase}"
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass
+class RecordedPhase:
+    """One phase of a record: the position, the orders and the recorded results."""
+
+    index: int
+    name: str
+    phase: Phase | None = None  # None: COMPLETED / FORMING
+    state: State | None = None
+    orders: list[tuple[Order, str]] = field(default_factory=list)  # (order, text as recorded)
+    results: dict[str, tuple[str, ...]] = field(default_factory=dict)  # province -> codes
+    result_units: dict[str, str] = field(default_factory=dict)  # province -> unit as recorded ('F STP/SC')
+    retreat_options: dict[str, tuple[str, ...]] = field(default_factory=dict)  # province -> recorded options
+    results_recorded: bool = True
+    """The record carries per-order results for this phase. False: only positions are
+    recorded (webDiplomacy exports, Droidippy histories); the phase is judged on the
+    next phase's position alone and no result code is ever invented."""
+    retreat_options_recorded: bool = False
+    """A retreat phase's record lists each dislodged unit's retreat options."""
+    error: RecordError | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def kind(self) -> PhaseKind | None:
+        return self.phase.kind if self.phase else None
+
+    @property
+    def processed(self) -> bool:
+        """Orders were given (or results recorded): the phase was adjudicated."""
+        return bool(self.orders) or bool(self.results)
+
+
+@dataclass
+class RecordedGame:
+    id: str
+    map: str
+    rules: tuple[str, ...]
+    variant: Variant
+    phases: list[RecordedPhase]
+    format: str = "diplomacy"
+    """The archive format it was read from: ``diplomacy`` (the package's saved-game
+    JSON, webDiplomacy exports) or ``godip`` (Droidippy/godip histories)."""
+
+
+# --- names -------------------------------------------------------------------------------
+
+
+def package_phase_name(phase: Phase) -> str:
+    """The short name of one of our phases as recorded games write it (``S1901M``,
+    ``F1901R``; adjustments are ``W1901A``)."""
+    if phase.kind is PhaseKind.ADJUSTMENT:
+        return f"W{phase.year}A"
+    return phase.short
+
+
+def format_location(loc: Location) -> str:
+    return str(loc).upper()
+
+
+def format_unit(unit: Unit) -> str:
+    return f"{unit.kind} {format_location(unit.location)}"
+
+
+def next_phase_names(phase: Phase) -> set[str]:
+    """The names the phase after `phase` may have (phases with nothing to do skipped)."""
+    y = phase.year
+    if phase.kind is PhaseKind.ADJUSTMENT:
+        return {f"S{y + 1}M", "COMPLETED"}
+    if phase.season is Season.SPRING:
+        return {f"S{y}R", f"F{y}M", "COMPLETED"} if phase.kind is PhaseKind.MOVEMENT else {f"F{y}M", "COMPLETED"}
+    base = {f"W{y}A", f"S{y + 1}M", "COMPLETED"}
+    return base | {f"F{y}R"} if phase.kind is PhaseKind.MOVEMENT else base
+
+
+# --- the record against itself, without result codes --------------------------------------------
+
+
+def position_contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
+    """Why `nxt`'s recorded position cannot follow from `prev`'s position and orders
+    under any adjudication, or None. Needs no result codes.
+
+    - the phase sequence must be possible (phases with nothing to do may be skipped);
+    - movement: every unit afterwards stands where a unit of its power and kind stood,
+      or where one was ordered to move (a unit of the previous position that is gone
+      must have been dislodged: some unit ordered to move into its province);
+    - retreat: the units that were not dislodged stay; a dislodged unit is gone or
+      stands where it was ordered to retreat;
+    - adjustment: units stay, or go (removals, civil disorder); new units stand where
+      a build was ordered, or on an empty home centre of their power (a record may
+      keep builds but not their orders).
+    - no power has more units after an adjustment than it owns centres (unless it had
+      them before);
+    - centre ownership changes only at the end of the fall turn (written with the
+      adjustment phase, or the spring after it).
+    """
+    if prev.phase is None or prev.state is None or nxt.state is None:
+        return None
+    if nxt.name not in next_phase_names(prev.phase):
+        expected = " or ".join(sorted(next_phase_names(prev.phase)))
+        return f"phase {nxt.name} cannot follow {prev.name} (expected {expected})"
+    before, after = prev.state, nxt.state
+    kind = prev.phase.kind
+    problems = []
+    after_units = list(after.units) + [d.unit for d in after.dislodged]
+    if kind is PhaseKind.MOVEMENT:
+        targets: dict[tuple[str, UnitKind, str], set[str]] = {}
+        for unit in before.units:
+            targets.setdefault((unit.power, unit.kind, unit.province), set()).add(unit.province)
+        attacked: set[str] = set()
+        for order, _ in prev.orders:
+            if isinstance(order, Move):
+                unit = before.unit_at(order.unit.province)
+                if unit is not None:
+                    targets[(unit.power, unit.kind, unit.province)].add(order.dest.province)
+                    attacked.add(order.dest.province)
+        reachable = {(power, kind_, dest) for (power, kind_, _), dests in targets.items() for dest in dests}
+        extra = [u for u in after.units if (u.power, u.kind, u.province) not in reachable]
+        if extra:
+            problems.append("found " + ", ".join(f"{u.power} {format_unit(u)}" for u in extra[:6])
+                            + ": no unit stood or was ordered there")
+        moved_to = {(u.power, u.kind, u.province) for u in after_units}
+        lost = []
+        for unit in before.units:
+            dests = targets[(unit.power, unit.kind, unit.province)]
+            if not any((unit.power, unit.kind, d) in moved_to for d in dests) and unit.province not in attacked:
+                lost.append(unit)
+        if lost:
+            problems.append("lost " + ", ".join(f"{u.power} {format_unit(u)}" for u in lost[:6])
+                            + ": nobody moved into its province")
+    elif kind is PhaseKind.RETREAT:
+        staying = {(u.power, u.kind, u.province) for u in before.units}
+        retreats = {o.unit.province: o.dest.province for o, _ in prev.orders if isinstance(o, Retreat)}
+        allowed = set(staying)
+        for d in before.dislodged:
+            if d.unit.province in retreats:
+                allowed.add((d.unit.power, d.unit.kind, retreats[d.unit.province]))
+        extra = [u for u in after.units if (u.power, u.kind, u.province) not in allowed]
+        missing = [u for u in before.units if (u.power, u.kind, u.province) not in
+                   {(a.power, a.kind, a.province) for a in after.units}]
+        if extra:
+            problems.append("found " + ", ".join(f"{u.power} {format_unit(u)}" for u in extra[:6])
+                            + " unaccounted for")
+        if missing:
+            problems.append("expected " + ", ".join(f"{u.power} {format_unit(u)}" for u in missing[:6])
+                            + " (not dislodged)")
+        if after.dislodged:
+            problems.append("dislodged units after a retreat phase")
+    elif kind is PhaseKind.ADJUSTMENT:
+        present = {(u.power, u.kind, u.province) for u in before.units}
+        builds = {o.location.province for o, _ in prev.orders if isinstance(o, Build)}
+        homes = {c: p.name for p in before.variant.powers for c in p.home_centres}
+        extra = [u for u in after.units if (u.power, u.kind, u.province) not in present
+                 and u.province not in builds and homes.get(u.province) != u.power]
+        if extra:
+            problems.append("found " + ", ".join(f"{u.power} {format_unit(u)}" for u in extra[:6])
+                            + ": neither built nor there before")
+        if after.dislodged:
+            problems.append("dislodged units after an adjustment phase")
+        before_count, after_count = _unit_counts(before), _unit_counts(after)
+        over = sorted(p for p, n in after_count.items()
+                      if n > max(before_count.get(p, 0), len(after.centres_of(p))))
+        if over:
+            problems.append(f"{', '.join(over)} built beyond its supply centres")
+    if before.owners != after.owners:
+        fall_turn = prev.phase.season is Season.FALL and kind is not PhaseKind.ADJUSTMENT
+        if not (fall_turn and nxt.kind is not PhaseKind.RETREAT):
+            changed = sorted(dict.fromkeys(c for c, _ in set(before.owners) ^ set(after.owners)))
+            problems.append("centre ownership changed outside the end of the fall turn: " + ", ".join(changed))
+    if not problems:
+        return None
+    return f"position contradicts the orders of {prev.name}: " + "; ".join(problems)
+
+
+
+def _unit_counts(state: State) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for unit in (*state.units, *(d.unit for d in state.dislodged)):
+        counts[unit.power] = counts.get(unit.power, 0) + 1
+    return counts
+
+
+# --- a retreat phase from a record without results ---------------------------------------------
+
+
+def with_attackers(movement: RecordedPhase, retreat: RecordedPhase, result: PhaseResult) -> State:
+    """The position of `retreat` (a retreat phase whose record does not say who
+    dislodged whom) completed from `result`, our adjudication of the recorded
+    `movement` before it: each dislodged unit's attacker (ours, when we dislodged that
+    unit too; else as the positions show it: the unit ordered into its province that
+    now stands there) and the standoffs (ours; the records do not keep them)."""
+    assert movement.state is not None and retreat.state is not None
+    ours = {d.unit: d for d in result.dislodgements}
+    dislodged = []
+    for d in retreat.state.dislodged:
+        if d.attacker_origin is not None:
+            dislodged.append(d)
+        else:
+            found = ours.get(d.unit)
+            dislodged.append(found if found is not None else _attacker_from_positions(d, movement, retreat))
+    occupied = {u.province for u in retreat.state.units}
+    standoffs = frozenset(p for p in result.standoffs if p not in occupied)
+    return retreat.state.with_(dislodged=tuple(dislodged), standoffs=standoffs)
+
+
+def _attacker_from_positions(d: Dislodged, movement: RecordedPhase, retreat: RecordedPhase) -> Dislodged:
+    """The attacker of a dislodged unit as the record shows it: the unit ordered to move
+    into its province that now stands there (by convoy: ordered so, or not adjacent)."""
+    assert movement.state is not None and retreat.state is not None
+    occupant = retreat.state.unit_at(d.unit.province)
+    for order, _ in movement.orders:
+        if isinstance(order, Move) and order.dest.province == d.unit.province:
+            mover = movement.state.unit_at(order.unit.province)
+            if mover is not None and occupant is not None and (mover.power, mover.kind) == (occupant.power, occupant.kind):
+                over_land = movement.state.map.can_move(mover.kind, mover.location, Location(d.unit.province))
+                by_convoy = mover.kind is UnitKind.ARMY and (order.via_convoy or not over_land)
+                return Dislodged(d.unit, mover.province, by_convoy)
+    return d

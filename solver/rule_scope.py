@@ -1,0 +1,203 @@
+"""Which DATC chapter-4 issues a phase can touch, decided from the position and the
+orders alone, before any adjudication.
+
+:func:`issues_touched` answers it for one phase: a superset of the issues whose
+option can change that phase's result (it may name an issue whose options all give
+the same result there; it never leaves out one that could matter). Validation uses
+it to re-judge only the phases an option can affect when it infers the rules a
+recorded game follows, instead of re-adjudicating whole games per candidate option.
+
+Each test names the situation the DATC describes for the issue (chapter 4); the
+ones that need a convoy look for a convoy order, since without one no convoy rule
+applies (an army that cannot reach its destination over land is illegal without
+fleets, and a ``via convoy`` move with no convoying fleet is 4.A.3's question).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from .board import Location, PhaseKind, UnitKind
+from .adjustments import adjustment_count
+from .maps import ProvinceKind
+from .orders import (Build, Convoy, Disband, Move, Order, Remove, Retreat, SupportHold, SupportMove, Waive,
+                     order_power)
+from .state import State
+
+__all__ = ["issues_touched"]
+
+
+def issues_touched(state: State, orders: Iterable[Order]) -> frozenset[str]:
+    """The DATC chapter-4 issue numbers (``"4.A.3"``, ...) whose option could change
+    the result of `orders` in `state` (a superset; see the module docstring)."""
+    orders = list(orders)
+    kind = state.phase.kind
+    out: set[str] = set()
+    out |= _designation_issues(state, orders)
+    if kind is PhaseKind.MOVEMENT:
+        out |= _movement_issues(state, orders)
+    elif kind is PhaseKind.RETREAT:
+        out |= _retreat_issues(state, orders)
+    else:
+        out |= _adjustment_issues(state, orders)
+    return frozenset(out)
+
+
+def _designation_issues(state: State, orders: list[Order]) -> set[str]:
+    """4.C: a missing or wrong unit kind or nationality; 4.B.5: the wrong coast of the
+    ordered unit; 4.B.6: a coast where there is none; 4.D.3: several orders to one unit."""
+    out: set[str] = set()
+    units = {d.unit.province: d.unit for d in state.dislodged} if state.phase.kind is PhaseKind.RETREAT else {}
+    units = units or {u.province: u for u in state.units}
+    ordered = Counter(o.unit.province for o in orders if not isinstance(o, (Build, Waive)))
+    if any(n > 1 for n in ordered.values()):
+        out.add("4.D.3")  # 4.D.3: multiple orders to the same unit
+    for order in orders:
+        if isinstance(order, (Build, Waive)):
+            continue
+        unit = units.get(order.unit.province)
+        if unit is None:
+            continue
+        if order.unit.kind is None:
+            out.add("4.C.1")
+        elif order.unit.kind is not unit.kind:
+            out.add("4.C.2")
+        if order.unit.location.coast not in (None, unit.location.coast):
+            out.add("4.B.5")
+        if isinstance(order, (SupportHold, SupportMove, Convoy)):
+            target = state.unit_at(order.target.province)
+            if target is not None:
+                if order.target.kind is None:
+                    out.add("4.C.1")
+                elif order.target.kind is not target.kind:
+                    out.add("4.C.2")
+                if target.power != unit.power:
+                    out.add("4.C.5" if order.target.power is None else "4.C.6")
+        dest = getattr(order, "dest", None)
+        if isinstance(dest, Location) and dest.coast is not None and dest.province in state.map.provinces \
+                and not state.map.provinces[dest.province].coasts:
+            out.add("4.B.6")  # 4.B.6: a coast for an area that has none
+        if isinstance(order, Move) and unit.kind is not UnitKind.FLEET and order.dest.coast is not None:
+            out.add("4.B.6")  # an army ordered to a coast
+    return out
+
+
+def _movement_issues(state: State, orders: list[Order]) -> set[str]:
+    out: set[str] = set()
+    the_map = state.map
+    moves = {o.unit.province: o for o in orders if isinstance(o, Move)}
+    convoys = [o for o in orders if isinstance(o, Convoy)]
+    convoyed: dict[tuple[str, str], list[Convoy]] = {}
+    for c in convoys:
+        convoyed.setdefault((c.target.province, c.dest.province), []).append(c)
+    convoying = {c.unit.province for c in convoys}
+    if any(isinstance(o, Move) and o.path for o in orders):
+        out.add("4.A.6")  # a written-out convoy path
+    for (origin, dest), fleets in convoyed.items():
+        if len(fleets) > 1:
+            out.add("4.A.1")  # several convoying fleets: more than one route may exist
+        fleet_provinces = {c.unit.province for c in fleets}
+        if any(m.dest.province in fleet_provinces for m in moves.values()):
+            out.add("4.A.2")  # a convoying fleet is attacked: disruption, paradoxes
+        if any(_supported_area(o) in convoying and o.unit.province == dest for o in orders):
+            out.add("4.A.2")  # the army attacks a unit supporting an action where a convoying fleet is
+        defender = state.unit_at(dest)
+        back = moves.get(dest)
+        if back is not None and back.dest.province == origin:
+            out.add("4.A.7")  # a convoyed army and a unit moving the opposite way
+        if defender is not None and any(isinstance(o, SupportMove) and o.unit.province == dest
+                                        and o.dest.province == origin for o in orders):
+            out.add("4.A.4")  # a convoyed army attacks a unit supporting an attack on its own origin
+    for move in moves.values():
+        unit = state.unit_at(move.unit.province)
+        if unit is None:
+            continue
+        if unit.kind is UnitKind.ARMY:
+            adjacent = the_map.can_move(UnitKind.ARMY, unit.location, Location(move.dest.province))
+            if adjacent and (move.via_convoy or (unit.province, move.dest.province) in convoyed):
+                out.add("4.A.3")  # convoying to an adjacent province
+        elif unit.kind is UnitKind.FLEET and move.dest.province in the_map.provinces:
+            coasts = the_map.provinces[move.dest.province].coasts
+            if coasts:
+                reachable = the_map.reachable_coasts(unit.location, move.dest.province)
+                if move.dest.coast is None and reachable:
+                    out.add("4.B.1" if len(reachable) > 1 else "4.B.2")  # the coast left out
+                elif move.dest.coast is not None and move.dest not in reachable:
+                    out.add("4.B.3")  # an impossible coast
+    for order in orders:
+        if isinstance(order, SupportMove):
+            target = state.unit_at(order.target.province)
+            if (target is not None and target.kind is UnitKind.FLEET and order.dest.province in the_map.provinces
+                    and the_map.provinces[order.dest.province].coasts):
+                out.add("4.B.4")  # a support into a split-coast area, with a coast or without (4.B.4 v2 e: ignored)
+    ordering = {order_power(state, o) for o in orders} - {None}
+    ordered = {o.unit.province for o in orders if not isinstance(o, (Build, Waive))}
+    for order in orders:
+        if isinstance(order, SupportHold):
+            target = state.unit_at(order.target.province)
+            if target is not None and target.power not in ordering:
+                out.add("4.D.9")  # hold support for a unit in civil disorder
+        if isinstance(order, (SupportMove, Convoy)):
+            target = state.unit_at(order.target.province)
+            supporter = state.unit_at(order.unit.province)
+            if (target is not None and supporter is not None and target.power == supporter.power
+                    and target.province not in ordered):
+                out.add("4.E.3")  # an unordered unit its own power supports or convoys
+    return out
+
+
+def _supported_area(order: Order) -> str | None:
+    """The area a support is for: the supported unit's (to hold) or its destination."""
+    if isinstance(order, SupportHold):
+        return order.target.province
+    if isinstance(order, SupportMove):
+        return order.dest.province
+    return None
+
+
+def _retreat_issues(state: State, orders: list[Order]) -> set[str]:
+    out: set[str] = set()
+    if any(d.by_convoy or d.attacker_origin is None for d in state.dislodged):
+        out.add("4.A.5")  # a retreat after a dislodgement by convoy
+    for order in orders:
+        if isinstance(order, Retreat) and order.dest.province in state.map.provinces:
+            if state.map.provinces[order.dest.province].coasts:
+                out |= {"4.B.1", "4.B.2", "4.B.3"}  # a retreat to a split-coast area, coasts as in moves
+    return out
+
+
+def _adjustment_issues(state: State, orders: list[Order]) -> set[str]:
+    out: set[str] = set()
+    builds: dict[str | None, list[Build]] = {}
+    removals: dict[str | None, list[Order]] = {}
+    for order in orders:
+        power = order_power(state, order)
+        if isinstance(order, Build):
+            builds.setdefault(power, []).append(order)
+            prov = state.map.provinces.get(order.location.province)
+            if order.kind is None:
+                out.add("4.C.3")  # a build without unit kind
+            elif order.kind is UnitKind.FLEET and prov is not None:
+                if prov.coasts and order.location.coast is None:
+                    out.add("4.B.7")  # a fleet built without its coast
+                if prov.kind is ProvinceKind.LAND:
+                    out.add("4.C.4")  # a fleet built in a land area
+        elif isinstance(order, (Remove, Disband)):
+            removals.setdefault(power, []).append(order)
+        elif isinstance(order, Waive):
+            out.add("4.D.7")  # waiving a build
+    for power in {p.name for p in state.variant.powers}:
+        count = adjustment_count(state, power)
+        mine = builds.get(power, [])
+        if count > 0 and len(mine) > count:
+            out.add("4.D.4")  # too many build orders
+        if len({b.location.province for b in mine}) < len(mine):
+            out.add("4.D.5")  # several builds for one province
+        gone = removals.get(power, [])
+        if count < 0 and len(gone) > -count:
+            out.add("4.D.6")  # too many disband orders
+        if count < 0 and len({o.unit.province for o in gone if isinstance(o, (Remove, Disband))}) < -count:
+            out.add("4.D.8")  # fewer removals than needed: civil disorder decides
+    return out
+
