@@ -142,16 +142,15 @@ def _backup(component: list[Key], found: list[dict[Key, bool]], rules: Rules) ->
             # of the paradox is disrupted, if there is exactly one such; else All Hold.
             disrupted = _all_convoys_disrupted(component, projected)
             if len(projected) > 1 and len(disrupted) == 1:
-                chosen = dict(zip(component, disrupted[0]))
-                paths = {k: False for k in component if k[0] == "path"}
-                return "dptg", paths or chosen  # no convoy route: the rest of that resolution follows
+                no_route = {k: False for k in component if k[0] == "path"}
+                return "dptg", no_route or dict(zip(component, disrupted[0]))  # the rest of it follows
         if backup is not ConvoyParadox.SZYKMAN:
             # 4.A.2 d (All Hold), as the only rule or the backup: every move in the paradox fails,
             # the convoyed armies whose PATH is in it too, and they cut no support (DATC v2.x
             # 6.F.16-6.F.18).
-            paths = [k for k in component if k[0] == "path"]
-            moves = {k for k in component if k[0] == "move"} | {("move", k[1]) for k in paths}
-            return "all hold", {k: False for k in sorted(moves | set(paths))}
+            routes = [k for k in component if k[0] == "path"]
+            held = {k for k in component if k[0] == "move"} | {("move", k[1]) for k in routes}
+            return "all hold", {k: False for k in sorted(held | set(routes))}
         # 5.B.9 / 4.A.2 f (Szykman): the convoying fleets in the paradox do not convoy.
         return "szykman", {k: False for k in convoys}
     moves = [k for k in differing if k[0] == "move"]
