@@ -223,6 +223,61 @@ def _diff(what: str, expected: set[Unit], got: set[Unit]) -> list[str]:
     return out
 
 
+def case_lines(case: Case, profile: str | None = None, verbose: bool = False) -> tuple[str, list[str]]:
+    """Run one case and say it as ``dipsat cases`` prints it: its status and lines."""
+    run = run_case(case, profile)
+    if run.status == "PASS":
+        return run.status, [f"PASS {case.id}"]
+    if run.status == "SKIP":
+        return run.status, [f"SKIP {case.id}: {run.problems[0]}"]
+    lines = [f"{run.status} {case.id} ({case.source}:{case.line})" + (f" [rules {run.rules}]" if run.rules else "")]
+    lines += [f"    {problem}" for problem in run.problems]
+    if verbose and run.result is not None:
+        lines += [f"      {line}" for line in describe_results(run.result)]
+    return run.status, lines
+
+
+def _case_chunk(task: tuple[list[Case], str | None, bool]) -> list[tuple[str, list[str]]]:
+    """A pool's unit of work: some cases (top level, so worker processes can import it)."""
+    cases, profile, verbose = task
+    return [case_lines(case, profile, verbose) for case in cases]
+
+
+def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: bool = False,
+              workers: int = 1, chunk: int = 32) -> Iterator[tuple[str, list[str]]]:
+    """(status, lines) of every case of the files in `paths`, in input order (an
+    unreadable line is an ``ERROR``). With `workers` > 1 the cases run in a process
+    pool, `chunk` at a time; the output is the same."""
+    pending: list[Case] = []
+
+    def flush() -> Iterator[tuple[str, list[str]]]:
+        chunks = [pending[i:i + chunk] for i in range(0, len(pending), chunk)]
+        if workers <= 1 or len(chunks) <= 1:
+            for case in pending:
+                yield case_lines(case, profile, verbose)
+        else:
+            from .pool import Pool, TaskFailure
+            done: dict[int, list[tuple[str, list[str]]]] = {}
+            tasks = [(c, profile, verbose) for c in chunks]
+            for i, answer in Pool(_case_chunk, workers).run(tasks):
+                if isinstance(answer, TaskFailure):
+                    answer = [("ERROR", [f"ERROR {case.id} ({case.source}:{case.line}): {answer.reason}"])
+                              for case in chunks[i]]
+                done[i] = answer
+            for i in range(len(chunks)):
+                yield from done[i]
+        pending.clear()
+
+    for path in case_files(paths):
+        cases, errors = load_cases(path)
+        for error in errors:
+            yield "ERROR", [f"ERROR {error}"]
+        pending.extend(cases)
+        if workers <= 1:
+            yield from flush()
+    yield from flush()
+
+
 def describe_results(result: PhaseResult) -> list[str]:
     lines = []
     for r in result.results:

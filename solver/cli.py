@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from .casework import apply_players, build_position, case_files, describe_results, load_cases, run_case
+from .casework import apply_players, build_position, case_files, describe_results, load_cases, run_case, run_cases
 from .errors import DipsatError, NotationError
 from .formats.casefile import read_cases, resolve_variant
 from .formats.dipsat_json import JsonFormatError, position_from_json, result_to_json, state_problems
@@ -39,31 +39,16 @@ def main() -> None:
 @click.option("--rules", "profile", type=click.Choice(sorted(PROFILES)), default=None,
               help="Run every case under this profile (cases written for another profile are skipped).")
 @click.option("-v", "--verbose", is_flag=True, help="Print each order's result for failures.")
-def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool) -> None:
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (the output is the same, in the same order).")
+def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool, workers: int) -> None:
     """Run case files (jDip/DATC format): PASS/FAIL per case, then a tally."""
     passed = failed = skipped = 0
-    for path in case_files(paths):
-        cases, errors = load_cases(path)
-        for error in errors:
-            click.echo(f"ERROR {error}")
-            failed += 1
-        for case in cases:
-            run = run_case(case, profile)
-            if run.status == "PASS":
-                passed += 1
-                click.echo(f"PASS {case.id}")
-                continue
-            if run.status == "SKIP":
-                skipped += 1
-                click.echo(f"SKIP {case.id}: {run.problems[0]}")
-                continue
-            failed += 1
-            click.echo(f"{run.status} {case.id} ({case.source}:{case.line})" + (f" [rules {run.rules}]" if run.rules else ""))
-            for problem in run.problems:
-                click.echo(f"    {problem}")
-            if verbose and run.result is not None:
-                for line in describe_results(run.result):
-                    click.echo(f"      {line}")
+    for status, lines in run_cases(paths, profile, verbose, workers):
+        passed += status == "PASS"
+        skipped += status == "SKIP"
+        failed += status not in ("PASS", "SKIP")
+        click.echo("\n".join(lines))
     tally = f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else "")
     click.echo(tally)
     sys.exit(1 if failed else 0)
