@@ -6,6 +6,7 @@ import io
 import json
 import os
 import sys
+import textwrap
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from .game import adjudicate_silencing
 from .maps import load_variant
 from .notation import parse_order, parse_orders
 from .orders import Order
-from .rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Rules, RulesError
+from .rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Profile, Rules, RulesError
 from .state import State
 
 
@@ -56,19 +57,65 @@ def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool, wo
 
 
 @main.command("rules")
-def rules_command() -> None:
-    """List the rule options (DATC chapter 4) and what each profile picks."""
-    profiles = sorted(PROFILES)
+@click.option("--profile", "profile", type=click.Choice(sorted(PROFILES)), default=None,
+              help="Print one profile in full: each issue's reading and what it rests on.")
+def rules_command(profile: str | None) -> None:
+    """List the rule options (DATC chapter 4), their DATC v3.0 and v2.x letters, and what each profile picks."""
+    for line in _profile_lines(PROFILES[profile]) if profile else _catalogue_lines():
+        click.echo(line)
+
+
+RULES_HEADER = """\
+Rule options by DATC chapter-4 issue. Each option: its key (the DATC v3.0 letter, or a
+name where v3.0 letters none), its DATC v2.x letter where that differs ("-": v2.x does
+not list it), and the option in the DATC's words. Select with --rule 4.A.2=KEY, or by
+v2.x letter with --rule v2:4.A.2=LETTER (also in RULES lines and JSON). "picked by"
+gives each profile's reading; * marks a profile whose rulebook is silent on the issue,
+which takes DATC v3.0's preference (dipsat rules --profile P says why for each)."""
+
+
+def _profile_names() -> list[str]:
+    return sorted(PROFILES)
+
+
+def _catalogue_lines() -> list[str]:
+    lines = RULES_HEADER.splitlines() + ["", "Profiles:"]
+    for name in _profile_names():
+        lines += _wrapped(f"    {name:<5} ", PROFILES[name].title + (" (default)" if name == DEFAULT_PROFILE else ""))
     for number, issue in ISSUES.items():
-        picks = ", ".join(f"{p}={Rules.profile(p).choice(number)}" for p in profiles)
-        click.echo(f"{number}  {issue.title}  [{picks}; DATC prefers {issue.preferred}]")
-        for letter, text in issue.options.items():
-            names = [n for n, l in issue.names.items() if l == letter]
-            click.echo(f"    {letter}  {text}" + (f"  (also: {', '.join(names)})" if names else ""))
-    click.echo(f"default profile: {DEFAULT_PROFILE}")
-    click.echo("not selectable, and why:")
-    for number, why in NOT_APPLICABLE.items():
-        click.echo(f"    {number}  {why}")
+        lines += ["", f"{number}  {issue.title}"]
+        width = max(len(o.key) for o in issue.kind)
+        for option in issue.kind:
+            also = f"  (also: {', '.join(option.aliases)})" if option.aliases else ""
+            v2 = "" if option.v2 == option.key else f"v2 {option.v2}" if option.v2 else "-"
+            lines += _wrapped(f"    {option.key:<{width}}  {v2:<6}  ", option.text + also)
+        picks = ", ".join(f"{name}={PROFILES[name].pick(number).option.key}"
+                          + ("*" if number not in PROFILES[name].picks else "") for name in _profile_names())
+        lines += _wrapped("    picked by: ", f"{picks}; DATC v3.0 prefers {issue.preferred.key}")
+        for key, why in NOT_APPLICABLE.items():
+            if key.split()[0] == number and " " in key:
+                lines += _wrapped("    not selectable: ", f"{key.split(' ', 1)[1]}: {why}")
+    lines += ["", "not selectable, and why:"]
+    for key, why in NOT_APPLICABLE.items():
+        if " " not in key:
+            lines += _wrapped(f"    {key}  ", why)
+    return lines
+
+
+def _profile_lines(profile: Profile) -> list[str]:
+    """One profile in full: per issue its reading, the reading's words and what it rests on."""
+    lines = [f"Profile {profile.name}: {profile.title}" + (" (the default)" if profile.name == DEFAULT_PROFILE else "")]
+    for number, issue in ISSUES.items():
+        pick = profile.pick(number)
+        lines += ["", f"{number}  {issue.title}: {pick.option.key}"]
+        lines += _wrapped("    ", pick.option.text)
+        lines += _wrapped("    why: ", pick.source)
+    return lines
+
+
+def _wrapped(head: str, text: str, width: int = 100) -> list[str]:
+    return textwrap.wrap(text, width, initial_indent=head, subsequent_indent=" " * len(head),
+                         break_on_hyphens=False) or [head.rstrip()]
 
 
 # --- adjudicate ------------------------------------------------------------------------
@@ -228,8 +275,9 @@ def _position_arguments(position: str | None, orders_path: str | None, initial: 
 @click.option("--explain", is_flag=True, help="For each order, the decisive facts: strengths, supports, cuts, routes, rules.")
 @click.option("--all", "show_all", is_flag=True,
               help="Every consistent resolution before any backup rule, which one was taken and why; a paradox's core.")
-@click.option("--compare", "compare", metavar="PROFILES",
-              help="Adjudicate under each profile too (e.g. 1971,1982,2000,2023,dptg) and show where results differ.")
+@click.option("--compare", "compare", metavar="RULES",
+              help="Adjudicate under each of these rules too and show where results differ: profiles and options, "
+                   "e.g. 1971,1982,2000,2023,datc,dptg or 2000,2000+4.A.2=d (all: every profile).")
 def adjudicate_command(position: str | None, orders_path: str | None, case_id: str | None, phase_name: str | None,
                        initial: bool, variant_name: str, profile: str | None, overrides: tuple[str, ...], fmt: str,
                        explain: bool, show_all: bool, compare: str | None, output: str | None) -> None:
@@ -313,10 +361,14 @@ def _recorded_position(path: str | None, phase_name: str, case_id: str | None, p
 
 
 def _compare_rules(profiles: str, overrides: tuple[str, ...]) -> dict[str, Rules]:
+    """``--compare``: comma-separated rules, each a profile and/or options joined by
+    ``+`` or spaces (``2000,2000+4.A.2=d,v2:4.A.3=d``); ``all`` is every profile."""
+    if profiles.strip().lower() == "all":
+        profiles = ",".join(sorted(PROFILES))
     names = [p.strip() for p in profiles.split(",") if p.strip()]
     if not names:
-        raise RulesError("--compare needs profile names, e.g. 1971,1982,2000,2023,dptg")
-    return {name: Rules.parse([name, *overrides]) for name in names}
+        raise RulesError("--compare needs rules, e.g. 1971,1982,2000,2023,datc,dptg or 2000,2000+4.A.2=d")
+    return {name: Rules.parse([*overrides, *name.replace("+", " ").split()]) for name in names}
 
 
 @main.command("bench")

@@ -40,7 +40,7 @@ def _units_text(units: list[Unit]) -> str:
 def render_text(result: PhaseResult, name: str = "") -> str:
     """The people's report: orders and results, dislodgements, the new position."""
     before, after = result.before, result.after
-    lines = [f"{name + ': ' if name else ''}{before.phase} (rules {result.rules})"]
+    lines = _wrap(f"{name + ': ' if name else ''}", f"{before.phase} (rules {result.rules})", indent=4)
     ranked = sorted_results(result)
     powers = [p.name for p in before.variant.powers]
     pw = max([len(order_power(r) or "-") for _, r in ranked] + [len(p) for p in powers])
