@@ -158,5 +158,5 @@ def game_record(game: Game) -> RecordedGame:
         phases.append(RecordedPhase(index, package_phase_name(state.phase), state.phase, state, orders,
                                     results_recorded=False))
     name = game.variant.name
-    return RecordedGame(f"{name}-{game.seed}", game.variant.map.name, (str(game.rules),), game.variant, phases)
+    return RecordedGame(f"{name}-{game.seed}", game.variant.map.name, (str(game.rules),), game.variant, phases, format="dipsat")
 

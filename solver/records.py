@@ -91,7 +91,8 @@ class RecordedGame:
     phases: list[RecordedPhase]
     format: str = "diplomacy"
     """The archive format it was read from: ``diplomacy`` (the package's saved-game
-    JSON, webDiplomacy exports) or ``godip`` (Droidippy/godip histories)."""
+    JSON, webDiplomacy exports), ``godip`` (Droidippy/godip histories) or ``dipsat``
+    (a dipsat game file)."""
 
 
 # --- names -------------------------------------------------------------------------------

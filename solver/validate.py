@@ -1,31 +1,43 @@
 """Validate recorded games: re-adjudicate every phase and compare with the record.
 
-:func:`validate_game` takes one saved game of the ``diplomacy`` package (the
-decoded JSON, see :mod:`dipsat.formats.diplomacy_json`) and the rules to judge
-by, and returns a :class:`GameReport` with one :class:`PhaseReport` per phase of
-the record. It is a pure function of its arguments and never raises, so a
-process pool (or Dask) can map it over games; :func:`validate_text` does the
-same for one line of a ``.jsonl`` file, JSON decoding included.
+:func:`validate_recorded` takes a recorded game of any archive format (a
+:class:`~dipsat.records.RecordedGame`: the ``diplomacy`` package's saved games and
+webDiplomacy exports through :mod:`dipsat.formats.diplomacy_json`, Droidippy/godip
+histories through :mod:`dipsat.formats.godip`) and the rules to judge by, and
+returns a :class:`GameReport` with one :class:`PhaseReport` per phase of the
+record. It is a pure function of its arguments and never raises, so a process pool
+(or Dask) can map it over games; :func:`validate_text` and :func:`validate_godip`
+do the same from a record's text.
 
 Per phase the status is one of
 
 - ``agreed``: our adjudication of the recorded orders gives the recorded outcome;
-- ``disagreed``: it does not, under our rules nor under the alternatives below;
-- ``rule-difference``: it does not under our rules, but does under another option
-  of one DATC chapter-4 issue that concerns the phase kind (or, when no single
-  option does, under options of two issues), and that option keeps every other
-  phase of the game of the same kind that agrees under our rules agreeing. The
-  report names it, e.g. ``4.A.3=fallback``: the package lets an army ordered
-  ``VIA`` to an adjacent province take the land route when no fleet is ordered to
-  convoy it, the DATC v2 reading; DATC v3.0 keeps it in place. An option that
-  reproduces the phase but breaks another phase of the game is only named in the
-  report's ``note`` (the record follows some other reading of that issue). Issues
-  the saved-game format cannot express are not tried on recorded games: 4.A.6
-  (a written-out convoy path) and 4.C (missing or wrong unit kind or nationality);
+- ``disagreed``: it does not, under our rules nor under the rules the record is
+  inferred to follow; the report says whether the board differs or only a
+  recorded result code;
+- ``rule-difference``: it does not under our rules, but does under the options the
+  record follows (:meth:`_Judge.infer`): per game, for each DATC chapter-4 issue
+  a disagreeing phase touches, the option under which most of the phases that
+  issue can affect agree (decided statically by :mod:`dipsat.rule_scope`: a
+  ``VIA`` move to an adjacent province for 4.A.3, a civil-disorder removal for
+  4.D.8, ...; known readings of the archive's adjudicator first, our option on a
+  tie). The report names the options the phase needs, e.g. ``4.A.3=intent``: the
+  package lets an army ordered ``VIA`` to an adjacent province take the land
+  route when no fleet is ordered to convoy it (the DATC v2.x reading); DATC v3.0
+  keeps it in place. An option that reproduces a phase but breaks more of the
+  game's other phases is only named in the phase's ``note``. Issues the record
+  formats cannot express are not tried: 4.A.6 (a written-out convoy path) and 4.C
+  (missing or wrong unit kind or nationality);
 - ``rejected``: the phase cannot be judged (unreadable, unknown province, a
-  position that contradicts the recorded result of the phase before it); the
-  report says why;
+  position that contradicts the phase before it; without per-order results, a
+  phase whose next phase is rejected); the report says why;
 - ``final``: the record's last phase, not yet played (nothing to compare).
+
+Records without per-order results (webDiplomacy exports have ``"results": {}``,
+godip histories have none) are judged on the next phase's position alone
+(``basis: positions`` in the report): no result code is ever invented. A retreat
+phase of such a record gets its attackers' origins and the standoffs from our
+adjudication of the movement before it (:func:`dipsat.records.with_attackers`).
 
 What is compared
 ----------------
@@ -93,15 +105,14 @@ Known reporting differences (normalised, never counted)
 What the bundled corpus shows about the package (``diplomacy`` 1.1.2), see
 ``cases/peers/diplomacy_package.txt`` for its bugs:
 
-- rule readings: 4.A.3 -- ``VIA`` with no convoy route ordered takes the land
-  route, but an ordered convoy that is disrupted fails (no land route) unless the
-  army was convoyed without ``VIA`` by a fleet of its own power (then it falls
-  back); dipsat's ``fallback`` option matches the first case only. 4.A.2 -- a
-  convoyed army does not cut a support for or against a convoying fleet (like the
-  1982 rule, ``4.A.2=b``). 4.D.8 -- civil-disorder removals by distance to the
-  nearest *home* centre, armies over land and sea, fleets by sea only, fleets
-  first on a tie, then alphabetical by abbreviation (the common pre-2023 reading,
-  which no dipsat option offers yet; ``2023`` matches it sometimes by chance);
+- rule readings (:data:`KNOWN_READINGS`): 4.A.3 -- ``VIA`` with no convoy route
+  ordered takes the land route, an ordered convoy is taken when the order says
+  ``VIA`` or a fleet of the army's power convoys it (``4.A.3=intent``, DATC v2.x
+  d; a few games fit ``convoy_first`` better). 4.A.2 -- a convoyed army does not
+  cut a support for or against a convoying fleet (like the 1982 rule,
+  ``4.A.2=b``). 4.D.8 -- civil-disorder removals by distance to the home supply
+  centres, armies also at sea, fleets as fleets, ties by abbreviation
+  (``4.D.8=diplomacy``);
 - bugs: a support from the convoying fleet's own power counts when it decides that
   a convoy is disrupted; with ``VIA``, a support from the defender's own power
   counts for dislodging it; a unit dislodged by a convoyed army is offered every
@@ -149,7 +160,17 @@ ISSUES_BY_KIND = {
     PhaseKind.RETREAT: ("4.A.5", "4.B", "4.D.3"),
     PhaseKind.ADJUSTMENT: ("4.B.7", "4.C", "4.D"),
 }
-FIRST_TRIED = ("4.A.3", "fallback")  # what the package does: tried first
+KNOWN_READINGS: dict[str, dict[str, str]] = {
+    # the `diplomacy` package (and the webDiplomacy exports in its format): 'VIA' with no
+    # convoy ordered goes by land (DATC v2.x 4.A.3 d), the 1982-like convoy rule, civil
+    # disorder by distance to the home centres with armies also at sea, ties by abbreviation
+    "diplomacy": {"4.A.3": "intent", "4.A.2": "b", "4.D.8": "diplomacy"},
+    # godip (Droidippy): the same adjacent-convoy reading; civil disorder by distance to
+    # the nearest home centre, armies and fleets both over land and sea
+    "godip": {"4.A.3": "intent", "4.D.8": "godip"},
+}
+"""The readings each archive format's adjudicator is known to follow: tried first when the
+rules of a record are inferred, and taken when another option explains a game equally well."""
 INFERENCE_ROUNDS = 3  # rounds over the issues when inferring a record's rules (pairs of options need two)
 
 POSITIONS = "positions"
@@ -359,6 +380,7 @@ class _Judge:
         self.game = game
         self.rules = rules
         self.cache: dict[tuple[int, tuple[str, ...]], Judged] = {}  # by the options the phase can feel
+        self.known = KNOWN_READINGS.get(game.format, {})
         self.playable = [i for i, rec in enumerate(game.phases) if self._playable(i)]
         self.scope: dict[int, frozenset[str]] = {}
         for i in self.playable:
@@ -459,7 +481,7 @@ class _Judge:
             disagreeing = {i for i, (_, diffs) in self.judge(self.playable, current).items() if diffs}
             issues = sorted({n for i in disagreeing for n in self.scope[i]
                              if n in ISSUES and not n.startswith(NOT_IN_RECORDS)},
-                            key=lambda n: (n != FIRST_TRIED[0], n))
+                            key=lambda n: (n not in self.known, n))
             changed = False
             for issue in issues:
                 best = self.best_option(issue, inferred)
@@ -484,7 +506,7 @@ class _Judge:
         if not failing:
             return current.choice(issue)
         best, gain = current.choice(issue), 0  # gain: phases agreeing more than under `current`
-        for option in sorted(ISSUES[issue].options, key=lambda o: ((issue, o) != FIRST_TRIED, o)):
+        for option in sorted(ISSUES[issue].options, key=lambda o: (self.known.get(issue) != o, o)):
             if option == current.choice(issue) or len(failing) <= gain:
                 continue  # an option that made every failing phase agree and broke none wins
             alt = self.rules_with({**inferred, issue: option})
@@ -614,7 +636,8 @@ def alternative_rules(rules: Rules, kind: PhaseKind | None, exclude: tuple[str, 
                 continue
             alt = Rules.profile(rules.profile_name, {**rules.overrides, number: option})
             out.append((number, option, alt))
-    out.sort(key=lambda t: (0 if (t[0], t[1]) == FIRST_TRIED else 1))
+    known = KNOWN_READINGS["diplomacy"]
+    out.sort(key=lambda t: (0 if known.get(t[0]) == t[1] else 1))
     return out
 
 

@@ -415,7 +415,7 @@ def read_godip_game(text: str | bytes, source: str = "<godip>", variant: Variant
             problem = position_contradiction(prev, nxt)
             if problem:
                 nxt.error = RecordError(reader.game, nxt.name, f"line {nxt.line}: {problem}")
-    return RecordedGame(reader.game, reader.variant.map.name, (), reader.variant, list(phases))
+    return RecordedGame(reader.game, reader.variant.map.name, (), reader.variant, list(phases), format="godip")
 
 
 # --- writing -----------------------------------------------------------------------------
