@@ -23,6 +23,7 @@ from .game import adjudicate_silencing
 from .maps import load_variant
 from .notation import parse_order, parse_orders
 from .orders import Order
+from .runtime import tune_for_batches
 from .rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Profile, Rules, RulesError
 from .state import State
 
@@ -32,6 +33,7 @@ from .state import State
 @click.version_option(package_name="dipsat")
 def main() -> None:
     """dipsat: a Diplomacy adjudicator built on the CP-SAT constraint solver."""
+    tune_for_batches()
 
 
 @main.command("cases")

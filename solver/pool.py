@@ -26,6 +26,8 @@ class TaskFailure:
 
 
 def _worker(fn: Callable[[Any], Any], conn: Connection) -> None:
+    from .runtime import tune_for_batches
+    tune_for_batches()
     conn.send(("ready", None))  # started and imported: time limits count from here
     while True:
         try:

@@ -479,9 +479,12 @@ class _Judge:
         for _ in range(INFERENCE_ROUNDS):
             current = self.rules_with(inferred)
             disagreeing = {i for i, (_, diffs) in self.judge(self.playable, current).items() if diffs}
-            issues = sorted({n for i in disagreeing for n in self.scope[i]
-                             if n in ISSUES and not n.startswith(NOT_IN_RECORDS)},
-                            key=lambda n: (n not in self.known, n))
+            touching: dict[str, int] = {}  # issue -> disagreeing phases it touches: the likeliest first
+            for i in disagreeing:
+                for n in self.scope[i]:
+                    if n in ISSUES and not n.startswith(NOT_IN_RECORDS):
+                        touching[n] = touching.get(n, 0) + 1
+            issues = sorted(touching, key=lambda n: (-touching[n], n not in self.known, n))
             changed = False
             for issue in issues:
                 best = self.best_option(issue, inferred)
@@ -519,9 +522,10 @@ class _Judge:
                 continue  # it cannot make more of the phases agree than the best so far
             broken, seen = 0, 0
             while seen < len(agreeing) and fixed - broken > gain:
-                part = agreeing[seen:seen + chunk]
+                step = min(chunk, fixed - broken - gain)  # that many breaks rule it out
+                part = agreeing[seen:seen + step]
                 broken += len(part) - self._agree(part, alt)
-                seen += chunk
+                seen += step
             if fixed - broken > gain:
                 best, gain = option, fixed - broken
         return best
