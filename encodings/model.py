@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 
 from ortools.sat.python import cp_model
 
+from .options import ModelOptions
 from .problem import Key, Problem
 
 Condition = bool | cp_model.IntVar  # a known value or a literal
@@ -38,11 +39,11 @@ class Encoding:
     cores) and nothing is folded.
     """
 
-    def __init__(self, problem: Problem, rules, overrides: dict[Key, bool] | None = None,
+    def __init__(self, problem: Problem, options: ModelOptions, overrides: dict[Key, bool] | None = None,
                  roots: Iterable[Key] | None = None, assumptions: bool = False,
                  model: cp_model.CpModel | None = None) -> None:
         self.problem = problem
-        self.rules = rules
+        self.options = options  # the rule options the definitions read (DATC 4.A.1, 4.A.2, 4.A.4, 4.A.7)
         self.overrides = dict(overrides or {})
         self.model = model if model is not None else PhaseModel()  # batches share one model
         self.first_constraint = len(self.model.proto.constraints)

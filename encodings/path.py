@@ -12,7 +12,7 @@ def define_path(enc: Encoding, m: int) -> None:
     if not move.routes:
         enc.fix(("path", m), False)  # 5.B.4: no chain of convoy orders
         return
-    if enc.rules.choice("4.A.1") == "a":
+    if enc.options.multi_route_disruption.any_route_disrupts:  # DATC 4.A.1 a (and the DPTG's reading)
         fleets = sorted({c for route in move.routes for c in route})
         enc.iff_and(("path", m), [enc.cond(("convoy", c)) for c in fleets])
         return

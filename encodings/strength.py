@@ -15,6 +15,7 @@ from typing import NamedTuple
 from ortools.sat.python import cp_model
 
 from .model import Condition, Encoding, negate
+from .options import DislodgedUnitEffect
 
 
 class Term(NamedTuple):
@@ -148,7 +149,7 @@ def _prevent_strength(enc: Encoding, m: int) -> Term:
     zero_if: list[Condition] = [negate(has_path(enc, m))]  # 5.B.6: PATH fails
     if move.opposite is not None:
         beaten = enc.cond(("move", move.opposite))
-        if enc.rules.choice("4.A.7") == "a":
+        if enc.options.dislodged_unit_effect is DislodgedUnitEffect.NEVER:
             # 4.A.7 a: a *dislodged* unit has no effect on the area its attacker came from,
             # by any route: the opposite move succeeds and this one fails (a unit that
             # moved away, e.g. in a convoyed swap, is not dislodged and still prevents).

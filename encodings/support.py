@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .model import Condition, Encoding, negate
+from .options import ConvoyParadox, ModelOptions, SelfAttackViaConvoy
 from .problem import MoveOrder, Problem, SupportOrder
 from .strength import by_land
 
@@ -13,7 +14,7 @@ def define_support(enc: Encoding, s: int) -> None:
     failing: list[Condition] = []
     for m in enc.problem.moves_into.get(support.province, []):
         attack = enc.problem.moves[m]
-        if protected_by_convoy_rule(enc.problem, enc.rules, attack, support):
+        if protected_by_convoy_rule(enc.problem, enc.options, attack, support):
             if attack.fallback:  # it may come over land after all: then it cuts and dislodges as usual
                 land = by_land(enc, m)
                 failing.append(enc.both(enc.cond(("move", m)), land))
@@ -25,7 +26,7 @@ def define_support(enc: Encoding, s: int) -> None:
             continue  # 5.B.2: a unit does not cut the support of its own power
         if support.move is not None and attack.origin == support.target:
             failing.append(enc.cond(("move", m)))  # 5.B.2: dislodgement cuts
-            if enc.rules.choice("4.A.4") == "b" and not attack.land_only:
+            if enc.options.self_attack_via_convoy is SelfAttackViaConvoy.CUT and not attack.land_only:
                 failing.append(enc.cond(("path", m)))  # 4.A.4 b: an attack from there by convoy cuts
             continue  # 5.B.2 / 4.A.4 a: not cut from the area the support is directed at
         land = by_land(enc, m)
@@ -40,7 +41,7 @@ def define_support(enc: Encoding, s: int) -> None:
     enc.iff_and(("support", s), [negate(f) for f in failing])
 
 
-def cutting_moves(problem: Problem, rules, s: int, values: dict) -> list[int]:
+def cutting_moves(problem: Problem, options: ModelOptions, s: int, values: dict) -> list[int]:
     """The moves that cut (or, dislodging, broke) support s in a solution: the same
     conditions as :func:`define_support`, read off the solved decisions."""
     support = problem.supports[s]
@@ -49,13 +50,14 @@ def cutting_moves(problem: Problem, rules, s: int, values: dict) -> list[int]:
         attack = problem.moves[m]
         path = values.get(("path", m), False)
         if values.get(("move", m), False) and not (
-                protected_by_convoy_rule(problem, rules, attack, support) and (not attack.fallback or path)):
+                protected_by_convoy_rule(problem, options, attack, support) and (not attack.fallback or path)):
             out.append(m)  # 5.B.2: it dislodged the supporter
             continue
-        if attack.power == support.power or protected_by_convoy_rule(problem, rules, attack, support):
+        if attack.power == support.power or protected_by_convoy_rule(problem, options, attack, support):
             continue
         from_target = support.move is not None and attack.origin == support.target
-        if from_target and (rules.choice("4.A.4") == "a" or attack.land_only or not path):
+        if from_target and (options.self_attack_via_convoy is SelfAttackViaConvoy.NOT_CUT  # DATC 4.A.4 a
+                            or attack.land_only or not path):
             continue
         if attack.convoy_only and not path:
             continue
@@ -63,19 +65,20 @@ def cutting_moves(problem: Problem, rules, s: int, values: dict) -> list[int]:
     return out
 
 
-def protected_by_convoy_rule(problem: Problem, rules, attack: MoveOrder, support: SupportOrder) -> bool:
+def protected_by_convoy_rule(problem: Problem, options: ModelOptions, attack: MoveOrder,
+                             support: SupportOrder) -> bool:
     """DATC 4.A.2: the rulebooks' exceptions to cutting support by a convoyed army."""
-    rule = rules.choice("4.A.2")
-    if rule == "f" or not attack.convoyed or attack.power == support.power:
-        return False
+    rule = options.convoy_paradox.rulebook_rule
+    if rule is None or not attack.convoyed or attack.power == support.power:
+        return False  # 4.A.2 f (Szykman): no exception
     p = problem
     convoy_fleets = {p.convoys[c].province for route in attack.routes for c in route}
-    if rule == "a":
+    if rule is ConvoyParadox.R1971:
         # 1971: not cut when the army attacks a fleet supporting a fleet attacking a convoying fleet.
         supported = p.moves[support.move] if support.move is not None else None
         return (p.units[support.unit].fleet and supported is not None
                 and p.units[supported.unit].fleet and support.target in convoy_fleets)
-    if rule == "b":
+    if rule is ConvoyParadox.R1982:
         # 1982: not cut when the army attacks a fleet supporting an action in a body of water
         # that contains a convoying fleet.
         convoying = {c.province for c in p.convoys}

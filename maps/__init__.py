@@ -57,8 +57,11 @@ class PowerInfo:
     country: tuple[str, ...] = ()  # the provinces of its home country (centres or not)
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of short strings, asked again and again by the parsers
 def fold(name: str) -> str:
     """Normalise a name for lookup: accents folded, case folded, dots dropped."""
+    if name.isascii():
+        return " ".join(name.casefold().replace(".", " ").split())
     decomposed = unicodedata.normalize("NFKD", name)
     plain = "".join(c for c in decomposed if not unicodedata.combining(c))
     plain = plain.replace("ß", "ss").casefold().replace(".", " ").replace("’", "'")

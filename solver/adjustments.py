@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections import deque
 
 from .board import Location, Power, Unit, UnitKind
+from .legality import default_coast
 from .maps import ProvinceKind
 from .orders import Build, Order, Remove, Waive, order_power
 from .phases import after_adjustments
 from .results import OrderResult, PhaseResult, Reason
-from .rules import Rules
+from .rules import (BuildCoast, CivilDisorderRemoval, FleetBuildInland, MissingBuildDesignation, MultipleBuilds,
+                    Rules, TooManyBuilds, TooManyDisbands, WaivingBuilds)
 from .state import State
 
 
@@ -85,14 +87,14 @@ def _builds(state: State, orders: list[Order], mine: list[int], allowed: int, ru
     built: list[Unit] = []
     used = 0
     candidates = [k for k in mine if isinstance(orders[k], (Build, Waive))]
-    if rules.choice("4.D.4") == "c":
+    if rules.too_many_builds is TooManyBuilds.LAST:  # DATC 4.D.4 c
         candidates = list(reversed(candidates))
     candidates = _one_build_per_province(orders, candidates, rules, results)
     legal = []
     for k in candidates:
         order = orders[k]
         if isinstance(order, Waive):
-            if rules.choice("4.D.7") == "b":
+            if rules.waiving_builds is WaivingBuilds.FORBIDDEN:
                 results[k] = OrderResult(order, None, False, Reason.ILLEGAL, "waiving builds is not allowed (DATC 4.D.7 b)")
             else:
                 legal.append((k, None))
@@ -102,7 +104,7 @@ def _builds(state: State, orders: list[Order], mine: list[int], allowed: int, ru
             results[k] = OrderResult(order, None, False, Reason.ILLEGAL, why)
         else:
             legal.append((k, unit))
-    if rules.choice("4.D.4") == "a" and len(legal) > allowed:
+    if rules.too_many_builds is TooManyBuilds.ALL_INVALID and len(legal) > allowed:
         for k, _ in legal:
             results[k] = OrderResult(orders[k], None, False, Reason.ILLEGAL, "too many builds (DATC 4.D.4 a)")
         return []
@@ -120,16 +122,16 @@ def _builds(state: State, orders: list[Order], mine: list[int], allowed: int, ru
 def _one_build_per_province(orders: list[Order], candidates: list[int], rules: Rules,
                             results: dict[int, OrderResult]) -> list[int]:
     """DATC 4.D.5: several builds for one province: the first (b), the last (c) or none (a)."""
-    choice = rules.choice("4.D.5")
+    choice = rules.builds_in_one_province
     by_province: dict[str, list[int]] = {}
     for k in candidates:
         if isinstance(orders[k], Build):
             by_province.setdefault(orders[k].location.province, []).append(k)
     dropped = set()
     for province, ks in by_province.items():
-        if len(ks) > 1 and choice == "a":
+        if len(ks) > 1 and choice is MultipleBuilds.BOTH_FAIL:
             dropped |= set(ks)
-        elif len(ks) > 1 and choice == "c":
+        elif len(ks) > 1 and choice is MultipleBuilds.LAST:
             dropped |= set(ks[:-1])
     for k in dropped:
         results[k] = OrderResult(orders[k], None, False, Reason.ILLEGAL,
@@ -153,23 +155,26 @@ def _build_unit(state: State, order: Build, pending: list[Unit], rules: Rules) -
     kind = order.kind
     prov = the_map.provinces[province]
     if kind is None:
-        choice = rules.choice("4.C.3")
-        if choice == "a":
+        choice = rules.build_designation
+        if choice is MissingBuildDesignation.FAILS:
             return None, "the build does not say army or fleet (DATC 4.C.3 a)"
         if prov.kind is ProvinceKind.LAND:
             kind = UnitKind.ARMY  # 4.C.3 b, c: an army inland
-        elif order.location.coast is not None and choice == "c":
+        elif order.location.coast is not None and choice is MissingBuildDesignation.BEST_EFFORT:
             kind = UnitKind.FLEET  # 4.C.3 c: a fleet where a coast is named
         else:
             return None, f"army or fleet? (DATC 4.C.3 {choice})"
     if kind is UnitKind.FLEET:
-        if prov.kind is ProvinceKind.LAND and rules.choice("4.C.4") == "a":
+        if prov.kind is ProvinceKind.LAND and rules.fleet_build_inland is FleetBuildInland.FAILS:
             return None, "a fleet cannot be built inland (DATC 4.C.4)"
         if prov.kind is ProvinceKind.LAND:
             kind = UnitKind.ARMY  # 4.C.4 b: an army is built instead
         if prov.coasts and order.location.coast is None:
-            return None, "the coast must be named (DATC 4.B.7, 6.B.14)"
-        location = order.location if prov.coasts else Location(province)
+            if rules.build_coast is not BuildCoast.DEFAULT_COAST:
+                return None, "the coast must be named (DATC 4.B.7, 6.B.14)"
+            location = default_coast(the_map, province)  # 4.B.7 v2 b: the default coast
+        else:
+            location = order.location if prov.coasts else Location(province)
     else:
         if kind is UnitKind.WING and not state.variant.wings:
             return None, "wings are not used in this variant"
@@ -191,12 +196,12 @@ def _removals(state: State, power: Power, orders: list[Order], mine: list[int], 
                                      "no such unit" if unit is None else "already removed")
         else:
             legal.append((k, unit))
-    choice = rules.choice("4.D.6")
-    if len(legal) > required and choice == "a":
+    choice = rules.too_many_disbands
+    if len(legal) > required and choice is TooManyDisbands.CIVIL_DISORDER:
         for k, unit in legal:  # 4.D.6 a: too many -> the civil-disorder rule decides
             results[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL, "too many removals (DATC 4.D.6 a)")
         legal = []
-    elif choice == "c":
+    elif choice is TooManyDisbands.LAST:
         legal.reverse()  # 4.D.6 c: the last ones count
     removed: set[Unit] = set()
     for k, unit in legal:
@@ -212,36 +217,100 @@ def _removals(state: State, power: Power, orders: list[Order], mine: list[int], 
 
 
 def civil_disorder_removals(state: State, units: list[Unit], already: set[Unit], count: int, rules: Rules) -> list[Unit]:
-    """DATC 4.D.8: farthest first; ties: fleets before armies, then alphabetical.
-
-    2023: distance to the nearest centre the power owns; 2000 (seed 000,
-    "Bürgerkrieg"): distance to its home country ("Heimatland": every province of
-    it, centre or not); both count moves over land and sea for every unit kind.
-    v2 (DATC v2, DPjudge): distance to the nearest home centre, armies over land and
-    sea, fleets as fleets; ties by abbreviation.
-    """
+    """DATC 4.D.8: the units farthest away first; ties: fleets before armies, then
+    alphabetically (by English name; by abbreviation in the readings of the `diplomacy`
+    package and godip). The reading says to what the distance is counted and how each
+    unit kind moves (see :class:`~dipsat.rules.CivilDisorderRemoval`)."""
     if not units:
         return []
-    power = units[0].power
-    choice = rules.choice("4.D.8")
-    if choice == "v2":
-        homes = set(state.variant.power(power).home_centres)
-        over_land_and_sea = _distances(state, homes)
-        distance = {u: _fleet_distance(state, u, homes) if u.kind is UnitKind.FLEET
-                    else over_land_and_sea.get(u.province, 99) for u in units}
-        ranked = sorted((u for u in units if u not in already),
-                        key=lambda u: (-distance[u], u.kind is not UnitKind.FLEET, u.province))
-        return ranked[:count]
-    targets = set(state.variant.power(power).country) if choice == "2000" else set(state.centres_of(power))
-    by_province = _distances(state, targets)
+    distance = removal_distances(state, units, rules.civil_disorder)
+    if rules.civil_disorder.ties_by_abbreviation:
+        name = {u: u.province for u in units}
+    else:
+        name = {u: _alphabetical(state.map.province_title(u.province)) for u in units}
     ranked = sorted((u for u in units if u not in already),
-                    key=lambda u: (-by_province.get(u.province, 99), u.kind is not UnitKind.FLEET,
-                                   state.map.province_title(u.province).casefold()))
+                    key=lambda u: (-distance[u], u.kind is not UnitKind.FLEET, name[u]))
     return ranked[:count]
 
 
+UNREACHABLE = 99
+"""The distance of a unit that cannot reach its targets at all (it goes first)."""
+
+
+def removal_distances(state: State, units: list[Unit], reading: CivilDisorderRemoval) -> dict[Unit, int]:
+    """Each unit's distance as the DATC 4.D.8 reading counts it (UNREACHABLE: never there)."""
+    power = units[0].power
+    if reading is CivilDisorderRemoval.R2000:  # 2000: to the home country, over land and sea
+        land_and_sea = _distances(state, set(state.variant.power(power).country))
+        return {u: land_and_sea.get(u.province, UNREACHABLE) for u in units}
+    if reading is CivilDisorderRemoval.R2023:  # 2023: to the nearest owned centre, over land and sea
+        land_and_sea = _distances(state, set(state.centres_of(power)))
+        return {u: land_and_sea.get(u.province, UNREACHABLE) for u in units}
+    homes = set(state.variant.power(power).home_centres)  # DATC v2.x: to the home supply centres
+    land_and_sea = _distances(state, homes)
+    out = {}
+    for u in units:
+        if u.kind is UnitKind.WING or reading in (CivilDisorderRemoval.LAND_AND_SEA, CivilDisorderRemoval.GODIP):
+            out[u] = land_and_sea.get(u.province, UNREACHABLE)  # v2 e: both kinds over land and sea
+        elif u.kind is UnitKind.FLEET:
+            out[u] = _fleet_distance(state, u, homes)  # v2 a-d: fleets move as fleets
+        elif reading in (CivilDisorderRemoval.ARMIES_AT_SEA, CivilDisorderRemoval.DIPLOMACY):
+            out[u] = land_and_sea.get(u.province, UNREACHABLE)  # v2 d: armies also move as fleets
+        else:
+            out[u] = _army_distance_by_convoy(state, u, homes, reading)  # v2 a-c: a convoy is one move
+    return out
+
+
+def _alphabetical(title: str) -> str:
+    """A name for alphabetical order: case, spaces, dots and hyphens ignored (DATC v2.x 4.D.8)."""
+    return "".join(ch for ch in title.casefold() if ch.isalnum())
+
+
+def _army_distance_by_convoy(state: State, unit: Unit, targets: set[str], reading: CivilDisorderRemoval) -> int:
+    """Army moves to the nearest target, a convoy counting as one move (DATC v2.x 4.D.8 a-c):
+    through any sea (a), seas with a fleet of the unit's power (b) or with any fleet (c)."""
+    the_map = state.map
+    fleets_at_sea = [u for u in state.units if u.kind is UnitKind.FLEET and u.province in the_map.sea_provinces]
+    if reading is CivilDisorderRemoval.OWN_FLEETS:
+        seas = frozenset(u.province for u in fleets_at_sea if u.power == unit.power)
+    elif reading is CivilDisorderRemoval.ANY_FLEETS:
+        seas = frozenset(u.province for u in fleets_at_sea)
+    else:
+        seas = the_map.sea_provinces
+    seen = {unit.province: 0}
+    queue = deque([unit.province])
+    while queue:
+        here = queue.popleft()
+        if here in targets:
+            return seen[here]
+        for nxt in sorted(the_map.army_adjacency.get(here, frozenset()) | _convoy_reach(state, here, seas)):
+            if nxt not in seen:
+                seen[nxt] = seen[here] + 1
+                queue.append(nxt)
+    return UNREACHABLE
+
+
+def _convoy_reach(state: State, origin: str, seas: frozenset[str]) -> set[str]:
+    """The coastal provinces a chain of these seas links to `origin` (one convoy)."""
+    the_map = state.map
+    if the_map.provinces[origin].kind is not ProvinceKind.COAST:
+        return set()
+    frontier = [s for s in the_map.sea_neighbours[origin] if s in seas]
+    reached: set[str] = set()
+    visited = set(frontier)
+    while frontier:
+        sea = frontier.pop()
+        reached |= {p for p in the_map.neighbours(sea) if the_map.provinces[p].kind is ProvinceKind.COAST}
+        for nxt in the_map.sea_neighbours[sea]:
+            if nxt in seas and nxt not in visited:
+                visited.add(nxt)
+                frontier.append(nxt)
+    reached.discard(origin)
+    return reached
+
+
 def _fleet_distance(state: State, unit: Unit, targets: set[str]) -> int:
-    """Fleet moves from the unit to the nearest target province (99: none reachable)."""
+    """Fleet moves from the unit to the nearest target province (UNREACHABLE: none reachable)."""
     adjacency = state.map.fleet_adjacency
     seen = {unit.location}
     frontier = [unit.location]
@@ -251,7 +320,7 @@ def _fleet_distance(state: State, unit: Unit, targets: set[str]) -> int:
             return steps
         steps += 1
         frontier = [n for loc in frontier for n in sorted(adjacency.get(loc, ())) if n not in seen and not seen.add(n)]
-    return 99
+    return UNREACHABLE
 
 
 def _distances(state: State, targets: set[str]) -> dict[str, int]:
@@ -265,5 +334,3 @@ def _distances(state: State, targets: set[str]) -> dict[str, int]:
                 out[nxt] = out[here] + 1
                 queue.append(nxt)
     return out
-
-

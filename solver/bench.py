@@ -87,6 +87,7 @@ class CorpusPhase:
     state: object
     orders: list
     rules: object
+    key: tuple[str, str] = ("", "")  # (game id, phase name)
 
 
 def godip_files(path: str) -> list[Path]:
@@ -142,17 +143,21 @@ def read_record(text: str):
     return read_game(json.loads(text))
 
 
-def corpus_phases(texts: list[str], rules) -> list[CorpusPhase]:
-    """Every adjudicated phase of the games: the recorded position and orders."""
+def corpus_phases(texts: list[str], rules, only: set[tuple[str, str]] | None = None) -> list[CorpusPhase]:
+    """Every played phase of the games (a next phase records its outcome): the recorded
+    position and orders; with `only`, just the phases named there by (game id, phase name)."""
     out = []
     for text in texts:
         try:
             game = read_record(text)
         except Exception:  # a record that cannot be read is not timed (validate reports it)
             continue
-        for phase in game.phases:
-            if phase.state is not None and phase.processed and phase.error is None:
-                out.append(CorpusPhase(str(phase.kind), phase.state, [o for o, _ in phase.orders], rules))
+        for phase, nxt in zip(game.phases, game.phases[1:]):
+            if phase.state is None or phase.error is not None or nxt.state is None:
+                continue
+            if only is None or (game.id, phase.name) in only:
+                out.append(CorpusPhase(str(phase.kind), phase.state, [o for o, _ in phase.orders], rules,
+                                       (game.id, phase.name)))
     return out
 
 
@@ -204,9 +209,10 @@ def time_workers(texts: list[str], rules, workers: int) -> float:
     return phases / wall
 
 
-def package_timings(paths: Iterable[str]) -> list[tuple[str, float]] | None:
+def package_timings(paths: Iterable[str]) -> list[tuple[str, float, str, str]] | None:
     """The diplomacy package's Game.process() per phase on the same games (its own
-    process, through dipsat.peers.diplomacy), or None when it is not installed."""
+    process, through dipsat.peers.diplomacy): (kind, seconds, game id, phase name), or
+    None when it is not installed."""
     import importlib.util
     import json
     import os
@@ -225,7 +231,7 @@ def package_timings(paths: Iterable[str]) -> list[tuple[str, float]] | None:
     if run.returncode != 0:
         return None
     letters = {"M": "Movement", "R": "Retreat", "A": "Adjustment"}
-    return [(letters.get(k, k), s) for k, s in json.loads(run.stdout)]
+    return [(letters.get(k, k), s, game, name) for k, s, game, name in json.loads(run.stdout)]
 
 
 def _saved_game_line(text: str) -> str:

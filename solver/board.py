@@ -20,6 +20,8 @@ class UnitKind(enum.Enum):
     def __str__(self) -> str:
         return self.value
 
+    __hash__ = object.__hash__  # members are singletons: identity hashing (Enum's hashes the name, slowly)
+
 
 class Season(enum.Enum):
     SPRING = "Spring"
@@ -27,6 +29,8 @@ class Season(enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+    __hash__ = object.__hash__  # members are singletons: identity hashing (Enum's hashes the name, slowly)
 
 
 class PhaseKind(enum.Enum):
@@ -36,6 +40,8 @@ class PhaseKind(enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+    __hash__ = object.__hash__  # members are singletons: identity hashing (Enum's hashes the name, slowly)
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -67,13 +67,16 @@ def case_rules(case: Case, profile: str | None = None) -> Rules | None:
     return Rules.parse([profile or own, *overrides])
 
 
-def run_case(case: Case, profile: str | None = None) -> CaseRun:
+def run_case(case: Case, profile: str | None = None, rules: Rules | None = None) -> CaseRun:
+    """Run one case under its own RULES line, or every case under `profile` (cases
+    written for another profile are skipped), or under exactly `rules`."""
     if case.errors:
         return CaseRun(case, "ERROR", [str(e) for e in case.errors])
-    try:
-        rules = case_rules(case, profile)
-    except DipsatError as exc:
-        return CaseRun(case, "ERROR", [f"{case.source}:{case.line}: {exc}"])
+    if rules is None:
+        try:
+            rules = case_rules(case, profile)
+        except DipsatError as exc:
+            return CaseRun(case, "ERROR", [f"{case.source}:{case.line}: {exc}"])
     if rules is None:
         return CaseRun(case, "SKIP", [f"written for rules {' '.join(case.rules or [])}"])
     try:
@@ -236,6 +239,71 @@ def _diff(what: str, expected: set[Unit], got: set[Unit]) -> list[str]:
     if extra:
         out.append(f"{what}: not expected: " + "; ".join(map(str, extra)))
     return out
+
+
+def case_lines(case: Case, profile: str | None = None, verbose: bool = False,
+               svg_dir: str | None = None) -> tuple[str, list[str]]:
+    """Run one case and say it as ``dipsat cases`` prints it: its status and lines
+    (with `svg_dir`, a failing case's before/after pictures are written there)."""
+    run = run_case(case, profile)
+    if run.status == "PASS":
+        return run.status, [f"PASS {case.id}"]
+    if run.status == "SKIP":
+        return run.status, [f"SKIP {case.id}: {run.problems[0]}"]
+    lines = [f"{run.status} {case.id} ({case.source}:{case.line})" + (f" [rules {run.rules}]" if run.rules else "")]
+    lines += [f"    {problem}" for problem in run.problems]
+    if verbose and run.result is not None:
+        lines += [f"      {line}" for line in describe_results(run.result)]
+    if svg_dir and run.result is not None:
+        from .pictures import case_pictures
+        lines += [f"    picture: {picture}" for picture in case_pictures(svg_dir, case.id, run.result)]
+    return run.status, lines
+
+
+def _case_chunk(task: tuple[list[Case], str | None, bool, str | None]) -> list[tuple[str, list[str]]]:
+    """A pool's unit of work: some cases (top level, so worker processes can import it)."""
+    cases, profile, verbose, svg_dir = task
+    return [case_lines(case, profile, verbose, svg_dir) for case in cases]
+
+
+OUTSIDE = "OUTSIDE"
+"""The status :func:`run_cases` gives a problem outside any case (not counted as a case)."""
+
+
+def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: bool = False,
+              workers: int = 1, chunk: int = 32, svg_dir: str | None = None) -> Iterator[tuple[str, list[str]]]:
+    """(status, lines) of every case of the files in `paths`, in input order (a line
+    outside any case that cannot be read is :data:`OUTSIDE`, printed as an ``ERROR``
+    line but not a case). With `workers` > 1 the cases run in a process pool, `chunk`
+    at a time; the output is the same."""
+    pending: list[Case] = []
+
+    def flush() -> Iterator[tuple[str, list[str]]]:
+        chunks = [pending[i:i + chunk] for i in range(0, len(pending), chunk)]
+        if workers <= 1 or len(chunks) <= 1:
+            for case in pending:
+                yield case_lines(case, profile, verbose, svg_dir)
+        else:
+            from .pool import Pool, TaskFailure
+            done: dict[int, list[tuple[str, list[str]]]] = {}
+            tasks = [(c, profile, verbose, svg_dir) for c in chunks]
+            for i, answer in Pool(_case_chunk, workers).run(tasks):
+                if isinstance(answer, TaskFailure):
+                    answer = [("ERROR", [f"ERROR {case.id} ({case.source}:{case.line}): {answer.reason}"])
+                              for case in chunks[i]]
+                done[i] = answer
+            for i in range(len(chunks)):
+                yield from done[i]
+        pending.clear()
+
+    for path in case_files(paths):
+        cases, errors = load_cases(path)
+        for error in errors:
+            yield OUTSIDE, [f"ERROR {error}"]
+        pending.extend(cases)
+        if workers <= 1:
+            yield from flush()
+    yield from flush()
 
 
 def describe_results(result: PhaseResult) -> list[str]:

@@ -6,13 +6,14 @@ import io
 import json
 import os
 import sys
+import textwrap
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import click
 
-from .casework import (apply_players, build_position, case_files, describe_results, load_cases, position_problems,
-                       run_case)
+from .casework import (OUTSIDE, apply_players, build_position, case_files, describe_results, load_cases,
+                       position_problems, run_case, run_cases)
 from .errors import CaseFileError, DipsatError, NotationError
 from .formats.casefile import read_cases, resolve_variant
 from .formats.dipsat_json import JsonFormatError, parse_json, position_from_json, result_to_json
@@ -23,7 +24,8 @@ from .game import adjudicate_silencing
 from .maps import load_variant
 from .notation import parse_order, parse_orders
 from .orders import Order
-from .rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Rules, RulesError
+from .runtime import tune_for_batches
+from .rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Profile, Rules, RulesError
 from .state import State
 
 
@@ -32,6 +34,7 @@ from .state import State
 @click.version_option(package_name="dipsat")
 def main() -> None:
     """dipsat: a Diplomacy adjudicator built on the CP-SAT constraint solver."""
+    tune_for_batches()
 
 
 @main.command("cases")
@@ -39,31 +42,19 @@ def main() -> None:
 @click.option("--rules", "profile", type=click.Choice(sorted(PROFILES)), default=None,
               help="Run every case under this profile (cases written for another profile are skipped).")
 @click.option("-v", "--verbose", is_flag=True, help="Print each order's result for failures.")
-def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool) -> None:
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (the output is the same, in the same order).")
+@click.option("--svg", "svg_dir", metavar="DIR", help="Write before/after pictures of each failing case to DIR.")
+def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool, workers: int,
+                  svg_dir: str | None) -> None:
     """Run case files (jDip/DATC format): PASS/FAIL per case, then a tally."""
     passed = failed = skipped = outside = 0
-    for path in case_files(paths):
-        cases, errors = load_cases(path)
-        for error in errors:  # lines outside any case: reported, counted apart from the cases
-            click.echo(f"ERROR {error}")
-            outside += 1
-        for case in cases:
-            run = run_case(case, profile)
-            if run.status == "PASS":
-                passed += 1
-                click.echo(f"PASS {case.id}")
-                continue
-            if run.status == "SKIP":
-                skipped += 1
-                click.echo(f"SKIP {case.id}: {run.problems[0]}")
-                continue
-            failed += 1
-            click.echo(f"{run.status} {case.id} ({case.source}:{case.line})" + (f" [rules {run.rules}]" if run.rules else ""))
-            for problem in run.problems:
-                click.echo(f"    {problem}")
-            if verbose and run.result is not None:
-                for line in describe_results(run.result):
-                    click.echo(f"      {line}")
+    for status, lines in run_cases(paths, profile, verbose, workers, svg_dir=svg_dir):
+        passed += status == "PASS"
+        skipped += status == "SKIP"
+        outside += status == OUTSIDE  # a line outside any case: reported, counted apart from the cases
+        failed += status not in ("PASS", "SKIP", OUTSIDE)
+        click.echo("\n".join(lines))
     tally = f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else "")
     if outside:
         tally += f", {outside} problem{'s' if outside != 1 else ''} outside any case"
@@ -72,19 +63,65 @@ def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool) ->
 
 
 @main.command("rules")
-def rules_command() -> None:
-    """List the rule options (DATC chapter 4) and what each profile picks."""
-    profiles = sorted(PROFILES)
+@click.option("--profile", "profile", type=click.Choice(sorted(PROFILES)), default=None,
+              help="Print one profile in full: each issue's reading and what it rests on.")
+def rules_command(profile: str | None) -> None:
+    """List the rule options (DATC chapter 4), their DATC v3.0 and v2.x letters, and what each profile picks."""
+    for line in _profile_lines(PROFILES[profile]) if profile else _catalogue_lines():
+        click.echo(line)
+
+
+RULES_HEADER = """\
+Rule options by DATC chapter-4 issue. Each option: its key (the DATC v3.0 letter, or a
+name where v3.0 letters none), its DATC v2.x letter where that differs ("-": v2.x does
+not list it), and the option in the DATC's words. Select with --rule 4.A.2=KEY, or by
+v2.x letter with --rule v2:4.A.2=LETTER (also in RULES lines and JSON). "picked by"
+gives each profile's reading; * marks a profile whose rulebook is silent on the issue,
+which takes DATC v3.0's preference (dipsat rules --profile P says why for each)."""
+
+
+def _profile_names() -> list[str]:
+    return sorted(PROFILES)
+
+
+def _catalogue_lines() -> list[str]:
+    lines = RULES_HEADER.splitlines() + ["", "Profiles:"]
+    for name in _profile_names():
+        lines += _wrapped(f"    {name:<5} ", PROFILES[name].title + (" (default)" if name == DEFAULT_PROFILE else ""))
     for number, issue in ISSUES.items():
-        picks = ", ".join(f"{p}={Rules.profile(p).choice(number)}" for p in profiles)
-        click.echo(f"{number}  {issue.title}  [{picks}; DATC prefers {issue.preferred}]")
-        for letter, text in issue.options.items():
-            names = [n for n, l in issue.names.items() if l == letter]
-            click.echo(f"    {letter}  {text}" + (f"  (also: {', '.join(names)})" if names else ""))
-    click.echo(f"default profile: {DEFAULT_PROFILE}")
-    click.echo("not selectable, and why:")
-    for number, why in NOT_APPLICABLE.items():
-        click.echo(f"    {number}  {why}")
+        lines += ["", f"{number}  {issue.title}"]
+        width = max(len(o.key) for o in issue.kind)
+        for option in issue.kind:
+            also = f"  (also: {', '.join(option.aliases)})" if option.aliases else ""
+            v2 = "" if option.v2 == option.key else f"v2 {option.v2}" if option.v2 else "-"
+            lines += _wrapped(f"    {option.key:<{width}}  {v2:<6}  ", option.text + also)
+        picks = ", ".join(f"{name}={PROFILES[name].pick(number).option.key}"
+                          + ("*" if number not in PROFILES[name].picks else "") for name in _profile_names())
+        lines += _wrapped("    picked by: ", f"{picks}; DATC v3.0 prefers {issue.preferred.key}")
+        for key, why in NOT_APPLICABLE.items():
+            if key.split()[0] == number and " " in key:
+                lines += _wrapped("    not selectable: ", f"{key.split(' ', 1)[1]}: {why}")
+    lines += ["", "not selectable, and why:"]
+    for key, why in NOT_APPLICABLE.items():
+        if " " not in key:
+            lines += _wrapped(f"    {key}  ", why)
+    return lines
+
+
+def _profile_lines(profile: Profile) -> list[str]:
+    """One profile in full: per issue its reading, the reading's words and what it rests on."""
+    lines = [f"Profile {profile.name}: {profile.title}" + (" (the default)" if profile.name == DEFAULT_PROFILE else "")]
+    for number, issue in ISSUES.items():
+        pick = profile.pick(number)
+        lines += ["", f"{number}  {issue.title}: {pick.option.key}"]
+        lines += _wrapped("    ", pick.option.text)
+        lines += _wrapped("    why: ", pick.source)
+    return lines
+
+
+def _wrapped(head: str, text: str, width: int = 100) -> list[str]:
+    return textwrap.wrap(text, width, initial_indent=head, subsequent_indent=" " * len(head),
+                         break_on_hyphens=False) or [head.rstrip()]
 
 
 # --- adjudicate ------------------------------------------------------------------------
@@ -106,6 +143,7 @@ class _Position:
     rule_words: list[str] = field(default_factory=list)  # the case's RULES line
     silent: dict[str, str] = field(default_factory=dict)  # PLAYERS: neutral powers, whose orders are ignored
     players: int | None = None  # the case's PLAYERS line
+    crop: bool = False  # pictures show a corner of the map (a case)
 
 
 def _warn(message: str) -> None:
@@ -185,7 +223,7 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
                 orders.append(parse_order(line.text, state.variant, state.phase.kind))
             except NotationError as exc:
                 _warn(f"{path}:{line.number}: {exc} (order skipped)")
-    return _Position(state, case.id, orders, list(case.rules or []), silent, case.players)
+    return _Position(state, case.id, orders, list(case.rules or []), silent, case.players, crop=True)
 
 
 def _initial_position(variant_name: str) -> _Position:
@@ -212,6 +250,17 @@ def _read_orders(path: str, state: State) -> list[Order]:
     return orders
 
 
+def _position_arguments(position: str | None, orders_path: str | None, initial: bool) -> tuple[str | None, str | None]:
+    """(POSITION, ORDERS) as given; with --initial the one argument is ORDERS."""
+    if initial:
+        if orders_path is not None:
+            raise click.UsageError("with --initial, give only ORDERS (the position is the initial one)")
+        return None, position
+    if position is None:
+        raise click.UsageError("give a POSITION (a case file or a .json state), or --initial")
+    return position, orders_path
+
+
 @main.command("adjudicate")
 @click.argument("position", required=False, metavar="POSITION")
 @click.argument("orders_path", required=False, metavar="[ORDERS]")
@@ -225,16 +274,19 @@ def _read_orders(path: str, state: State) -> list[Order]:
               help=f"Rules profile (default: the case's RULES line, else {DEFAULT_PROFILE}).")
 @click.option("--rule", "overrides", multiple=True, metavar="ISSUE=CHOICE",
               help="Override one DATC issue, e.g. 4.A.2=szykman (repeatable; see `dipsat rules`).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "case"]), default="text", show_default=True,
-              help="text for people, json (dipsat/1, docs/json.md) for programs, case for other adjudicators.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "case", "svg", "png"]), default="text",
+              show_default=True, help="text for people, json (dipsat/1, docs/json.md) for programs, case for other "
+                                      "adjudicators, svg or png for a picture of the board with every result.")
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
 @click.option("--explain", is_flag=True, help="For each order, the decisive facts: strengths, supports, cuts, routes, rules.")
 @click.option("--all", "show_all", is_flag=True,
               help="Every consistent resolution before any backup rule, which one was taken and why; a paradox's core.")
-@click.option("--compare", "compare", metavar="PROFILES",
-              help="Adjudicate under each profile too (e.g. 1971,1982,2000,2023,dptg) and show where results differ.")
+@click.option("--compare", "compare", metavar="RULES",
+              help="Adjudicate under each of these rules too and show where results differ: profiles and options, "
+                   "e.g. 1971,1982,2000,2023,datc,dptg or 2000,2000+4.A.2=d (all: every profile).")
 def adjudicate_command(position: str | None, orders_path: str | None, case_id: str | None, phase_name: str | None,
                        initial: bool, variant_name: str, profile: str | None, overrides: tuple[str, ...], fmt: str,
-                       explain: bool, show_all: bool, compare: str | None) -> None:
+                       explain: bool, show_all: bool, compare: str | None, output: str | None) -> None:
     """Adjudicate one phase: POSITION plus orders in, every result and the new position out.
 
     POSITION is a case file (its first case, or --case ID; its ORDERS block is used
@@ -243,12 +295,7 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
     orders are reported on stderr (file:line) and those orders skipped; the exit code
     is 0 when the phase was adjudicated, 2 when the position cannot be read.
     """
-    if initial:
-        if orders_path is not None:
-            raise click.UsageError("with --initial, give only ORDERS (the position is the initial one)")
-        orders_path, position = position, None
-    elif position is None:
-        raise click.UsageError("give a POSITION (a case file or a .json state), or --initial")
+    position, orders_path = _position_arguments(position, orders_path, initial)
     if position == "-" and orders_path == "-":
         raise click.UsageError("only one of POSITION and ORDERS can be read from stdin (-)")
     try:
@@ -269,7 +316,11 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         sys.exit(2)
     result = adjudicate_silencing(pos.state, orders, rules, pos.silent)
     results = {name: adjudicate_silencing(pos.state, orders, r, pos.silent) for name, r in compared.items()}
-    out = sys.stdout
+    if fmt in ("svg", "png"):
+        from .cli_draw import result_picture, write_picture
+        write_picture(result_picture(result, pos.name, pos.crop), fmt, output)
+        return
+    out = io.StringIO() if output else sys.stdout
     if fmt == "json":
         data = result_to_json(result)
         if explain:
@@ -289,6 +340,13 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
             out.write(render_alternatives(result))
         if compare:
             out.write(render_comparison(results))
+    if output:
+        try:
+            Path(output).write_text(out.getvalue(), encoding="utf-8")
+        except OSError as exc:
+            _warn(f"{output}: cannot write: {exc.strerror or exc}")
+            sys.exit(2)
+        return
     out.flush()
 
 
@@ -309,10 +367,14 @@ def _recorded_position(path: str | None, phase_name: str, case_id: str | None, p
 
 
 def _compare_rules(profiles: str, overrides: tuple[str, ...]) -> dict[str, Rules]:
+    """``--compare``: comma-separated rules, each a profile and/or options joined by
+    ``+`` or spaces (``2000,2000+4.A.2=d,v2:4.A.3=d``); ``all`` is every profile."""
+    if profiles.strip().lower() == "all":
+        profiles = ",".join(sorted(PROFILES))
     names = [p.strip() for p in profiles.split(",") if p.strip()]
     if not names:
-        raise RulesError("--compare needs profile names, e.g. 1971,1982,2000,2023,dptg")
-    return {name: Rules.parse([name, *overrides]) for name in names}
+        raise RulesError("--compare needs rules, e.g. 1971,1982,2000,2023,datc,dptg or 2000,2000+4.A.2=d")
+    return {name: Rules.parse([*overrides, *name.replace("+", " ").split()]) for name in names}
 
 
 @main.command("bench")
@@ -347,10 +409,15 @@ def _bench_corpus(paths: list[str], workers: int, rules: Rules) -> None:
     import gc
 
     texts = corpus_texts(paths)
-    phases = corpus_phases(texts, rules)
+    package = package_timings(paths)  # first: dipsat then times exactly the phases the package replayed
+    phases = corpus_phases(texts, rules, None if package is None else {(g, n) for _, _, g, n in package})
+    if package is not None:  # and the package's timings of the phases dipsat times (records it cannot read)
+        keys = {p.key for p in phases}
+        package = [(kind, seconds) for kind, seconds, g, n in package if (g, n) in keys]
     gc.collect()
     gc.freeze()  # the loaded games live all along: keep them out of the collector's way
-    click.echo(f"dipsat bench: {len(texts)} games, {len(phases)} phases from {', '.join(paths)} (rules {rules})")
+    click.echo(f"dipsat bench: {len(texts)} games, {len(phases)} phases from {', '.join(paths)} (rules {rules})"
+               + ("; the same phases for both" if package is not None else ""))
     time_phases(phases[:50])  # warm up
     single = time_phases(phases)
     single_rate = len(phases) / sum(s for _, s in single)
@@ -363,7 +430,6 @@ def _bench_corpus(paths: list[str], workers: int, rules: Rules) -> None:
     if workers > 1:
         many = time_workers(texts, rules, workers)
         click.echo(f"dipsat, pool of {workers}:  {many:8,.0f} phases/s (batch mode), {many / one:.2f}x one worker")
-    package = package_timings(paths)
     if package is None:
         click.echo("diplomacy package: not installed (pip install 'dipsat[peers]') - no comparison")
         return
@@ -382,8 +448,10 @@ def _bundled_cases() -> Path:
 
 from .cli_game import game  # noqa: E402  (dipsat game ...: solver/cli_game.py)
 from .cli_validate import validate_command  # noqa: E402  (dipsat validate: solver/cli_validate.py)
+from .cli_draw import draw_command  # noqa: E402  (dipsat draw: solver/cli_draw.py)
 main.add_command(game)
 main.add_command(validate_command)
+main.add_command(draw_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

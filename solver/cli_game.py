@@ -17,6 +17,7 @@ from .adjustments import blockaded_centres, counted_centres
 from .board import PhaseKind
 from .errors import DipsatError
 from .game import Game, GameError, PhaseRecord, load_game, new_game, parse_game_orders
+from .notation import parse_order
 from .printers import render_text
 from .rules import DEFAULT_PROFILE, PROFILES, Rules, RulesError
 
@@ -122,14 +123,25 @@ def turn_command(path: str, orders_path: str, fmt: str) -> None:
 @game.command("show")
 @click.argument("path", metavar="GAME.json")
 @click.option("--phase", "phase_name", metavar="PHASE", help="One phase (S1902M, F1902R, W1902A): its position, orders and results.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def show_command(path: str, phase_name: str | None, fmt: str) -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "svg", "png"]), default="text", show_default=True,
+              help="svg or png: a picture of the phase (with --phase: its orders and results; else the position now).")
+@click.option("-o", "--output", metavar="FILE", help="svg, png: write the picture to FILE.")
+def show_command(path: str, phase_name: str | None, fmt: str, output: str | None) -> None:
     """The game: players, position, centre counts, history; or one phase with --phase."""
     try:
         g = load_game(path)
         record = g.find(phase_name) if phase_name else None
     except GameError as exc:
         _fail(str(exc))
+    if fmt in ("svg", "png"):
+        from .cli_draw import result_picture, state_picture, write_picture
+        record = record or g.current
+        if record.played:
+            text = result_picture(replay(g, record), f"{Path(path).stem} {record.name}", False)
+        else:
+            text = state_picture(record.state, f"{Path(path).stem} {record.name}", False)
+        write_picture(text, fmt, output)
+        return
     if fmt == "json":
         doc = g.to_json()
         if record is not None:
@@ -267,4 +279,11 @@ def render_record(g: Game, record: PhaseRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["game", "render_game", "render_position", "render_record"]
+def replay(g: Game, record: PhaseRecord):
+    """The result of a played phase, adjudicated again from its recorded orders (the same
+    result: adjudication is deterministic) for the picture of its orders and results."""
+    orders = [parse_order(text, record.state.variant, record.state.phase.kind) for text in record.orders or []]
+    return g._adjudicate(record.state, orders, set(g.neutral(record.state.phase.year)), set(record.civil_disorder))
+
+
+__all__ = ["game", "render_game", "render_position", "render_record", "replay"]

@@ -23,6 +23,7 @@ import codecs
 import gzip
 import json
 import os
+import re
 import sys
 import time
 import zlib
@@ -34,7 +35,7 @@ from typing import Any
 import click
 
 from .adjudicator import adjudicate
-from .casework import build_position, compare, load_cases, run_case
+from .casework import build_position, case_rules, compare, load_cases, run_case
 from .errors import DipsatError
 from .explain import explain
 from .board import PhaseKind
@@ -42,14 +43,15 @@ from .formats.casefile import Case, parse_phase
 from .notation import format_order
 from .pool import Pool, TaskFailure, call_with_limit
 from .rules import DEFAULT_PROFILE, ISSUES, PROFILES, Rules, RulesError
-from .validate import (AGREED, DISAGREED, FINAL, KIND_NAMES, REJECTED, RULE_DIFFERENCE, Difference,
-                       GameReport, PhaseReport, alternative_rules, kind_name, rejected_record, validate_text)
+from .formats.godip import is_godip_history
+from .validate import (AGREED, DISAGREED, RULE_DIFFERENCE, REJECTED, Difference, GameReport, PhaseReport,
+                       alternative_rules, kind_name, rejected_record, validate_godip, validate_text)
+from .validate_summary import Summary, report_text
 
 __all__ = ["validate_command", "Item", "iter_items", "validate_item", "Summary", "report_text"]
 
 GAME_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 CASE_SUFFIXES = (".txt", ".case", ".dat")
-KINDS = (*KIND_NAMES.values(), "other")
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ def iter_items(paths: Iterable[str]) -> Iterator[Item]:
     for path in input_files(paths):
         suffix = _suffix(path)
         if suffix in CASE_SUFFIXES:
-            yield from _case_items(path)
+            yield from _text_items(path)
         elif suffix in (".jsonl", ".jsonl.gz"):
             yield from _line_items(path, suffix.endswith(".gz"))
         elif suffix in (".json", ".json.gz"):
@@ -136,6 +138,21 @@ def _whole_file_item(path: Path, gz: bool) -> Item:
     return Item(str(path), "game", text) if text is not None else Item(str(path), "unreadable", f"cannot read the input: {why}")
 
 
+def _text_items(path: Path) -> Iterator[Item]:
+    """A ``.txt`` (``.case``, ``.dat``) file: a godip game history (its first line is
+    ``PHASE ...``) or a case file."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        yield Item(str(path), "unreadable", f"cannot read the input: {exc}")
+        return
+    if is_godip_history(data):
+        # lines that are not UTF-8 are kept (surrogates) and rejected on their own phase
+        yield Item(str(path), "godip", data.decode("utf-8", errors="surrogateescape"))
+    else:
+        yield from _case_items(path)
+
+
 def _case_items(path: Path) -> Iterator[Item]:
     """One item per case; the lines outside any case (if any) are one more, rejected."""
     cases, errors = load_cases(path)
@@ -160,26 +177,40 @@ def _sniff(path: Path) -> Iterator[Item]:
     elif head.removeprefix(codecs.BOM_UTF8).lstrip()[:1] == b"{":
         yield from _line_items(path, False)
     else:
-        yield from _case_items(path)
+        yield from _text_items(path)
 
 
 # --- one item ----------------------------------------------------------------------------
 
 
-def validate_item(item: Item, rules: Rules) -> GameReport:
+@dataclass(frozen=True)
+class Judging:
+    """How to judge: the rules asked for, whether they were named (case files otherwise
+    follow their own RULES lines), whether to write disagreements as case files."""
+
+    rules: Rules
+    named: bool = False
+    cases: bool = False
+
+
+def validate_item(item: Item, rules: Rules | Judging) -> GameReport:
     """Judge one item; never raises (a pool can map this)."""
+    how = rules if isinstance(rules, Judging) else Judging(rules)
     if item.kind == "unreadable":
-        return rejected_record(item.source, item.text, rules)
+        return rejected_record(item.source, item.text, how.rules)
     if item.kind == "case":
         assert item.case is not None
-        return validate_case(item.case, item.source)
-    return validate_text(item.text, item.source, rules)
+        return validate_case(item.case, item.source, how.rules if how.named else None)
+    if item.kind == "godip":
+        return validate_godip(item.text, item.source, how.rules, how.cases)
+    return validate_text(item.text, item.source, how.rules, how.cases)
 
 
-def validate_case(case: Case, source: str) -> GameReport:
+def validate_case(case: Case, source: str, rules: Rules | None = None) -> GameReport:
     """One case as a one-phase game: agreed (PASS), disagreed (FAIL), rule difference
-    (FAIL, but PASS under another single option), rejected (ERROR)."""
-    run = run_case(case)
+    (FAIL, but PASS under another single option), rejected (ERROR). It is judged
+    under `rules` when given (``--rules``/``--rule``), else under its own RULES line."""
+    run = run_case(case, rules=rules)
     try:  # the phase the case ran in (no phase line: the variant's first, a movement)
         phase_kind = run.result.before.phase.kind if run.result is not None else (
             parse_phase(case.phase_text).kind if case.phase_text else PhaseKind.MOVEMENT)
@@ -223,64 +254,7 @@ def validate_case(case: Case, source: str) -> GameReport:
     return report
 
 
-# --- summary -----------------------------------------------------------------------------
-
-
-@dataclass
-class Summary:
-    games: int = 0
-    records_rejected: int = 0
-    counts: dict[tuple[str, str], int] = field(default_factory=dict)
-    rules_used: dict[str, int] = field(default_factory=dict)
-
-    def add(self, report: GameReport) -> None:
-        self.games += 1
-        if report.error is not None:
-            self.records_rejected += 1
-        for p in report.phases:
-            self.counts[(p.kind, p.status)] = self.counts.get((p.kind, p.status), 0) + 1
-            if p.status == RULE_DIFFERENCE and p.rule:
-                self.rules_used[p.rule] = self.rules_used.get(p.rule, 0) + 1
-
-    def add_lines(self, lines: list[dict[str, Any]]) -> None:
-        """Counts of a record read back from a report (--resume)."""
-        for line in lines:
-            if line.get("type") == RULE_DIFFERENCE and line.get("rule"):
-                self.rules_used[line["rule"]] = self.rules_used.get(line["rule"], 0) + 1
-            if line.get("type") == "record":
-                self.games += 1
-                self.records_rejected += bool(line.get("rejected"))
-                for key, n in line.get("counts", {}).items():
-                    kind, _, status = key.partition("/")
-                    self.counts[(kind, status)] = self.counts.get((kind, status), 0) + n
-
-    def count(self, kind: str | None = None, status: str | None = None) -> int:
-        return sum(n for (k, s), n in self.counts.items()
-                   if (kind is None or k == kind) and (status is None or s == status))
-
-    @property
-    def failed(self) -> bool:
-        return bool(self.count(status=DISAGREED) or self.count(status=REJECTED) or self.records_rejected)
-
-
-def report_text(summary: Summary, rules: Rules) -> str:
-    columns = ("phases", AGREED, DISAGREED, RULE_DIFFERENCE, REJECTED, FINAL)
-    titles = ("phases", "agreed", "disagreed", "rule diff", "rejected", "final")
-    lines = [f"dipsat validate (rules {rules}): {summary.games} records read (games, or cases of case files), "
-             f"{summary.records_rejected} rejected as a whole"]
-    head = f"{'kind':<12}" + "".join(f"{t:>11}" for t in titles)
-    lines.append(head)
-    lines.append("-" * len(head))
-    kinds = [k for k in KINDS if summary.count(kind=k)]
-    for kind in kinds + ["total"]:
-        k = None if kind == "total" else kind
-        if kind == "total":
-            lines.append("-" * len(head))
-        cells = [summary.count(kind=k)] + [summary.count(kind=k, status=s) for s in columns[1:]]
-        lines.append(f"{kind:<12}" + "".join(f"{n:>11}" for n in cells))
-    if summary.rules_used:
-        lines.append("rule differences: " + ", ".join(f"{r} ({n})" for r, n in sorted(summary.rules_used.items())))
-    return "\n".join(lines)
+# --- report ---------------------------------------------------------------------------------
 
 
 def report_line(line: dict[str, Any]) -> str:
@@ -313,34 +287,34 @@ def _peer_items(games: int, seed: int) -> list[Item]:
         return [replace(item, source=name + item.source[len(out):]) for item in iter_items([out])]
 
 
-def _judge(task: tuple[Item, Rules]) -> GameReport:
+def _judge(task: tuple[Item, Judging]) -> GameReport:
     """A pool's unit of work (top level, so worker processes can import it)."""
-    item, rules = task
-    return validate_item(item, rules)
+    item, how = task
+    return validate_item(item, how)
 
 
-def _judge_within(task: tuple[Item, Rules, float]) -> GameReport | TaskFailure:
+def _judge_within(task: tuple[Item, Judging, float]) -> GameReport | TaskFailure:
     """A Dask task: one item under the time limit (top level, so the cluster can import it)."""
-    item, rules, timeout = task
-    return call_with_limit(_judge, (item, rules), timeout)
+    item, how, timeout = task
+    return call_with_limit(_judge, (item, how), timeout)
 
 
 def _failed_record(item: Item, rules: Rules, reason: str) -> GameReport:
     return rejected_record(item.source, f"the worker failed on this record: {reason}", rules)
 
 
-def _judged(items: list[Item], rules: Rules, workers: int, timeout: float,
+def _judged(items: list[Item], how: Judging, workers: int, timeout: float,
             scheduler: Cluster | None) -> Iterator[tuple[int, GameReport]]:
     """(index, report) for every item, in any order; the same time limit and the same
     report whatever runs it (this process, a pool, a Dask cluster)."""
     if scheduler:
-        results: Iterator[tuple[int, Any]] = _judged_on_dask(items, rules, timeout, scheduler)
+        results: Iterator[tuple[int, Any]] = _judged_on_dask(items, how, timeout, scheduler)
     elif workers <= 1:
-        results = ((i, call_with_limit(_judge, (item, rules), timeout)) for i, item in enumerate(items))
+        results = ((i, call_with_limit(_judge, (item, how), timeout)) for i, item in enumerate(items))
     else:
-        results = Pool(_judge, workers, timeout).run([(item, rules) for item in items])
+        results = Pool(_judge, workers, timeout).run([(item, how) for item in items])
     for i, result in results:
-        yield i, (_failed_record(items[i], rules, result.reason) if isinstance(result, TaskFailure) else result)
+        yield i, (_failed_record(items[i], how.rules, result.reason) if isinstance(result, TaskFailure) else result)
 
 
 @dataclass(frozen=True)
@@ -353,7 +327,7 @@ class Cluster:
     key: str | None = None
 
 
-def _judged_on_dask(items: list[Item], rules: Rules, timeout: float,
+def _judged_on_dask(items: list[Item], how: Judging, timeout: float,
                     cluster: Cluster) -> Iterator[tuple[int, GameReport | TaskFailure]]:
     """The same work on a Dask `distributed` cluster (optional extra dipsat[dask]).
 
@@ -372,7 +346,7 @@ def _judged_on_dask(items: list[Item], rules: Rules, timeout: float,
     except Exception as exc:  # noqa: BLE001 - refused, unreachable, a TLS handshake that fails ...
         raise click.ClickException(f"--scheduler {cluster.address}: cannot connect: {type(exc).__name__}: {exc}") from None
     with client:
-        futures = {client.submit(_judge_within, (item, rules, timeout), pure=False): i for i, item in enumerate(items)}
+        futures = {client.submit(_judge_within, (item, how, timeout), pure=False): i for i, item in enumerate(items)}
         for future in as_completed(futures):
             i = futures[future]
             try:
@@ -440,13 +414,26 @@ def _resumed(report_path: str | None) -> _Resumed:
     return out
 
 
-def _check_resumed_rules(resumed: _Resumed, items: list[Item], rules: Rules, path: str) -> None:
-    """Refuse to complete a report judged under other rules (case files carry their own)."""
+def _record_rules(item: Item, how: Judging) -> str | None:
+    """The rules a record of `item` would name if judged now (None: cannot tell)."""
+    case = item.case
+    if item.kind != "case" or case is None or how.named:
+        return str(how.rules)
+    try:  # a case without --rules/--rule: its own RULES line
+        own = case_rules(case)
+    except DipsatError:
+        return None
+    return str(own) if own is not None and not case.errors else None
+
+
+def _check_resumed_rules(resumed: _Resumed, items: list[Item], how: Judging, path: str) -> None:
+    """Refuse to complete a report whose records were judged under other rules than this
+    run would use: the report would mix two rule sets."""
     for item in items:
-        if item.kind != "case" and resumed.rules.get(item.source, str(rules)) != str(rules):
-            raise click.UsageError(f"{path}: {item.source} was judged under rules {resumed.rules[item.source]}, "
-                                   f"this run judges by {rules}: resume with the same --rules/--rule, "
-                                   "or write a new report")
+        earlier, now = resumed.rules.get(item.source), _record_rules(item, how)
+        if earlier is not None and now is not None and earlier != now:
+            raise click.UsageError(f"{path}: {item.source} was judged under rules {earlier}, this run judges it by "
+                                   f"{now}: resume with the --rules/--rule of that run, or write a new report")
 
 
 class _Progress:
@@ -472,10 +459,18 @@ class _Progress:
 
 @click.command("validate")
 @click.argument("inputs", nargs=-1, type=click.Path(exists=True))
-@click.option("--rules", "profile", type=click.Choice(sorted(PROFILES)), default=DEFAULT_PROFILE, show_default=True,
-              help="The rules profile to judge recorded games by.")
+@click.option("--rules", "profile", type=click.Choice(sorted(PROFILES)), default=None,
+              help=f"The rules profile to judge by (default: {DEFAULT_PROFILE}; case files without --rules/--rule "
+                   "follow their own RULES lines).")
 @click.option("--rule", "overrides", multiple=True, metavar="ISSUE=CHOICE",
               help="Override one DATC issue (repeatable), e.g. --rule 4.A.3=fallback.")
+@click.option("--show", "show_count", type=click.IntRange(min=0), default=10, show_default=True,
+              help="How many disagreements and rejections to list after the summary, one line each.")
+@click.option("--summary", "summary_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Print the summary as text or as JSON.")
+@click.option("--write-cases", "cases_dir", type=click.Path(file_okay=False), default=None,
+              help="Write every disagreement and rule difference as a jDip case file in this folder "
+                   "(the record's outcome as POSTSTATE, ours as comments).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
               help="Write a JSONL report: one line per disagreement, rule difference and rejected record, "
                    "and a `record` line with the counts of every record.")
@@ -499,23 +494,34 @@ class _Progress:
               help="Live differential testing: play random games with this peer (needs dipsat[peers]) and judge them.")
 @click.option("--random-games", type=int, default=20, show_default=True, help="With --against: how many games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="With --against: the games' seed.")
-def validate_command(inputs: tuple[str, ...], profile: str, overrides: tuple[str, ...], report_path: str | None,
+def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tuple[str, ...],
+                     show_count: int, summary_format: str, cases_dir: str | None, report_path: str | None,
                      workers: int | None, timeout: float, resume_path: str | None, scheduler: str | None,
                      tls_ca_file: str | None, tls_cert: str | None, tls_key: str | None,
                      progress: bool | None, against: str | None, random_games: int, seed: int) -> None:
-    """Re-adjudicate recorded games (diplomacy-package JSON) and case files.
+    """Re-adjudicate recorded games and case files, and list where the record differs.
 
-    For every phase: rebuild the position from the record, adjudicate the
-    recorded orders, compare with what the record says happened. Disagreements
-    that another option of one DATC chapter-4 issue reproduces are counted as
-    rule differences and name the option. Every record is counted exactly once:
-    agreed, disagreed, rule difference, or rejected with its reason. The report
-    is the same, byte for byte, whatever the number of workers.
+    Inputs: saved games of the `diplomacy` package (.json, .jsonl, .gz; also
+    webDiplomacy exports without per-order results), Droidippy/godip game histories
+    (game_N.txt), jDip/DATC case files, and folders of them. For every phase:
+    rebuild the position from the record, adjudicate the recorded orders, compare
+    with what the record shows happened (each order's result code where the record
+    has them, else the next position alone). The rules each game follows are
+    inferred from the phases each DATC chapter-4 option can affect; disagreements
+    they explain are counted as rule differences naming the option. Every record is
+    counted exactly once: agreed, disagreed, rule difference, or rejected with its
+    reason. The report is the same, byte for byte, whatever the number of workers.
     """
     try:
-        rules = Rules.parse([profile, *overrides])
+        rules = Rules.parse([profile or DEFAULT_PROFILE, *overrides])
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="--rule") from None
+    how = Judging(rules, named=profile is not None or bool(overrides), cases=cases_dir is not None)
+    if cases_dir is not None:
+        try:
+            os.makedirs(cases_dir, exist_ok=True)
+        except OSError as exc:
+            raise click.FileError(cases_dir, str(exc)) from None
     if resume_path and report_path and os.path.abspath(resume_path) != os.path.abspath(report_path):
         raise click.UsageError("--resume completes the report it names: give the same file to --report (or none)")
     report_path = report_path or resume_path
@@ -525,10 +531,10 @@ def validate_command(inputs: tuple[str, ...], profile: str, overrides: tuple[str
             scheduler and scheduler.startswith("tls://") and tls_ca_file and tls_cert and tls_key):
         raise click.UsageError("--tls-ca-file, --tls-cert and --tls-key go together, with a tls:// --scheduler")
     resumed = _resumed(resume_path)
-    summary = Summary()
+    summary = Summary(shown_limit=show_count)
     summary.add_lines(resumed.lines)
     items = list(iter_items(inputs)) + (_peer_items(random_games, seed) if against else [])
-    _check_resumed_rules(resumed, items, rules, resume_path or "")
+    _check_resumed_rules(resumed, items, how, resume_path or "")
     items = [item for item in items if item.source not in resumed.rules]
     try:  # resuming: drop the cut-off record and append; what the report holds is never rewritten
         if resume_path and os.path.exists(resume_path):
@@ -543,18 +549,35 @@ def validate_command(inputs: tuple[str, ...], profile: str, overrides: tuple[str
         waiting: dict[int, GameReport] = {}
         next_index = 0
         cluster = Cluster(scheduler, tls_ca_file, tls_cert, tls_key) if scheduler else None
-        for i, report in _judged(items, rules, workers, timeout, cluster):
+        for i, report in _judged(items, how, workers, timeout, cluster):
             waiting[i] = report
             meter.update(report)
             while next_index in waiting:  # write in input order: the report does not depend on the workers
                 report = waiting.pop(next_index)
                 next_index += 1
                 summary.add(report)
+                if cases_dir is not None:
+                    _write_cases(cases_dir, report)
                 if handle is not None:
                     handle.writelines(report_line(line) for line in report.report_lines())
                     handle.flush()
     finally:
         if handle is not None:
             handle.close()
-    click.echo(report_text(summary, rules))
+    if summary_format == "json":
+        click.echo(json.dumps(summary.to_json(rules), indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        click.echo(report_text(summary, rules))
     raise SystemExit(1 if summary.failed else 0)
+
+
+def _write_cases(folder: str, report: GameReport) -> None:
+    """Each disagreement and rule difference of a record as ``GAME.PHASE.txt``."""
+    for phase in report.phases:
+        if phase.case:
+            name = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{report.game}.{phase.name}") + ".txt"
+            try:
+                with open(os.path.join(folder, name), "w", encoding="utf-8", newline="\n") as handle:
+                    handle.write(phase.case)
+            except OSError as exc:
+                raise click.FileError(os.path.join(folder, name), str(exc)) from None

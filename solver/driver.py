@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from .errors import SolverError
-from .rules import Rules
+from .rules import ConvoyParadox, Rules
 from .encodings import Encoding, Key, Problem
 from .encodings.model import PhaseModel
 
@@ -33,7 +33,7 @@ class Solved:
 
 
 def solve(problem: Problem, rules: Rules) -> Solved:
-    enc = Encoding(problem, rules)
+    enc = Encoding(problem, rules.model)
     if not has_cycle(enc.deps):
         values, strengths = _solve_once(enc)
         return Solved(values, strengths, 1, None)
@@ -49,7 +49,7 @@ def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
     model.add(off == 0)
     encodings = []
     for problem, rules in items:
-        enc = Encoding(problem, rules, model=model)
+        enc = Encoding(problem, rules.model, model=model)
         cyclic = has_cycle(enc.deps)
         if cyclic:
             enc.disable(off)
@@ -62,7 +62,7 @@ def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
     out = []
     for (problem, rules), (enc, cyclic) in zip(items, encodings):
         if cyclic:
-            out.append(_solve_cyclic(problem, rules, Encoding(problem, rules)))
+            out.append(_solve_cyclic(problem, rules, Encoding(problem, rules.model)))
         else:
             values, strengths = _read(enc, solution)
             out.append(Solved(values, strengths, 1, None))
@@ -80,7 +80,7 @@ def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
     while len(solutions) != 1:
         settled = False
         for component in cyclic_components(current.deps):
-            sub = Encoding(problem, rules, overrides, roots=component)
+            sub = Encoding(problem, rules.model, overrides, roots=component)
             found, _ = _enumerate(sub)
             calls += 1
             rule = _backup(component, found, rules)
@@ -92,7 +92,7 @@ def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
                 break
         if not settled:
             raise SolverError(f"{len(solutions)} resolutions but no cycle to settle")
-        current = Encoding(problem, rules, overrides)
+        current = Encoding(problem, rules.model, overrides)
         solutions, strengths = _enumerate(current)
         calls += 1
     return Solved(solutions[0], strengths[0], calls, first, backups)
@@ -103,7 +103,7 @@ def paradox_core(problem: Problem, rules: Rules, component: list[Key]) -> list[K
 
     Built from CP-SAT's ``SufficientAssumptionsForInfeasibility`` and then made
     minimal by dropping one assumption at a time."""
-    enc = Encoding(problem, rules, roots=component, assumptions=True)
+    enc = Encoding(problem, rules.model, roots=component, assumptions=True)
     keys = sorted(enc.assumed)
 
     def infeasible(subset: list[Key]) -> list[Key] | None:
@@ -136,10 +136,22 @@ def _backup(component: list[Key], found: list[dict[Key, bool]], rules: Rules) ->
         differing = list(component)  # no resolution: a paradox; all of the cycle is in it
     convoys = [k for k in differing if k[0] == "convoy"] or [k for k in component if k[0] == "convoy"]
     if convoys and (any(k[0] in ("convoy", "path") for k in differing) or not projected):
-        if rules.choice("4.A.2") == "d":
-            # 4.A.2 d (All Hold backup): every move in the paradox fails.
-            return "all hold", {k: False for k in component if k[0] == "move"}
-        # 5.B.9 / 4.A.2 (Szykman): the convoying fleets in the paradox do not convoy.
+        backup = rules.convoy_paradox.backup
+        if backup is ConvoyParadox.DPTG:
+            # 4.A.2 dptg (DATC v2.x 4.A.2 f): of several resolutions, the one in which every convoy
+            # of the paradox is disrupted, if there is exactly one such; else All Hold.
+            disrupted = _all_convoys_disrupted(component, projected)
+            if len(projected) > 1 and len(disrupted) == 1:
+                no_route = {k: False for k in component if k[0] == "path"}
+                return "dptg", no_route or dict(zip(component, disrupted[0]))  # the rest of it follows
+        if backup is not ConvoyParadox.SZYKMAN:
+            # 4.A.2 d (All Hold), as the only rule or the backup: every move in the paradox fails,
+            # the convoyed armies whose PATH is in it too, and they cut no support (DATC v2.x
+            # 6.F.16-6.F.18).
+            routes = [k for k in component if k[0] == "path"]
+            held = {k for k in component if k[0] == "move"} | {("move", k[1]) for k in routes}
+            return "all hold", {k: False for k in sorted(held | set(routes))}
+        # 5.B.9 / 4.A.2 f (Szykman): the convoying fleets in the paradox do not convoy.
         return "szykman", {k: False for k in convoys}
     moves = [k for k in differing if k[0] == "move"]
     if projected:
@@ -147,6 +159,14 @@ def _backup(component: list[Key], found: list[dict[Key, bool]], rules: Rules) ->
         return "circular movement", {k: True for k in moves}
     # 5.B.9 (variants): a paradox without convoys: all moves in the cycle fail.
     return "all hold", {k: False for k in moves or [k for k in component if k[0] == "move"]}
+
+
+def _all_convoys_disrupted(component: list[Key], projected: set[tuple[bool, ...]]) -> list[tuple[bool, ...]]:
+    """The resolutions in which no convoyed army of the component has a convoy route
+    (no PATH; without PATH decisions in the component: no convoying fleet carries)."""
+    paths = [i for i, k in enumerate(component) if k[0] == "path"]
+    watched = paths or [i for i, k in enumerate(component) if k[0] == "convoy"]
+    return sorted(p for p in projected if not any(p[i] for i in watched))
 
 
 def has_cycle(deps: dict[Key, set[Key]]) -> bool:

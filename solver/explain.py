@@ -18,23 +18,23 @@ from .board import Unit
 from .encodings.support import protected_by_convoy_rule
 from .movement import MovementTrace
 from .results import PhaseResult, Reason
-from .rules import Rules
+from .rules import ConvoyParadox, Rules, SelfAttackViaConvoy
 
 RULE_REFS = {
     "szykman": "Szykman rule (DATC 4.A.2, 5.B.9): the convoying fleets in the paradox do not convoy",
     "circular movement": "circular movement (DATC 5.B.9): every move in the cycle succeeds",
     "all hold": "All Hold rule (DATC 4.A.2 d): every move in the paradox fails",
+    "dptg": "DPTG rule (DATC v2.x 4.A.2 f): of the resolutions, the one in which every convoy of the paradox "
+            "is disrupted",
 }
 
 CONVOY_RULE_REFS = {
-    "a": "1971 rulebook (DATC 4.A.2 a): a convoyed army does not cut the support of a fleet "
-         "supporting a fleet attacking a convoying fleet",
-    "b": "1982 rulebook (DATC 4.A.2 b): a convoyed army does not cut the support of a fleet "
-         "supporting an action in a body of water with a convoying fleet",
-    "c": "2000 rulebook (DATC 4.A.2 c): a convoyed army does not cut support for an attack "
-         "on a fleet its convoy needs",
-    "d": "2000 rulebook (DATC 4.A.2 d, All Hold backup): a convoyed army does not cut support "
-         "for an attack on a fleet its convoy needs",
+    ConvoyParadox.R1971: "1971 rulebook (DATC 4.A.2 a): a convoyed army does not cut the support of a fleet "
+                         "supporting a fleet attacking a convoying fleet",
+    ConvoyParadox.R1982: "1982 rulebook (DATC 4.A.2 b): a convoyed army does not cut the support of a fleet "
+                         "supporting an action in a body of water with a convoying fleet",
+    ConvoyParadox.R2000: "2000 rulebook (DATC 4.A.2 c): a convoyed army does not cut support for an attack "
+                         "on a fleet its convoy needs",
 }
 
 OWN_UNIT = "DATC 5.B.8; rulebook: a power cannot dislodge its own unit"
@@ -125,7 +125,7 @@ class _Explainer:
 
     def protected(self, m: int, s: int) -> bool:
         """Does the rulebook's convoy rule (DATC 4.A.2 a/b/c) keep move m from cutting support s?"""
-        return protected_by_convoy_rule(self.p, self.rules, self.p.moves[m], self.p.supports[s])
+        return protected_by_convoy_rule(self.p, self.rules.model, self.p.moves[m], self.p.supports[s])
 
     # --- dispatch ------------------------------------------------------------------------
     def order(self, k: int) -> list[str]:
@@ -284,7 +284,7 @@ class _Explainer:
         if attack.power == support.power or self.protected(m, s):
             return False
         if support.move is not None and attack.origin == support.target:
-            if self.rules.choice("4.A.4") == "a" or attack.land_only:
+            if self.rules.self_attack_via_convoy is SelfAttackViaConvoy.NOT_CUT or attack.land_only:
                 return False
             return self.has_path(m)  # 4.A.4 b: an attack from there by convoy cuts
         return self.has_path(m)
@@ -341,14 +341,14 @@ class _Explainer:
                 fleets = sorted({self.unit(self.p.convoys[c].unit) for route in attack.routes for c in route
                                  if self.p.convoys[c].province == support.target})
                 facts.append(f"{who} comes by convoy through {', '.join(fleets)}, the fleet this support "
-                             f"attacks: no cut ({CONVOY_RULE_REFS[self.rules.choice('4.A.2')]})")
+                             f"attacks: no cut ({CONVOY_RULE_REFS[self.rules.convoy_paradox.rulebook_rule]})")
             elif (support.move is not None and attack.origin == support.target and not self.v[("move", m)]
                   and not self.cuts(m, s)):
                 facts.append(f"{who} attacks from {support.target}, the area the support is aimed at: "
                              f"no cut (DATC 5.B.2)")
             elif not self.has_path(m):
                 facts.append(f"{who} comes by convoy and has no convoy route: no cut (DATC 5.B.2)")
-            elif self.cuts(m, s) and support.move is not None and self.rules.choice("4.A.2") in CONVOY_RULE_REFS:
+            elif self.cuts(m, s) and support.move is not None and self.rules.convoy_paradox.rulebook_rule is not None:
                 free = [r for r in attack.routes if all(self.p.convoys[c].province != support.target for c in r)]
                 if free and len(free) < len(attack.routes):
                     fleets = ", ".join(self.unit(self.p.convoys[c].unit) for c in free[0])

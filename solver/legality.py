@@ -10,7 +10,7 @@ from __future__ import annotations
 from .board import Location, Unit, UnitKind
 from .maps import Map, ProvinceKind
 from .orders import Convoy, Hold, Move, SupportHold, SupportMove
-from .rules import Rules
+from .rules import ImpossibleCoast, OmittedCoastOne, OmittedCoastTwo, Rules, UnknownCoast
 from .state import State
 
 
@@ -24,7 +24,7 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
         if order.via_convoy and not the_map.can_reach_province(unit.kind, unit.location, dest.province):
             return None, "only armies can be convoyed (DATC 6.A.7)"
         return fleet_destination(the_map, unit.location, dest, rules)
-    if dest.coast is not None and rules.choice("4.B.6") == "a":
+    if dest.coast is not None and rules.unknown_coast is UnknownCoast.FAILS:
         return None, "an army move names a coast (DATC 4.B.6 a)"
     dest = Location(dest.province)
     if unit.kind is UnitKind.WING:
@@ -52,14 +52,26 @@ def fleet_destination(the_map: Map, src: Location, dest: Location, rules: Rules)
     if dest.coast is not None:
         if dest in options:
             return dest, None
-        if rules.choice("4.B.3") == "a" and len(options) == 1:
+        if rules.impossible_coast is ImpossibleCoast.IGNORED and len(options) == 1:
             return options[0], None  # 4.B.3 a: the impossible coast is ignored
         return None, f"{dest} cannot be reached from {src} (DATC 4.B.3)"
     if len(options) > 1:
+        if rules.two_coasts_omitted is OmittedCoastTwo.DEFAULT_COAST:
+            return default_coast(the_map, dest.province), None  # 4.B.1 v2 b: the default coast
         return None, "the coast must be named: both coasts can be reached (DATC 4.B.1, 6.B.1)"
-    if rules.choice("4.B.2") == "b":
+    if rules.one_coast_omitted is OmittedCoastOne.FAILS:
         return None, "the coast is not named (DATC 4.B.2 b)"
+    if rules.one_coast_omitted is OmittedCoastOne.DEFAULT_COAST:  # 4.B.2 v2 b: the default coast, if reachable
+        default = default_coast(the_map, dest.province)
+        return (default, None) if default in options else (None, f"{src} cannot reach {default}, the default "
+                                                                  f"coast (DATC 4.B.2 v2 b)")
     return options[0], None  # 4.B.2 a: the only possible coast
+
+
+def default_coast(the_map: Map, province: str) -> Location:
+    """The coast an order without one means where a reading of DATC 4.B.1, 4.B.2, 4.B.4
+    or 4.B.7 takes a default coast: the first coast the map lists (the DATC names none)."""
+    return Location(province, the_map.provinces[province].coasts[0])
 
 
 def convoy_route_on_board(state: State, origin: str, dest: str, without: str | None = None) -> bool:

@@ -13,11 +13,13 @@ from .board import Location, Unit, UnitKind
 from .driver import Solved, solve, solve_batch
 from .encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
 from .encodings.support import cutting_moves
-from .legality import move_destination, order_problem
+from .legality import default_coast, move_destination, order_problem
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from .phases import after_movement
 from .results import OrderResult, PhaseResult, Reason
-from .rules import Rules
+from .rules import (AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, DesignationReading,
+                    ImplicitOrders, MissingUnitDesignation, MultipleOrders, MultiRouteDisruption, Rules, SupportCoast,
+                    WrongUnitCoast, WrongUnitDesignation)
 from .state import Dislodged, State
 
 
@@ -34,7 +36,7 @@ class _Prescan:
     dest_of: dict[int, Location] = field(default_factory=dict)  # move index -> exact destination
     orders: list[Order] = field(default_factory=list)  # the orders given, then any implicit ones (4.E.3)
     dest_of_order: dict[int, Location] = field(default_factory=dict)  # legal move order -> its destination
-    convoyers: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (origin, dest) -> convoying powers
+    convoyers: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)  # (origin, dest) -> fleets ordered to convoy
 
 
 @dataclass
@@ -82,18 +84,18 @@ def prescan(state: State, orders: list[Order], rules: Rules) -> _Prescan:
                                            False, Reason.ILLEGAL, reason)
             continue
         legal.setdefault(unit_index, []).append(k)
-    strict = not all(rules.choice(issue) == "b" for issue in DESIGNATION_ISSUES)
+    strict = any(r.invalid or r.yields for r in _designation_readings(rules).values())  # DATC 4.C choices a, c
     for u, ks in legal.items():
         if strict:
             ks = _drop_weak_orders(state, orders, ks, rules, scan, units[u])
         scan.chosen[u] = _one_order(orders, ks, rules, scan, units[u])
-    if rules.choice("4.E.3") == "a":
+    if rules.implicit_orders is ImplicitOrders.ALLOWED:  # DATC 4.E.3 a
         orders = orders + _implicit_moves(state, orders, scan, units, rules)
     scan.orders = orders
     _build_moves(state, orders, rules, scan, units)
     _match_supports(state, orders, scan, units, rules)
     _match_convoys(orders, scan, units)
-    _route_convoys(state, scan, rules)
+    _route_convoys(state, scan, rules, units)
     _drop_void_convoys(orders, scan, units)
     return scan
 
@@ -107,11 +109,11 @@ def _ordered_unit(state: State, order: Order, index_of: dict[str, int], rules: R
     unit = state.units[u]
     if order.power is not None and order.power != unit.power:
         return u, f"the unit in {unit.province} belongs to {unit.power} (DATC 6.A.6)"
-    if order.unit.location.coast not in (None, unit.location.coast) and rules.choice("4.B.5") == "a":
+    if order.unit.location.coast not in (None, unit.location.coast) and rules.ordered_unit_coast is WrongUnitCoast.FAILS:
         return u, f"the fleet is at {unit.location}, not {order.unit.location} (DATC 4.B.5 a)"
-    if order.unit.kind is None and rules.choice("4.C.1") == "a":
+    if order.unit.kind is None and rules.missing_unit_designation is MissingUnitDesignation.INVALID:
         return u, "the order does not say army or fleet (DATC 4.C.1 a)"
-    if order.unit.kind not in (None, unit.kind) and rules.choice("4.C.2") == "a":
+    if order.unit.kind not in (None, unit.kind) and rules.wrong_unit_designation is WrongUnitDesignation.INVALID:
         return u, f"the unit in {unit.province} is {unit.kind}, not {order.unit.kind} (DATC 4.C.2 a)"
     return u, None
 
@@ -137,7 +139,10 @@ def _designation_flaws(state: State, order: Order, unit: Unit) -> list[str]:
     return flaws
 
 
-DESIGNATION_ISSUES = ("4.C.1", "4.C.2", "4.C.5", "4.C.6")
+def _designation_readings(rules: Rules) -> dict[str, DesignationReading]:
+    """The readings of the DATC 4.C issues an order's designations can touch."""
+    return {"4.C.1": rules.missing_unit_designation, "4.C.2": rules.wrong_unit_designation,
+            "4.C.5": rules.missing_nationality, "4.C.6": rules.wrong_nationality}
 
 
 def _drop_weak_orders(state: State, orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan,
@@ -147,8 +152,9 @@ def _drop_weak_orders(state: State, orders: list[Order], ks: list[int], rules: R
     keep = []
     for k in ks:
         flaws = _designation_flaws(state, orders[k], unit)
-        invalid = [f for f in flaws if rules.choice(f) == "a"]
-        weak = [f for f in flaws if rules.choice(f) == "c"]
+        readings = _designation_readings(rules)
+        invalid = [f for f in flaws if readings[f].invalid]
+        weak = [f for f in flaws if readings[f].yields]
         if invalid:
             scan.verdicts[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL,
                                            f"designation or nationality does not match (DATC {invalid[0]} a)")
@@ -190,8 +196,8 @@ def _one_order(orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan,
     if len(ks) == 1 or len({orders[k] for k in ks}) == 1:
         keep = ks[0]
     else:
-        choice = rules.choice("4.D.3")
-        keep = ks[0] if choice == "a" else ks[-1] if choice == "b" else None
+        choice = rules.multiple_orders
+        keep = ks[0] if choice is MultipleOrders.FIRST else ks[-1] if choice is MultipleOrders.LAST else None
     for k in ks:
         if k != keep and orders[k] != (orders[keep] if keep is not None else None):
             scan.verdicts[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL,
@@ -219,31 +225,39 @@ def _build_moves(state: State, orders: list[Order], rules: Rules, scan: _Prescan
             move.opposite = back
     for u, k in scan.chosen.items():  # who is ordered to convoy which army where
         if k is not None and isinstance(orders[k], Convoy):
-            scan.convoyers.setdefault((orders[k].target.province, orders[k].dest.province), []).append(units[u].power)
+            scan.convoyers.setdefault((orders[k].target.province, orders[k].dest.province), []).append(units[u])
     for k, m in scan.move_of.items():
         move = p.moves[m]
         if not move.convoyed and units[move.unit].kind is UnitKind.ARMY:
-            move.convoyed, move.fallback = _adjacent_convoy(orders, scan, units, orders[k], move, rules)
+            move.convoyed, move.fallback = _adjacent_convoy(state, scan, units, orders[k], move, rules)
 
 
-def _adjacent_convoy(orders: list[Order], scan: _Prescan, units: list[Unit], order: Move,
+def _adjacent_convoy(state: State, scan: _Prescan, units: list[Unit], order: Move,
                      move: MoveOrder, rules: Rules) -> tuple[bool, bool]:
     """DATC 4.A.3: does an army that can go by land try the convoy route, and may it
     fall back to the land route? Returns (convoyed, fallback)."""
     convoyers = scan.convoyers.get((move.origin, move.dest), [])
-    own_fleet = units[move.unit].power in convoyers
-    choice = rules.choice("4.A.3")
-    if choice == "a":  # 1971: only when the unit there moves the opposite way; disrupted -> by land
+    own_fleet = any(f.power == units[move.unit].power for f in convoyers)
+    ordered = bool(convoyers) and bool(state.map.convoy_routes(move.origin, move.dest,
+                                                              [f.province for f in convoyers]))
+    choice = rules.adjacent_convoy
+    if choice is AdjacentConvoy.CONVOY_FIRST:  # 4.A.3 v2 a: the convoy route whenever one is ordered
+        return ordered, False
+    if choice is AdjacentConvoy.OPPOSITE:  # 4.A.3 v2 b: ... when the unit there moves the opposite way
+        return ordered and move.opposite is not None, False
+    if choice is AdjacentConvoy.R1971:  # 4.A.3 a: only when the unit there moves the opposite way; disrupted -> by land
         wanted = bool(convoyers) and move.opposite is not None
         return wanted, wanted
-    if choice == "b":  # 1982: intent shown by the player's own orders (a fleet of its own)
+    if choice is AdjacentConvoy.R1982:  # 4.A.3 b: intent shown by the player's own orders (a fleet of its own)
         return own_fleet, False
-    if choice == "dptg":  # DPTG: only when written 'via convoy'
+    if choice is AdjacentConvoy.DPTG:  # 4.A.3 dptg (v2 e): only when written 'via convoy'
         return order.via_convoy, False
-    if choice == "v2":  # DATC v2 / DPjudge: 'via convoy' and a convoy ordered, else over land
-        return order.via_convoy and bool(convoyers), False
-    wanted = order.via_convoy or own_fleet  # 2000/2023: own fleet or 'via convoy'
-    return wanted, choice == "fallback"  # fallback: the land route when no convoy route is alive
+    if choice is AdjacentConvoy.VIA:  # 4.A.3 via (webDiplomacy): 'via convoy' and a convoy route ordered
+        return order.via_convoy and ordered, False
+    if choice is AdjacentConvoy.INTENT:  # 4.A.3 v2 d: own fleet, or 'via convoy' with a convoy route ordered
+        return own_fleet or (order.via_convoy and ordered), False
+    wanted = order.via_convoy or own_fleet  # 4.A.3 c (2000/2023): own fleet or 'via convoy'
+    return wanted, choice is AdjacentConvoy.FALLBACK  # 4.A.3 fallback: the land route when no convoy route is alive
 
 
 def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: list[Unit], rules: Rules) -> None:
@@ -260,7 +274,8 @@ def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: li
                 scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID,
                                                "the supported unit moves (DATC 6.D.7)")
                 continue
-            if rules.choice("4.D.9") == "a" and units[target].power not in ordering:
+            if (rules.civil_disorder_hold_support is CivilDisorderHoldSupport.FAILS  # DATC 4.D.9 a
+                    and units[target].power not in ordering):
                 scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID,
                                                f"{units[target].power} is in civil disorder (DATC 4.D.9 a)")
                 continue
@@ -268,7 +283,7 @@ def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: li
             p.supports.append(SupportOrder(s, u, units[u].province, units[u].power, order.target.province))
             p.units[target].hold_supports.append(s)
         else:
-            why = _support_mismatch(order, target_move, scan, units[u], rules)
+            why = _support_mismatch(state, order, target_move, scan, units[u], rules)
             if why is not None:
                 scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID, why)
                 continue
@@ -278,7 +293,7 @@ def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: li
         scan.support_of[k] = s
 
 
-def _support_mismatch(order: SupportMove, target_move: int | None, scan: _Prescan, supporter: Unit,
+def _support_mismatch(state: State, order: SupportMove, target_move: int | None, scan: _Prescan, supporter: Unit,
                       rules: Rules) -> str | None:
     if target_move is None:
         return "the supported unit does not move (DATC 6.D.9)"
@@ -286,11 +301,19 @@ def _support_mismatch(order: SupportMove, target_move: int | None, scan: _Presca
     dest = scan.dest_of[target_move]
     if move.dest != order.dest.province:
         return f"the supported unit moves to {dest}, not {order.dest.province}"
+    choice = rules.support_coast
+    if choice is SupportCoast.IGNORED:
+        return None  # 4.B.4 v2 e (the DPTG): a coast in a support order is ignored
     if order.dest.coast is not None and dest.coast is not None and order.dest.coast != dest.coast:
         return f"the supported fleet moves to {dest}, not {order.dest} (DATC 6.B.9)"
     if order.dest.coast is None and dest.coast is not None:
-        choice = rules.choice("4.B.4")
-        if choice == "c" or (choice == "b" and move.power != supporter.power):
+        foreign = move.power != supporter.power
+        if choice is SupportCoast.DEFAULT_COAST and dest != default_coast(state.map, dest.province):
+            return f"the support means the default coast {default_coast(state.map, dest.province)}, not {dest} " \
+                   f"(DATC 4.B.4 v2 b)"
+        if (choice is SupportCoast.REQUIRED or (choice is SupportCoast.OWN_ONLY and foreign)
+                or (choice is SupportCoast.UNAMBIGUOUS and foreign  # 4.B.4 v2 c: or the fleet has one coast to go to
+                    and len(state.map.reachable_coasts(state.units[move.unit].location, dest.province)) > 1)):
             return f"the support does not name the coast of {dest} (DATC 4.B.4 {choice})"
     return None
 
@@ -315,7 +338,7 @@ def _match_convoys(orders: list[Order], scan: _Prescan, units: list[Unit]) -> No
         scan.convoy_of[k] = c
 
 
-def _route_convoys(state: State, scan: _Prescan, rules: Rules) -> None:
+def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: list[Unit]) -> None:
     """Minimal convoy routes of each convoyed move: chains of its convoying fleets."""
     p = scan.problem
     written = {m: scan.orders[k].path for k, m in scan.move_of.items()}
@@ -323,10 +346,14 @@ def _route_convoys(state: State, scan: _Prescan, rules: Rules) -> None:
         if move.convoyed:
             fleets = {c.province: c.index for c in p.convoys if c.move == move.index}
             routes = state.map.convoy_routes(move.origin, move.dest, fleets)
-            choice, path = rules.choice("4.A.6"), written.get(move.index, ())
-            if (choice == "b" and path) or choice == "c":
+            choice, path = rules.convoy_path, written.get(move.index, ())
+            if (choice is ConvoyPathSpecification.ALLOWED and path) or choice is ConvoyPathSpecification.REQUIRED:
                 # 4.A.6 b/c: the army goes only along the path written in its order
                 routes = [r for r in routes if path and r == frozenset(path)]
+            if rules.multi_route_disruption is MultiRouteDisruption.DPTG:
+                # 4.A.1 dptg: routes with foreign fleets are skipped when the army's own fleets make one
+                own = [r for r in routes if all(units[p.convoys[fleets[s]].unit].power == move.power for s in r)]
+                routes = own or routes
             move.routes = [tuple(sorted(fleets[s] for s in route)) for route in routes]
 
 
@@ -348,7 +375,7 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     p = scan.problem
     units = list(state.units)
     v = solved.values
-    paradox = {key for _, keys in solved.backups for key in keys}
+    paradox = {key: name for name, keys in solved.backups for key in keys}  # decision -> the backup rule
     results = []
     for k, order in enumerate(orders):
         if k in scan.verdicts:
@@ -372,7 +399,11 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
                        tuple(dislodged), standoffs, trace)
 
 
-def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solved, paradox: set,
+PARADOX_RULES = {"all hold": "All Hold rule (DATC 4.A.2 d): every move in the paradox fails",
+                 "dptg": "DPTG rule (DATC v2.x 4.A.2 f): the resolution in which the paradox's convoys are disrupted"}
+
+
+def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solved, paradox: dict,
                   rules: Rules) -> OrderResult:
     p = scan.problem
     v = solved.values
@@ -384,6 +415,9 @@ def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solve
         m = scan.move_of[k]
         if v[("move", m)]:
             return OrderResult(order, unit, True, None, _strength_note(m, p, solved, units))
+        rule = paradox.get(("move", m)) or paradox.get(("path", m))
+        if rule in PARADOX_RULES:
+            return OrderResult(order, unit, False, Reason.PARADOX, PARADOX_RULES[rule])
         if p.moves[m].convoy_only and not v[("path", m)]:
             why = Reason.PARADOX if any(("convoy", c) in paradox for r in p.moves[m].routes for c in r) else Reason.NO_PATH
             return OrderResult(order, unit, False, why, "no convoy route of undislodged convoying fleets")
@@ -394,7 +428,7 @@ def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solve
             return OrderResult(order, unit, True)
         if was_dislodged:
             return OrderResult(order, unit, False, Reason.DISLODGED, "the supporting unit was dislodged")
-        cutters = [units[p.moves[m].unit] for m in cutting_moves(p, rules, s, v)]
+        cutters = [units[p.moves[m].unit] for m in cutting_moves(p, rules.model, s, v)]
         return OrderResult(order, unit, False, Reason.CUT,
                            ("cut by " + ", ".join(f"{u.kind} {u.location}" for u in cutters)) if cutters else "cut")
     if k in scan.convoy_of:
@@ -460,8 +494,8 @@ def _describe_key(key, p: Problem, units: list[Unit]) -> str:
     if kind == "convoy":
         u = units[p.convoys[i].unit]
         return f"convoy by {u.kind} {u.location}"
-    if kind == "move":
+    if kind in ("move", "path"):
         move = p.moves[i]
         u = units[move.unit]
-        return f"{u.kind} {u.location} - {move.dest}"
+        return f"{u.kind} {u.location} - {move.dest}" + (" (its convoy)" if kind == "path" else "")
     return f"{kind} {i}"

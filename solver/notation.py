@@ -45,6 +45,7 @@ _ARROWS = ("->", "=>", "-", "–", "—", ">")
 # Characters that end a word: 'vie=>bud' and 'spa(nc)' are read as several tokens.
 _BREAKS = r"\s\-–—>=:/(),"
 _TOKEN = re.compile(rf"\s*(?:(->|=>|[{_BREAKS}])|([^{_BREAKS}]+))")
+_WORD_END = re.compile(rf"(?=[{_BREAKS}]|$)")
 
 
 @dataclass
@@ -93,24 +94,29 @@ class _Parser:
         self.cur = _Cursor(text)
         self.variant = variant
         self.map = variant.map
+        self._found: dict[tuple[int, int, int], tuple[object, int] | None] = {}  # lookups asked again
 
     # --- names ---------------------------------------------------------------
     def _longest(self, table: dict[str, object], max_words: int = 6) -> tuple[object, int] | None:
         """Longest alias from `table` at the cursor; returns (value, end)."""
         cur = self.cur
         cur.skip_space()
+        key = (id(table), cur.pos, max_words)
+        if key in self._found:
+            return self._found[key]
         start, text = cur.pos, cur.text
-        ends = [m.start() for m in re.finditer(rf"(?=[{_BREAKS}]|$)", text[start:start + 60])]
+        ends = {m.start() for m in _WORD_END.finditer(text, start, start + 60)}
         best = None
-        for rel in sorted(set(ends), reverse=True):
-            if rel == 0:
+        for end in sorted(ends, reverse=True):
+            if end == start:
                 continue
-            candidate = fold(text[start:start + rel])
+            candidate = fold(text[start:end])
             if candidate.count(" ") >= max_words:
                 continue
             if candidate in table:
-                best = (table[candidate], start + rel)
+                best = (table[candidate], end)
                 break
+        self._found[key] = best
         return best
 
     def power_prefix(self) -> Power | None:
@@ -172,8 +178,10 @@ class _Parser:
             if opened == "(" and not cur.accept({")"}):
                 raise cur.error("')'")
         else:
+            if not self.map.provinces[pid].coasts:
+                return None  # a coast written as a word only follows a province that has coasts
             found = self._longest(self.map.coast_names, 3)
-            if found is None or len(fold(cur.text[cur.pos:found[1]])) < 2 or not self.map.provinces[pid].coasts:
+            if found is None or len(fold(cur.text[cur.pos:found[1]])) < 2:
                 cur.pos = save
                 return None
             coast, end = found
@@ -296,7 +304,57 @@ def parse_order(text: str, variant: Variant, phase: PhaseKind | None = None) -> 
 
     :raises NotationError: the text is not an order of this map.
     """
-    return _Parser(_strip_comment(text), variant).order(phase)
+    text = _strip_comment(text)
+    return _canonical_order(text.strip(), variant, phase) or _Parser(text, variant).order(phase)
+
+
+_LOC = r"[a-z]{3}(?:/[a-z]{2})?"
+_CANONICAL = re.compile(
+    rf"^(?:([A-Z][a-z]+): )?([AFW]) ({_LOC})(?: (H|D)| - ({_LOC})( via convoy)?| R ({_LOC})"
+    rf"| ([SC]) ([AFW]) ({_LOC})(?: - ({_LOC}))?)$")
+
+
+def _canonical_order(text: str, variant: Variant, phase: PhaseKind | None) -> Order | None:
+    """The orders :func:`format_order` writes (``England: F lon - nth``, ``A par S A bur - mun``),
+    read without the lenient parser; None for anything else (it then reads the text)."""
+    m = _CANONICAL.match(text)
+    if m is None:
+        return None
+    power_name, kind, where, hold, dest, via, retreat, action, tkind, target, tdest = m.groups()
+    power = None
+    if power_name is not None:
+        power = power_name if power_name in variant.power_names.values() else None
+        if power is None:
+            return None
+    locs = [_canonical_location(x, variant) for x in (where, dest, retreat, target, tdest)]
+    if any(x is not None and loc is None for x, loc in zip((where, dest, retreat, target, tdest), locs)):
+        return None
+    unit = UnitRef(locs[0], _KINDS[kind.lower()])  # type: ignore[arg-type]
+    if hold == "H":
+        return Hold(unit, power)
+    if hold == "D":
+        return Remove(unit, power) if phase is PhaseKind.ADJUSTMENT else Disband(unit, power)
+    if dest is not None:
+        if phase is PhaseKind.RETREAT:
+            return Retreat(unit, locs[1], power)  # type: ignore[arg-type]
+        return Move(unit, locs[1], via is not None, power)  # type: ignore[arg-type]
+    if retreat is not None:
+        return Retreat(unit, locs[2], power)  # type: ignore[arg-type]
+    other = UnitRef(locs[3], _KINDS[tkind.lower()])  # type: ignore[arg-type]
+    if action == "C":
+        return Convoy(unit, other, locs[4], power) if locs[4] is not None else None
+    return SupportMove(unit, other, locs[4], power) if locs[4] is not None else SupportHold(unit, other, power)
+
+
+def _canonical_location(text: str | None, variant: Variant) -> Location | None:
+    """A location written as its id (``par``, ``stp/sc``) on this map, else None."""
+    if text is None:
+        return None
+    province, _, coast = text.partition("/")
+    prov = variant.map.provinces.get(province)
+    if prov is None or (coast and coast not in prov.coasts):
+        return None
+    return Location(province, coast or None)
 
 
 def parse_orders(text: str, variant: Variant, phase: PhaseKind | None = None) -> tuple[list[Order], list[NotationError]]:
@@ -315,6 +373,9 @@ def parse_orders(text: str, variant: Variant, phase: PhaseKind | None = None) ->
 
 
 def parse_location(text: str, variant: Variant) -> Location:
+    known = _canonical_location(text.strip(), variant)
+    if known is not None:
+        return known
     parser = _Parser(text, variant)
     loc = parser.location()
     parser.end(None)  # type: ignore[arg-type]

@@ -90,6 +90,8 @@ def _call_with_alarm(fn: Callable[[Any], Any], payload: Any, timeout: float) -> 
 
 
 def _worker(fn: Callable[[Any], Any], conn: Connection) -> None:
+    from .runtime import tune_for_batches
+    tune_for_batches()
     conn.send(("ready", None))  # started and imported: time limits count from here
     while True:
         try:

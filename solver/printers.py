@@ -40,7 +40,7 @@ def _units_text(units: list[Unit]) -> str:
 def render_text(result: PhaseResult, name: str = "") -> str:
     """The people's report: orders and results, dislodgements, the new position."""
     before, after = result.before, result.after
-    lines = [f"{name + ': ' if name else ''}{before.phase} (rules {result.rules})"]
+    lines = _wrap(f"{name + ': ' if name else ''}", f"{before.phase} (rules {result.rules})", indent=4)
     ranked = sorted_results(result)
     powers = [p.name for p in before.variant.powers]
     pw = max([len(order_power(r) or "-") for _, r in ranked] + [len(p) for p in powers])
@@ -120,10 +120,10 @@ def write_result_case(handle: TextIO, case_id: str, result: PhaseResult, orders:
     write_case(handle, case_id.split()[0] if case_id.strip() else "dipsat", before.phase, list(before.units),
                [format_order(o) for o in orders], list(after.units), dislodged, list(before.owners),
                str(result.rules), prestate_dislodged=[d.unit for d in before.dislodged],
-               prestate_results=_prestate_results(before), players=players)
+               prestate_results=prestate_results(before), players=players)
 
 
-def _prestate_results(state: State) -> list[str]:
+def prestate_results(state: State) -> list[str]:
     """PRESTATE_RESULTS lines that carry what a retreat phase needs from the movement
     before it: each attacker's origin (and convoy), and the standoffs (as two failed moves)."""
     if state.phase.kind is not PhaseKind.RETREAT:

@@ -21,16 +21,16 @@ from .adjudicator import adjudicate
 from .board import Phase, PhaseKind, Power
 from .errors import DipsatError
 from .formats.dipsat_json import JsonFormatError, parse_json
-from .formats.diplomacy_json import RecordError, RecordedGame, RecordedPhase, package_phase_name, read_game
+from .formats.diplomacy_json import read_game
 from .formats.godip import is_godip_history, read_godip_game
 from .game import GAME_FORMAT, Game
 from .notation import parse_order
 from .orders import Order
+from .records import RecordedGame, RecordedPhase, RecordError, package_phase_name, with_attackers
 from .rules import Rules
 from .state import State
 
-__all__ = ["RecordedPosition", "RecordedGameError", "recorded_position", "load_record", "game_record",
-           "with_attackers"]
+__all__ = ["RecordedPosition", "RecordedGameError", "recorded_position", "load_record", "game_record"]
 
 
 class RecordedGameError(DipsatError, ValueError):
@@ -130,27 +130,21 @@ def recorded_position(path: str, phase_name: str, rules: Rules | None = None) ->
             warnings += [f"{path}: {note}" for note in getattr(entry, "unread", ())]
             state = entry.state
             if entry.kind is PhaseKind.RETREAT and index > 0:
-                state = with_attackers(record.phases[index - 1], state, rules or Rules.profile())
+                state = _retreat_position(record.phases[index - 1], entry, rules or Rules.profile())
             return RecordedPosition(f"{record.id} {entry.name}", state, [o for o, _ in entry.orders],
                                     warnings=warnings)
     known = ", ".join(p.name for p in record.phases)
     raise RecordedGameError(f"{path}: no phase {phase_name!r} (phases: {known})")
 
 
-def with_attackers(movement: RecordedPhase, state: State, rules: Rules) -> State:
-    """`state` (a retreat phase) with the attacker origins of its dislodged units that it
-    leaves unknown, from dipsat's adjudication of the recorded `movement` before it;
-    unchanged unless that adjudication dislodges exactly the recorded units."""
-    if all(d.attacker_origin is not None for d in state.dislodged):
-        return state
-    if (movement.state is None or movement.error is not None or movement.phase is None
-            or movement.phase != Phase(state.phase.year, state.phase.season, PhaseKind.MOVEMENT)):
-        return state
-    after = adjudicate(movement.state, [o for o, _ in movement.orders], rules).after
-    ours = {d.unit: d for d in after.dislodged}
-    if after.phase != state.phase or set(ours) != {d.unit for d in state.dislodged}:
-        return state
-    return state.with_(dislodged=tuple(ours[d.unit] for d in state.dislodged), standoffs=after.standoffs)
+def _retreat_position(movement: RecordedPhase, retreat: RecordedPhase, rules: Rules) -> State:
+    """A retreat phase's position with the attackers and standoffs its record leaves out,
+    from dipsat's adjudication of the recorded movement before it."""
+    assert retreat.state is not None
+    if all(d.attacker_origin is not None for d in retreat.state.dislodged) or movement.state is None \
+            or movement.error is not None:
+        return retreat.state
+    return with_attackers(movement, retreat, adjudicate(movement.state, [o for o, _ in movement.orders], rules))
 
 
 def game_record(game: Game) -> RecordedGame:
@@ -163,5 +157,5 @@ def game_record(game: Game) -> RecordedGame:
         phases.append(RecordedPhase(index, package_phase_name(state.phase), state.phase, state, orders,
                                     results_recorded=False))
     name = game.variant.name
-    return RecordedGame(f"{name}-{game.seed}", game.variant.map.name, (str(game.rules),), game.variant, phases)
+    return RecordedGame(f"{name}-{game.seed}", game.variant.map.name, (str(game.rules),), game.variant, phases, format="dipsat")
 

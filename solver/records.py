@@ -27,10 +27,11 @@ from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from .errors import DipsatError
 from .maps import Variant
 from .orders import Build, Move, Order, Retreat
-from .state import State
+from .results import PhaseResult
+from .state import Dislodged, State
 
 __all__ = ["RecordError", "RecordedPhase", "RecordedGame", "package_phase_name", "format_location",
-           "format_unit", "next_phase_names", "position_contradiction"]
+           "format_unit", "next_phase_names", "position_contradiction", "with_attackers"]
 
 
 class RecordError(DipsatError, ValueError):
@@ -90,7 +91,8 @@ class RecordedGame:
     phases: list[RecordedPhase]
     format: str = "diplomacy"
     """The archive format it was read from: ``diplomacy`` (the package's saved-game
-    JSON, webDiplomacy exports) or ``godip`` (Droidippy/godip histories)."""
+    JSON, webDiplomacy exports), ``godip`` (Droidippy/godip histories) or ``dipsat``
+    (a dipsat game file)."""
 
 
 # --- names -------------------------------------------------------------------------------
@@ -139,8 +141,10 @@ def position_contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | Non
     - adjustment: units stay, or go (removals, civil disorder); new units stand where
       a build was ordered, or on an empty home centre of their power (a record may
       keep builds but not their orders).
-    Centre ownership is not checked: it changes after a fall turn (and records differ
-    in when they write the change).
+    - no power has more units after an adjustment than it owns centres (unless it had
+      them before);
+    - centre ownership changes only at the end of the fall turn (written with the
+      adjustment phase, or the spring after it).
     """
     if prev.phase is None or prev.state is None or nxt.state is None:
         return None
@@ -205,7 +209,62 @@ def position_contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | Non
                             + ": neither built nor there before")
         if after.dislodged:
             problems.append("dislodged units after an adjustment phase")
+        before_count, after_count = _unit_counts(before), _unit_counts(after)
+        over = sorted(p for p, n in after_count.items()
+                      if n > max(before_count.get(p, 0), len(after.centres_of(p))))
+        if over:
+            problems.append(f"{', '.join(over)} built beyond its supply centres")
+    if before.owners != after.owners:
+        fall_turn = prev.phase.season is Season.FALL and kind is not PhaseKind.ADJUSTMENT
+        if not (fall_turn and nxt.kind is not PhaseKind.RETREAT):
+            changed = sorted(dict.fromkeys(c for c, _ in set(before.owners) ^ set(after.owners)))
+            problems.append("centre ownership changed outside the end of the fall turn: " + ", ".join(changed))
     if not problems:
         return None
     return f"position contradicts the orders of {prev.name}: " + "; ".join(problems)
 
+
+
+def _unit_counts(state: State) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for unit in (*state.units, *(d.unit for d in state.dislodged)):
+        counts[unit.power] = counts.get(unit.power, 0) + 1
+    return counts
+
+
+# --- a retreat phase from a record without results ---------------------------------------------
+
+
+def with_attackers(movement: RecordedPhase, retreat: RecordedPhase, result: PhaseResult) -> State:
+    """The position of `retreat` (a retreat phase whose record does not say who
+    dislodged whom) completed from `result`, our adjudication of the recorded
+    `movement` before it: each dislodged unit's attacker (ours, when we dislodged that
+    unit too; else as the positions show it: the unit ordered into its province that
+    now stands there) and the standoffs (ours; the records do not keep them)."""
+    assert movement.state is not None and retreat.state is not None
+    ours = {d.unit: d for d in result.dislodgements}
+    dislodged = []
+    for d in retreat.state.dislodged:
+        if d.attacker_origin is not None:
+            dislodged.append(d)
+        else:
+            found = ours.get(d.unit)
+            dislodged.append(found if found is not None else _attacker_from_positions(d, movement, retreat))
+    occupied = {u.province for u in retreat.state.units}
+    standoffs = frozenset(p for p in result.standoffs if p not in occupied)
+    return retreat.state.with_(dislodged=tuple(dislodged), standoffs=standoffs)
+
+
+def _attacker_from_positions(d: Dislodged, movement: RecordedPhase, retreat: RecordedPhase) -> Dislodged:
+    """The attacker of a dislodged unit as the record shows it: the unit ordered to move
+    into its province that now stands there (by convoy: ordered so, or not adjacent)."""
+    assert movement.state is not None and retreat.state is not None
+    occupant = retreat.state.unit_at(d.unit.province)
+    for order, _ in movement.orders:
+        if isinstance(order, Move) and order.dest.province == d.unit.province:
+            mover = movement.state.unit_at(order.unit.province)
+            if mover is not None and occupant is not None and (mover.power, mover.kind) == (occupant.power, occupant.kind):
+                over_land = movement.state.map.can_move(mover.kind, mover.location, Location(d.unit.province))
+                by_convoy = mover.kind is UnitKind.ARMY and (order.via_convoy or not over_land)
+                return Dislodged(d.unit, mover.province, by_convoy)
+    return d

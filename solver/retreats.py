@@ -9,7 +9,7 @@ from .orders import Disband, Order, Retreat
 from .legality import fleet_destination
 from .phases import after_retreats
 from .results import OrderResult, PhaseResult, Reason
-from .rules import Rules
+from .rules import MultipleOrders, RetreatAfterConvoy, Rules
 from .state import Dislodged, State
 
 
@@ -24,7 +24,7 @@ def retreat_options(state: State, dislodged: Dislodged, rules: Rules) -> tuple[L
         candidates = [Location(p) for p in sorted(the_map.army_adjacency.get(unit.province, ()))]
     else:
         candidates = [Location(p) for p in sorted(the_map.neighbours(unit.province))]
-    attacker_origin_open = dislodged.by_convoy and rules.choice("4.A.5") == "b"  # DATC 4.A.5
+    attacker_origin_open = dislodged.by_convoy and rules.retreat_after_convoy is RetreatAfterConvoy.ALLOWED  # DATC 4.A.5 b
     out = []
     for loc in candidates:
         if state.unit_at(loc.province) is not None:
@@ -84,8 +84,9 @@ def _one_order(orders: list[Order], candidates: list[tuple[int, Location | None]
     """DATC 4.D.3 for retreats: identical orders are one; different ones per the rule."""
     if len({orders[k] for k, _ in candidates}) == 1:
         return candidates[0]
-    choice = rules.choice("4.D.3")
-    return candidates[0] if choice == "a" else candidates[-1] if choice == "b" else None
+    choice = rules.multiple_orders
+    return (candidates[0] if choice is MultipleOrders.FIRST else candidates[-1] if choice is MultipleOrders.LAST
+            else None)
 
 
 def _destination(state: State, order: Order, by_province: dict[str, Dislodged],

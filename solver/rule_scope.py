@@ -126,11 +126,11 @@ def _movement_issues(state: State, orders: list[Order]) -> set[str]:
                 elif move.dest.coast is not None and move.dest not in reachable:
                     out.add("4.B.3")  # an impossible coast
     for order in orders:
-        if isinstance(order, SupportMove) and order.dest.coast is None:
+        if isinstance(order, SupportMove):
             target = state.unit_at(order.target.province)
             if (target is not None and target.kind is UnitKind.FLEET and order.dest.province in the_map.provinces
                     and the_map.provinces[order.dest.province].coasts):
-                out.add("4.B.4")  # a support that leaves out the coast of the supported move
+                out.add("4.B.4")  # a support into a split-coast area, with a coast or without (4.B.4 v2 e: ignored)
     ordering = {order_power(state, o) for o in orders} - {None}
     ordered = {o.unit.province for o in orders if not isinstance(o, (Build, Waive))}
     for order in orders:

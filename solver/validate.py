@@ -1,31 +1,43 @@
 """Validate recorded games: re-adjudicate every phase and compare with the record.
 
-:func:`validate_game` takes one saved game of the ``diplomacy`` package (the
-decoded JSON, see :mod:`dipsat.formats.diplomacy_json`) and the rules to judge
-by, and returns a :class:`GameReport` with one :class:`PhaseReport` per phase of
-the record. It is a pure function of its arguments and never raises, so a
-process pool (or Dask) can map it over games; :func:`validate_text` does the
-same for one line of a ``.jsonl`` file, JSON decoding included.
+:func:`validate_recorded` takes a recorded game of any archive format (a
+:class:`~dipsat.records.RecordedGame`: the ``diplomacy`` package's saved games and
+webDiplomacy exports through :mod:`dipsat.formats.diplomacy_json`, Droidippy/godip
+histories through :mod:`dipsat.formats.godip`) and the rules to judge by, and
+returns a :class:`GameReport` with one :class:`PhaseReport` per phase of the
+record. It is a pure function of its arguments and never raises, so a process pool
+(or Dask) can map it over games; :func:`validate_text` and :func:`validate_godip`
+do the same from a record's text.
 
 Per phase the status is one of
 
 - ``agreed``: our adjudication of the recorded orders gives the recorded outcome;
-- ``disagreed``: it does not, under our rules nor under the alternatives below;
-- ``rule-difference``: it does not under our rules, but does under another option
-  of one DATC chapter-4 issue that concerns the phase kind (or, when no single
-  option does, under options of two issues), and that option keeps every other
-  phase of the game of the same kind that agrees under our rules agreeing. The
-  report names it, e.g. ``4.A.3=fallback``: the package lets an army ordered
-  ``VIA`` to an adjacent province take the land route when no fleet is ordered to
-  convoy it, the DATC v2 reading; DATC v3.0 keeps it in place. An option that
-  reproduces the phase but breaks another phase of the game is only named in the
-  report's ``note`` (the record follows some other reading of that issue). Issues
-  the saved-game format cannot express are not tried on recorded games: 4.A.6
-  (a written-out convoy path) and 4.C (missing or wrong unit kind or nationality);
+- ``disagreed``: it does not, under our rules nor under the rules the record is
+  inferred to follow; the report says whether the board differs or only a
+  recorded result code;
+- ``rule-difference``: it does not under our rules, but does under the options the
+  record follows (:meth:`_Judge.infer`): per game, for each DATC chapter-4 issue
+  a disagreeing phase touches, the option under which most of the phases that
+  issue can affect agree (decided statically by :mod:`dipsat.rule_scope`: a
+  ``VIA`` move to an adjacent province for 4.A.3, a civil-disorder removal for
+  4.D.8, ...; known readings of the archive's adjudicator first, our option on a
+  tie). The report names the options the phase needs, e.g. ``4.A.3=intent``: the
+  package lets an army ordered ``VIA`` to an adjacent province take the land
+  route when no fleet is ordered to convoy it (the DATC v2.x reading); DATC v3.0
+  keeps it in place. An option that reproduces a phase but breaks more of the
+  game's other phases is only named in the phase's ``note``. Issues the record
+  formats cannot express are not tried: 4.A.6 (a written-out convoy path) and 4.C
+  (missing or wrong unit kind or nationality);
 - ``rejected``: the phase cannot be judged (unreadable, unknown province, a
-  position that contradicts the recorded result of the phase before it); the
-  report says why;
+  position that contradicts the phase before it; without per-order results, a
+  phase whose next phase is rejected); the report says why;
 - ``final``: the record's last phase, not yet played (nothing to compare).
+
+Records without per-order results (webDiplomacy exports have ``"results": {}``,
+godip histories have none) are judged on the next phase's position alone
+(``basis: positions`` in the report): no result code is ever invented. A retreat
+phase of such a record gets its attackers' origins and the standoffs from our
+adjudication of the movement before it (:func:`dipsat.records.with_attackers`).
 
 What is compared
 ----------------
@@ -93,15 +105,14 @@ Known reporting differences (normalised, never counted)
 What the bundled corpus shows about the package (``diplomacy`` 1.1.2), see
 ``cases/peers/diplomacy_package.txt`` for its bugs:
 
-- rule readings: 4.A.3 -- ``VIA`` with no convoy route ordered takes the land
-  route, but an ordered convoy that is disrupted fails (no land route) unless the
-  army was convoyed without ``VIA`` by a fleet of its own power (then it falls
-  back); dipsat's ``fallback`` option matches the first case only. 4.A.2 -- a
-  convoyed army does not cut a support for or against a convoying fleet (like the
-  1982 rule, ``4.A.2=b``). 4.D.8 -- civil-disorder removals by distance to the
-  nearest *home* centre, armies over land and sea, fleets by sea only, fleets
-  first on a tie, then alphabetical by abbreviation (the common pre-2023 reading,
-  which no dipsat option offers yet; ``2023`` matches it sometimes by chance);
+- rule readings (:data:`KNOWN_READINGS`): 4.A.3 -- ``VIA`` with no convoy route
+  ordered takes the land route, an ordered convoy is taken when the order says
+  ``VIA`` or a fleet of the army's power convoys it (``4.A.3=intent``, DATC v2.x
+  d; a few games fit ``convoy_first`` better). 4.A.2 -- a convoyed army does not
+  cut a support for or against a convoying fleet (like the 1982 rule,
+  ``4.A.2=b``). 4.D.8 -- civil-disorder removals by distance to the home supply
+  centres, armies also at sea, fleets as fleets, ties by abbreviation
+  (``4.D.8=diplomacy``);
 - bugs: a support from the convoying fleet's own power counts when it decides that
   a convoy is disrupted; with ``VIA``, a support from the defender's own power
   counts for dislodging it; a unit dislodged by a convoyed army is offered every
@@ -110,6 +121,7 @@ What the bundled corpus shows about the package (``diplomacy`` 1.1.2), see
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import traceback
@@ -120,7 +132,12 @@ from .adjudicator import adjudicate, adjudicate_many
 from .board import Location, PhaseKind, Unit, UnitKind
 from .explain import explain
 from .formats.diplomacy_json import read_game
-from .records import RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name
+from .formats.casefile import format_unit_line, write_case
+from .formats.godip import read_godip_game
+from .notation import format_order
+from .printers import prestate_results
+from .records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name,
+                      with_attackers)
 from .rule_scope import issues_touched
 from .state import Dislodged, State
 from .orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, ordered_province
@@ -143,7 +160,17 @@ ISSUES_BY_KIND = {
     PhaseKind.RETREAT: ("4.A.5", "4.B", "4.D.3"),
     PhaseKind.ADJUSTMENT: ("4.B.7", "4.C", "4.D"),
 }
-FIRST_TRIED = ("4.A.3", "fallback")  # what the package does: tried first
+KNOWN_READINGS: dict[str, dict[str, str]] = {
+    # the `diplomacy` package (and the webDiplomacy exports in its format): 'VIA' with no
+    # convoy ordered goes by land (DATC v2.x 4.A.3 d), the 1982-like convoy rule, civil
+    # disorder by distance to the home centres with armies also at sea, ties by abbreviation
+    "diplomacy": {"4.A.3": "intent", "4.A.2": "b", "4.D.8": "diplomacy"},
+    # godip (Droidippy): the same adjacent-convoy reading; civil disorder by distance to
+    # the nearest home centre, armies and fleets both over land and sea
+    "godip": {"4.A.3": "intent", "4.D.8": "godip"},
+}
+"""The readings each archive format's adjudicator is known to follow: tried first when the
+rules of a record are inferred, and taken when another option explains a game equally well."""
 INFERENCE_ROUNDS = 3  # rounds over the issues when inferring a record's rules (pairs of options need two)
 
 POSITIONS = "positions"
@@ -186,6 +213,9 @@ class PhaseReport:
     basis: str = RESULTS
     """What the phase was judged on: ``results`` (the record's per-order result codes and
     the next position) or ``positions`` (the next position only: the record has no results)."""
+    case: str = ""
+    """With ``cases=True``: the phase as a jDip case file (position, orders, the record's
+    outcome as POSTSTATE, ours as comments), for disagreements and rule differences."""
 
     @property
     def board_differs(self) -> bool:
@@ -268,16 +298,16 @@ def rejected_record(source: str, reason: str, rules: Rules | None = None, game: 
     return GameReport(game or source, source, str(rules or Rules.profile()), [], reason)
 
 
-def validate_text(text: str, source: str, rules: Rules) -> GameReport:
+def validate_text(text: str, source: str, rules: Rules, cases: bool = False) -> GameReport:
     """One saved game as JSON text (a ``.json`` file or one line of a ``.jsonl``)."""
     try:
         record = json.loads(text)
     except (ValueError, RecursionError) as exc:
         return rejected_record(source, f"malformed JSON: {exc}", rules)
-    return validate_game(record, rules, source)
+    return validate_game(record, rules, source, cases)
 
 
-def validate_game(record: dict, rules: Rules, source: str = "") -> GameReport:
+def validate_game(record: dict, rules: Rules, source: str = "", cases: bool = False) -> GameReport:
     """Validate every phase of one recorded game of the ``diplomacy`` package; never raises."""
     try:
         game = read_game(record)
@@ -286,17 +316,29 @@ def validate_game(record: dict, rules: Rules, source: str = "") -> GameReport:
         return rejected_record(source, str(exc), rules, str(gid) if gid is not None else None)
     except Exception as exc:  # noqa: BLE001 - a report, never an exception
         return rejected_record(source, f"unreadable record: {type(exc).__name__}: {exc}", rules)
-    return validate_recorded(game, rules, source)
+    return validate_recorded(game, rules, source, cases)
 
 
-def validate_recorded(game: RecordedGame, rules: Rules, source: str = "") -> GameReport:
+def validate_godip(text: str, source: str, rules: Rules, cases: bool = False) -> GameReport:
+    """One Droidippy/godip game history (the text of a ``game_N.txt``); never raises."""
+    try:
+        game = read_godip_game(text, source)
+    except RecordError as exc:
+        return rejected_record(source, str(exc), rules)
+    except Exception as exc:  # noqa: BLE001 - a report, never an exception
+        return rejected_record(source, f"unreadable record: {type(exc).__name__}: {exc}", rules)
+    return validate_recorded(game, rules, source, cases)
+
+
+def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases: bool = False) -> GameReport:
     """Validate every phase of a recorded game of any archive format; never raises.
 
     The game is judged under `rules`; then the options of the DATC chapter-4 issues
     its disagreeing phases touch are tried, each only on the phases it can affect
     (:func:`dipsat.rule_scope.issues_touched`), and an option is taken as the
     record's reading when it makes more of those phases agree (:meth:`_Judge.infer`).
-    Phases that agree only under the inferred options are rule differences."""
+    Phases that agree only under the inferred options are rule differences. With
+    `cases`, each disagreement and rule difference carries its case file (:attr:`PhaseReport.case`)."""
     report = GameReport(game.id, source or game.id, str(rules))
     try:
         judge = _Judge(game, rules)
@@ -308,7 +350,10 @@ def validate_recorded(game: RecordedGame, rules: Rules, source: str = "") -> Gam
                                rules, game.id)
     for i, rec in enumerate(game.phases):
         try:
-            report.phases.append(judge.phase_report(i, inferred, final_rules))
+            phase = judge.phase_report(i, inferred, final_rules)
+            if cases and phase.status in (DISAGREED, RULE_DIFFERENCE):
+                phase.case = judge.case_text(i, phase)
+            report.phases.append(phase)
         except Exception as exc:  # noqa: BLE001 - a crash of ours is reported, the run goes on
             report.phases.append(_crash(rec, exc))
     return report
@@ -335,6 +380,7 @@ class _Judge:
         self.game = game
         self.rules = rules
         self.cache: dict[tuple[int, tuple[str, ...]], Judged] = {}  # by the options the phase can feel
+        self.known = KNOWN_READINGS.get(game.format, {})
         self.playable = [i for i, rec in enumerate(game.phases) if self._playable(i)]
         self.scope: dict[int, frozenset[str]] = {}
         for i in self.playable:
@@ -356,6 +402,8 @@ class _Judge:
             return rec, None, "the record ends here: only the orders' results are compared"
         if nxt.error is not None:
             return rec, None, f"the next phase ({nxt.name}) is rejected: only the orders' results are compared"
+        if nxt.state is None and not rec.results_recorded:
+            return rec, None, f"the next phase ({nxt.name}) has no position: nothing to compare"
         return rec, nxt, ""
 
     def rules_with(self, overrides: dict[str, str]) -> Rules:
@@ -403,17 +451,8 @@ class _Judge:
         assert rec.state is not None
         if not self._needs_previous(i):
             return rec.state
-        prev = self.game.phases[i - 1]
         result, _ = self.cache[self.key(i - 1, rules)]
-        assert prev.state is not None
-        ours = {d.unit: d for d in result.dislodgements}
-        dislodged = []
-        for d in rec.state.dislodged:
-            found = ours.get(d.unit)
-            dislodged.append(found if found is not None else _attacker_from_positions(d, prev, rec))
-        occupied = {u.province for u in rec.state.units}
-        standoffs = frozenset(p for p in result.standoffs if p not in occupied)
-        return rec.state.with_(dislodged=tuple(dislodged), standoffs=standoffs)
+        return with_attackers(self.game.phases[i - 1], rec, result)
 
     # --- rule inference -------------------------------------------------------------------------
 
@@ -440,9 +479,12 @@ class _Judge:
         for _ in range(INFERENCE_ROUNDS):
             current = self.rules_with(inferred)
             disagreeing = {i for i, (_, diffs) in self.judge(self.playable, current).items() if diffs}
-            issues = sorted({n for i in disagreeing for n in self.scope[i]
-                             if n in ISSUES and not n.startswith(NOT_IN_RECORDS)},
-                            key=lambda n: (n != FIRST_TRIED[0], n))
+            touching: dict[str, int] = {}  # issue -> disagreeing phases it touches: the likeliest first
+            for i in disagreeing:
+                for n in self.scope[i]:
+                    if n in ISSUES and not n.startswith(NOT_IN_RECORDS):
+                        touching[n] = touching.get(n, 0) + 1
+            issues = sorted(touching, key=lambda n: (-touching[n], n not in self.known, n))
             changed = False
             for issue in issues:
                 best = self.best_option(issue, inferred)
@@ -466,25 +508,24 @@ class _Judge:
         agreeing = [i for i in phases if not judged[i][1]]
         if not failing:
             return current.choice(issue)
-        trials = []  # [fixed, failing judged, option, rules], most promising first
-        for option in sorted(ISSUES[issue].options, key=lambda o: ((issue, o) != FIRST_TRIED, o)):
-            if option != current.choice(issue):
-                alt = self.rules_with({**inferred, issue: option})
-                trials.append([self._agree(failing[:chunk], alt), min(chunk, len(failing)), option, alt])
-        trials.sort(key=lambda t: -t[0])
         best, gain = current.choice(issue), 0  # gain: phases agreeing more than under `current`
-        for trial in trials:
-            fixed, done, option, alt = trial
+        for option in sorted(ISSUES[issue].options, key=lambda o: (self.known.get(issue) != o, o)):
+            if option == current.choice(issue) or len(failing) <= gain:
+                continue  # an option that made every failing phase agree and broke none wins
+            alt = self.rules_with({**inferred, issue: option})
+            fixed, done = 0, 0
             while done < len(failing) and fixed + len(failing) - done > gain:
-                fixed += self._agree(failing[done:done + chunk], alt)
-                done += chunk
+                step = min(chunk, fixed + len(failing) - done - gain)  # that many misses rule it out
+                fixed += self._agree(failing[done:done + step], alt)
+                done += step
             if fixed <= gain:
                 continue  # it cannot make more of the phases agree than the best so far
             broken, seen = 0, 0
             while seen < len(agreeing) and fixed - broken > gain:
-                part = agreeing[seen:seen + chunk]
+                step = min(chunk, fixed - broken - gain)  # that many breaks rule it out
+                part = agreeing[seen:seen + step]
                 broken += len(part) - self._agree(part, alt)
-                seen += chunk
+                seen += step
             if fixed - broken > gain:
                 best, gain = option, fixed - broken
         return best
@@ -501,6 +542,11 @@ class _Judge:
                 del used[n]
         return tuple(sorted(used.items()))
 
+    def case_text(self, i: int, report: PhaseReport) -> str:
+        rec, nxt, _ = self.context(i)
+        result, _ = self.judge([i], self.rules)[i]
+        return disagreement_case(self.game.id, rec, nxt, result, report)
+
     # --- reports --------------------------------------------------------------------------------
 
     def phase_report(self, i: int, inferred: dict[str, str], final_rules: Rules) -> PhaseReport:
@@ -515,6 +561,12 @@ class _Judge:
             return PhaseReport(rec.index, rec.name, kind, FINAL, note="the last phase of the record, not yet played",
                                basis=basis)
         if basis == POSITIONS:
+            if nxt is None:  # the last phase is final (not in scope): the next one is unusable
+                following = self.game.phases[i + 1]
+                why = "is rejected" if following.error is not None else "has no position"
+                return PhaseReport(rec.index, rec.name, kind, REJECTED, basis=basis, reason=(
+                    f"nothing to judge this phase on: the record has no per-order results and its next phase "
+                    f"({following.name}) {why}"))
             note = "; ".join(filter(None, [note, "no per-order results recorded: judged on the next position"]))
         result, differences = self.judge([i], self.rules)[i]
         report = PhaseReport(rec.index, rec.name, kind, AGREED if not differences else DISAGREED, note=note,
@@ -539,18 +591,36 @@ class _Judge:
         return report
 
 
-def _attacker_from_positions(d: Dislodged, prev: RecordedPhase, rec: RecordedPhase) -> Dislodged:
-    """The attacker of a dislodged unit as the record shows it: the unit ordered to move
-    into its province that now stands there."""
-    assert prev.state is not None and rec.state is not None
-    occupant = rec.state.unit_at(d.unit.province)
-    for order, _ in prev.orders:
-        if isinstance(order, Move) and order.dest.province == d.unit.province:
-            mover = prev.state.unit_at(order.unit.province)
-            if mover is not None and occupant is not None and (mover.power, mover.kind) == (occupant.power, occupant.kind):
-                over_land = prev.state.map.can_move(mover.kind, mover.location, Location(d.unit.province))
-                return Dislodged(d.unit, mover.province, mover.kind is UnitKind.ARMY and (order.via_convoy or not over_land))
-    return d
+def disagreement_case(game_id: str, rec: RecordedPhase, nxt: RecordedPhase | None, result: PhaseResult,
+                      report: PhaseReport) -> str:
+    """A disagreeing phase as a jDip case file: the recorded position and orders, the
+    record's outcome as POSTSTATE (what another adjudicator should reproduce), ours and
+    the differences as comments, so ``dipsat adjudicate --explain`` and other
+    adjudicators can run it."""
+    state = result.before
+    lines = [f"# Written by dipsat validate: game {game_id}, phase {rec.name} ({report.status}).",
+             f"# POSTSTATE is what the record shows after this phase; dipsat (rules {result.rules}) differs:"]
+    lines += [f"#   {d.what} {d.subject}: record {d.recorded}, dipsat {d.ours}" for d in report.differences]
+    if report.rule:
+        lines.append(f"# The record follows {report.rule} ({report.rule_title}).")
+    lines.append("# dipsat's results:")
+    lines += [f"#   {format_order(r.order)}: {r.status}" + (f" ({r.detail})" if r.detail else "") for r in result.results]
+    lines.append("# dipsat's position after it: " + ", ".join(format_unit_line(u) for u in result.after.units))
+    variant = state.variant.name
+    if variant == "standard":
+        variant = "DATC_Standard" if state.variant.wings else "Standard"
+    handle = io.StringIO()
+    handle.write("\n".join(lines) + f"\nVARIANT_ALL {variant}\n\n")
+    after = list(nxt.state.units) if nxt is not None and nxt.state is not None else None
+    dislodged = []
+    if nxt is not None and nxt.state is not None and nxt.kind is PhaseKind.RETREAT:
+        dislodged = [d.unit for d in nxt.state.dislodged
+                     if not (nxt.retreat_options_recorded and not nxt.retreat_options.get(d.unit.province))]
+    case_id = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{game_id}.{rec.name}")
+    write_case(handle, case_id, state.phase, list(state.units), [format_order(o) for o, _ in rec.orders], after,
+               dislodged, list(state.owners), str(result.rules), prestate_dislodged=[d.unit for d in state.dislodged],
+               prestate_results=prestate_results(state))
+    return handle.getvalue()
 
 
 def _combo_text(combo: tuple[tuple[str, str], ...]) -> str:
@@ -570,7 +640,8 @@ def alternative_rules(rules: Rules, kind: PhaseKind | None, exclude: tuple[str, 
                 continue
             alt = Rules.profile(rules.profile_name, {**rules.overrides, number: option})
             out.append((number, option, alt))
-    out.sort(key=lambda t: (0 if (t[0], t[1]) == FIRST_TRIED else 1))
+    known = KNOWN_READINGS["diplomacy"]
+    out.sort(key=lambda t: (0 if known.get(t[0]) == t[1] else 1))
     return out
 
 

@@ -324,6 +324,17 @@ def test_format_then_parse_round_trips(order_phase):
     assert parse_order(text.upper(), V, phase) == order, text.upper()
 
 
+@settings(max_examples=300, deadline=None)
+@given(phased_orders)
+def test_the_canonical_fast_path_reads_as_the_lenient_parser(order_phase):
+    """parse_order reads what format_order writes without the lenient parser; both agree."""
+    from dipsat.notation import _canonical_order, _Parser
+    order, phase = order_phase
+    text = format_order(order)
+    fast = _canonical_order(text, V, phase)
+    assert fast is None or fast == _Parser(text, V).order(phase), text
+
+
 def test_strategies_cover_every_location_and_kind():
     assert len(LOCATIONS) == 75 + 6
     assert {k for k, _ in SPOTS} == {A, F, W}

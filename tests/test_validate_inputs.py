@@ -128,7 +128,7 @@ def test_resuming_under_other_rules_is_refused(tmp_path: Path, judged) -> None:
     result = CliRunner().invoke(main, ["validate", str(games), "--workers", "1", "--rules", "1982",
                                        "--resume", str(report)])
     assert result.exit_code == 2
-    assert "was judged under rules 2000, this run judges by 1982" in result.output
+    assert "was judged under rules 2000, this run judges it by 1982" in result.output
     assert report.read_bytes() == kept
 
 
@@ -166,3 +166,19 @@ def test_a_kill_during_resume_keeps_what_the_report_holds(tmp_path: Path) -> Non
     assert expected.startswith(after_kill) and len(after_kill) >= kept
     _validate(str(games), "--workers", "1", "--resume", str(report))
     assert report.read_bytes() == expected
+
+
+def test_resuming_cases_under_other_rules_is_refused(tmp_path: Path) -> None:
+    """A case follows its RULES line unless --rules/--rule name others: resuming a report of
+    cases judged under --rules 1982 without them would mix two rule sets."""
+    cases = tmp_path / "cases.txt"
+    cases.write_text("".join(f"CASE c{n}\nPRESTATE\n\tFrance: A par\nORDERS\n\tFrance: A par H\nPOSTSTATE_SAME\nEND\n"
+                             for n in range(3)))
+    report = tmp_path / "report.jsonl"
+    _validate(str(cases), "--workers", "1", "--rules", "1982", "--report", str(report))
+    kept = report.read_bytes()[:_record_ends(report.read_bytes())[0]]
+    report.write_bytes(kept)
+    result = CliRunner().invoke(main, ["validate", str(cases), "--workers", "1", "--resume", str(report)])
+    assert result.exit_code == 2 and "was judged under rules 1982, this run judges it by 2000" in result.output
+    code, out = _validate(str(cases), "--workers", "1", "--rules", "1982", "--resume", str(report))
+    assert code == 0 and "3 records read" in out

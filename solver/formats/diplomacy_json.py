@@ -110,6 +110,10 @@ class _Reader:
         rules = record.get("rules", [])
         self.rules = tuple(str(r) for r in rules) if isinstance(rules, list) else ()
         self.powers = {p.name.upper(): p.name for p in self.variant.powers}
+        # texts read once per record: the same units and orders recur phase after phase
+        self._locations: dict[str, Location] = {}
+        self._units: dict[tuple[str, Power], tuple[Unit, bool]] = {}
+        self._orders: dict[tuple[str, Power, PhaseKind | None], Order] = {}
 
     # errors
     def fail(self, phase: str | None, message: str) -> RecordError:
@@ -124,6 +128,12 @@ class _Reader:
         raise self.fail(phase, f"{where}: unknown power {name!r} (expected one of {', '.join(sorted(self.powers))})")
 
     def location(self, text: str, phase: str, where: str) -> Location:
+        known = self._locations.get(text)
+        if known is None:
+            known = self._locations[text] = self._location(text, phase, where)
+        return known
+
+    def _location(self, text: str, phase: str, where: str) -> Location:
         prov, _, coast = text.strip().partition("/")
         pid = prov.lower()
         the_map = self.variant.map
@@ -140,6 +150,14 @@ class _Reader:
         return Location(pid)
 
     def unit(self, text: Any, power: Power, phase: str, where: str) -> tuple[Unit, bool]:
+        if isinstance(text, str):
+            known = self._units.get((text, power))
+            if known is None:
+                known = self._units[(text, power)] = self._unit(text, power, phase, where)
+            return known
+        return self._unit(text, power, phase, where)
+
+    def _unit(self, text: Any, power: Power, phase: str, where: str) -> tuple[Unit, bool]:
         if not isinstance(text, str):
             raise self.fail(phase, f"{where}: expected a unit like 'A PAR' or '*F STP/SC', found {text!r}")
         body = text.strip()
@@ -276,6 +294,12 @@ class _Reader:
                 entry.orders.append((self.order(text, power, kind, name, f"orders.{pname}"), text))
 
     def order(self, text: str, power: Power, kind: PhaseKind | None, phase: str, where: str) -> Order:
+        known = self._orders.get((text, power, kind))
+        if known is None:
+            known = self._orders[(text, power, kind)] = self._order(text, power, kind, phase, where)
+        return known
+
+    def _order(self, text: str, power: Power, kind: PhaseKind | None, phase: str, where: str) -> Order:
         words = text.split()
         if words and words[-1] == "?":  # the package marks orders it could not check
             words = words[:-1]

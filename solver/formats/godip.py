@@ -56,9 +56,9 @@ from ..maps import Variant, fold, load_variant
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                       UnitRef, Waive)
 from ..state import Dislodged, State
-from ..records import RecordError, RecordedGame, RecordedPhase, next_phase_names, package_phase_name
+from ..records import RecordError, RecordedGame, RecordedPhase, package_phase_name, position_contradiction
 
-__all__ = ["GodipPhase", "read_godip_game", "write_godip_game", "is_godip_history", "godip_contradiction",
+__all__ = ["GodipPhase", "read_godip_game", "write_godip_game", "is_godip_history",
            "GODIP_NAMES", "format_godip_order"]
 
 GODIP_NAMES = {"mao": "mid", "nao": "nat", "nwg": "nrg", "lyo": "gol"}
@@ -399,7 +399,7 @@ def read_godip_game(text: str | bytes, source: str = "<godip>", variant: Variant
     attacker's origin unknown), its orders as ``(order, text as recorded)`` with the
     power of the unit (or centre) ordered, no results. Problems of a phase are its
     ``error``; the order of phases and the unit counts are checked
-    (:func:`godip_contradiction`), never the adjudication.
+    (:func:`dipsat.records.position_contradiction`), never the adjudication.
 
     :raises RecordError: the text is no godip history at all (no ``PHASE`` line first).
     """
@@ -412,56 +412,10 @@ def read_godip_game(text: str | bytes, source: str = "<godip>", variant: Variant
     for prev, nxt in zip(phases, phases[1:]):
         prev.followed = True
         if prev.error is None and nxt.error is None:
-            problem = godip_contradiction(prev, nxt)
+            problem = position_contradiction(prev, nxt)
             if problem:
                 nxt.error = RecordError(reader.game, nxt.name, f"line {nxt.line}: {problem}")
-    return RecordedGame(reader.game, reader.variant.map.name, (), reader.variant, list(phases))
-
-
-def godip_contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
-    """Why `nxt` cannot follow `prev` in any game, whatever the rules, or None.
-
-    Only what a record without results can show: the order of the phases, no power
-    with more units after a movement or retreat phase than before it, no more units
-    than centres after an adjustment in which it grew, centre ownership changing only
-    after the fall turn. Whether the position is the right outcome of the orders is
-    for the validator to judge.
-    """
-    if prev.phase is None or prev.state is None or nxt.phase is None or nxt.state is None:
-        return None
-    names = next_phase_names(prev.phase) - {"COMPLETED"}
-    if nxt.name not in names:
-        return f"phase {nxt.name} cannot follow {prev.name} (expected {' or '.join(sorted(names))})"
-    before, after = prev.state, nxt.state
-    powers = sorted({u.power for u in (*before.units, *after.units, *(d.unit for d in after.dislodged))})
-    count = _unit_counts(before)
-    now = _unit_counts(after)
-    problems = []
-    if prev.phase.kind is not PhaseKind.ADJUSTMENT:
-        grew = [p for p in powers if now.get(p, 0) > count.get(p, 0)]
-        if grew:
-            problems.append(f"{', '.join(grew)} gained units without an adjustment phase")
-    else:
-        centres = {p: len(after.centres_of(p)) for p in powers}
-        over = [p for p in powers if now.get(p, 0) > max(count.get(p, 0), centres[p])]
-        if over:
-            problems.append(f"{', '.join(over)} built beyond its supply centres")
-    if before.owners != after.owners:
-        fall_turn = prev.phase.season is Season.FALL and prev.phase.kind is not PhaseKind.ADJUSTMENT
-        if not (fall_turn and nxt.phase.kind is not PhaseKind.RETREAT):
-            changed = sorted(c for c, _ in set(before.owners) ^ set(after.owners))
-            problems.append("centre ownership changed outside the end of the fall turn: "
-                            + ", ".join(dict.fromkeys(changed)))
-    if not problems:
-        return None
-    return f"position contradicts the phase before it ({prev.name}): " + "; ".join(problems)
-
-
-def _unit_counts(state: State) -> dict[Power, int]:
-    counts: dict[Power, int] = {}
-    for unit in (*state.units, *(d.unit for d in state.dislodged)):
-        counts[unit.power] = counts.get(unit.power, 0) + 1
-    return counts
+    return RecordedGame(reader.game, reader.variant.map.name, (), reader.variant, list(phases), format="godip")
 
 
 # --- writing -----------------------------------------------------------------------------

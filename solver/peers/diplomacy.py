@@ -251,8 +251,9 @@ def _phase_order(name: str) -> tuple[int, int, int]:
     return (int(name[1:-1]), "SFW".find(name[0]), "MRA".find(name[-1]))
 
 
-def replay_timings(records: list[dict]) -> list[tuple[str, float]]:
-    """(phase kind letter, seconds) of the package's Game.process() on each recorded phase."""
+def replay_timings(records: list[dict]) -> list[tuple[str, float, str, str]]:
+    """(phase kind letter, seconds, game id, phase name) of the package's Game.process()
+    on each recorded phase it can replay (the game's id and the phase name say which)."""
     import time
     out = []
     for record in records:
@@ -269,7 +270,7 @@ def replay_timings(records: list[dict]) -> list[tuple[str, float]]:
                     game.set_orders(power, orders)
             start = time.perf_counter()
             game.process()
-            out.append((phase["name"][-1], time.perf_counter() - start))
+            out.append((phase["name"][-1], time.perf_counter() - start, str(record.get("id")), phase["name"]))
     return out
 
 

@@ -1,0 +1,120 @@
+"""``dipsat draw`` and the picture output of the other commands (``--format svg|png``).
+
+    dipsat draw POSITION [ORDERS]            a position, or a position with orders (not adjudicated)
+    dipsat adjudicate ... --format svg        the phase with every order's result
+    dipsat game show GAME.json --phase S1902M --format svg
+    dipsat cases PATH --svg DIR               before/after pictures of each failing case
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from . import pictures
+from .pictures import FORMATS, PictureError
+from .results import PhaseResult
+from .state import State
+
+
+def _board(*args, **kwargs) -> str:
+    try:
+        return pictures.board(*args, **kwargs)
+    except PictureError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def render(text: str, fmt: str) -> bytes:
+    try:
+        return pictures.render(text, fmt)
+    except PictureError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def write_picture(text: str, fmt: str, output: str | None) -> None:
+    """Write the picture to `output` (a file) or to standard output."""
+    data = render(text, fmt)
+    if output:
+        try:
+            Path(output).write_bytes(data)
+        except OSError as exc:
+            click.echo(f"{output}: cannot write: {exc.strerror or exc}", err=True)
+            sys.exit(2)
+        return
+    if fmt == "png" and sys.stdout.isatty():
+        raise click.UsageError("a PNG is not for the terminal: give -o FILE or redirect the output")
+    sys.stdout.buffer.write(data)
+    sys.stdout.flush()
+
+
+def result_picture(result: PhaseResult, name: str, crop: bool) -> str:
+    try:
+        return pictures.result_picture(result, name, crop)
+    except PictureError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def state_picture(state: State, name: str, crop: bool) -> str:
+    try:
+        return pictures.state_picture(state, name, crop)
+    except PictureError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+@click.command("draw")
+@click.argument("position", required=False, metavar="POSITION")
+@click.argument("orders_path", required=False, metavar="[ORDERS]")
+@click.option("--case", "case_id", metavar="ID", help="The case of a case file to draw (default: its first).")
+@click.option("--initial", is_flag=True, help="The variant's initial position (then the only argument is ORDERS).")
+@click.option("--variant", "variant_name", default="standard", show_default=True, help="The variant of --initial.")
+@click.option("--no-orders", is_flag=True, help="Draw the position alone, without the case's ORDERS.")
+@click.option("--area", default=None, metavar="auto|full|IDS",
+              help="auto: the provinces the units and orders touch (default for case files); full: the whole "
+                   "map (default otherwise); or province ids, e.g. bur,mun,par.")
+@click.option("--size", type=int, default=None, help="Width in pixels.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="svg", show_default=True)
+@click.option("-o", "--output", metavar="FILE", help="Write the picture to FILE (default: standard output).")
+def draw_command(position: str | None, orders_path: str | None, case_id: str | None, initial: bool,
+                 variant_name: str, no_orders: bool, area: str | None, size: int | None, fmt: str,
+                 output: str | None) -> None:
+    """Draw a position, alone or with orders (not adjudicated), as SVG or PNG.
+
+    POSITION is read as `dipsat adjudicate` reads it: a case file (its first case, or --case
+    ID; its ORDERS are drawn unless --no-orders or an ORDERS file is given) or a dipsat JSON
+    state. ORDERS is a file with one order per line, or - for stdin.
+    """
+    from .cli import _initial_position, _load_position, _position_arguments, _read_orders, _Unreadable, _warn
+
+    position, orders_path = _position_arguments(position, orders_path, initial)
+    try:
+        pos = _initial_position(variant_name) if initial else _load_position(position, case_id)
+        orders = _read_orders(orders_path, pos.state) if orders_path is not None else (pos.orders or [])
+    except _Unreadable as exc:
+        for problem in exc.problems:
+            _warn(problem)
+        sys.exit(2)
+    if no_orders:
+        orders = []
+    crop = not initial and not str(position).lower().endswith(".json")
+    chosen = _area(area, crop)
+    title = f"{pos.name}: {pos.state.phase}" + (" (orders not adjudicated)" if orders else "")
+    try:
+        text = _board(pos.state, orders=orders, area=chosen, size=size, title=title)
+    except ValueError as exc:
+        raise click.UsageError(f"--area: {exc}") from None
+    write_picture(text, fmt, output)
+
+
+def _area(text: str | None, crop: bool):
+    if text is None:
+        return "auto" if crop else None
+    if text == "full":
+        return None
+    if text == "auto":
+        return "auto"
+    return [p.strip().lower() for p in text.split(",") if p.strip()]
+
+
+__all__ = ["case_pictures", "draw_command", "render", "result_picture", "state_picture", "write_picture"]

@@ -1,0 +1,66 @@
+"""Pictures of phases and cases as files: the SVG of :mod:`dipsat.svg`, and PNG through
+resvg (the ``png`` extra). Used by the CLI and by the case runner (``dipsat cases --svg``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from . import svg
+from .errors import DipsatError
+from .results import PhaseResult
+from .state import State
+
+__all__ = ["FORMATS", "PictureError", "render", "result_picture", "state_picture", "case_pictures"]
+
+FORMATS = ["svg", "png"]
+
+
+class PictureError(DipsatError):
+    """A picture that cannot be made (no renderer for PNG, no geometry for the map)."""
+
+
+def render(text: str, fmt: str) -> bytes:
+    """The picture as bytes: SVG text, or PNG through resvg (the ``png`` extra)."""
+    if fmt == "svg":
+        return text.encode("utf-8")
+    try:
+        import resvg_py
+    except ImportError:
+        raise PictureError("--format png needs resvg: pip install 'dipsat[png]'") from None
+    return bytes(resvg_py.svg_to_bytes(svg_string=text))
+
+
+def board(*args, **kwargs) -> str:
+    """svg.board, with a map that has no geometry reported as a :class:`PictureError`."""
+    from .errors import MapError
+    try:
+        return svg.board(*args, **kwargs)
+    except MapError as exc:
+        raise PictureError(str(exc)) from None
+
+
+def result_picture(result: PhaseResult, name: str, crop: bool) -> str:
+    """A phase with its orders and results (a corner of the map for a case)."""
+    title = f"{name}: {result.before.phase} (rules {result.rules})" if name else f"{result.before.phase} (rules {result.rules})"
+    return board(result=result, area="auto" if crop else None, title=title)
+
+
+def state_picture(state: State, name: str, crop: bool) -> str:
+    title = f"{name}: {state.phase}" if name else str(state.phase)
+    return board(state, area="auto" if crop else None, title=title)
+
+
+def case_pictures(directory: str, case_id: str, result: PhaseResult) -> list[Path]:
+    """``ID.before.svg`` (the position, the orders and their results) and ``ID.after.svg``
+    (the position dipsat adjudicated) for a case, in `directory`."""
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = re.sub(r"[^A-Za-z0-9_.\[\]=-]+", "_", case_id)
+    before, after = folder / f"{stem}.before.svg", folder / f"{stem}.after.svg"
+    before.write_text(result_picture(result, case_id, True), encoding="utf-8")
+    touched = sorted({u.province for u in [*result.before.units, *result.after.units]})
+    after.write_text(board(result.after, area=touched or None, title=f"{case_id}: after, {result.after.phase}"),
+                     encoding="utf-8")
+    return [before, after]

@@ -1,0 +1,133 @@
+"""The summary of a validation run: counts, inferred rules, the first disagreements.
+
+:class:`Summary` collects :class:`~dipsat.validate.GameReport` values (or, for
+``--resume``, the report lines an earlier run wrote) and prints the terminal
+report (:func:`report_text`) or the same facts as JSON (:meth:`Summary.to_json`).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any
+
+from .rules import Rules
+from .validate import AGREED, DISAGREED, FINAL, KIND_NAMES, REJECTED, RULE_DIFFERENCE, GameReport
+
+__all__ = ["Summary", "report_text", "KINDS", "COLUMNS"]
+
+KINDS = (*KIND_NAMES.values(), "other")
+BOARD = "board differs"
+CODES = "codes differ"
+COLUMNS = (("phases", "phases", "every phase of the records"),
+           (AGREED, "agreed", "our adjudication gives what the record shows"),
+           (BOARD, "board", "the board differs: units, dislodgements, retreats, centres or the next phase"),
+           (CODES, "codes", "only a recorded per-order result code differs (the board agrees)"),
+           (RULE_DIFFERENCE, "rule diff", "agrees under another option of a DATC chapter-4 issue (named below)"),
+           (REJECTED, "rejected", "cannot be judged: unreadable, or the record contradicts itself (reason "
+                                  "in --report)"),
+           (FINAL, "final", "the record's last phase, not yet played: nothing to compare"))
+
+
+@dataclass
+class Summary:
+    games: int = 0
+    records_rejected: int = 0
+    counts: dict[tuple[str, str], int] = field(default_factory=dict)  # (kind, status) -> phases
+    board: dict[str, int] = field(default_factory=dict)  # kind -> disagreements the board shows
+    positions_only: dict[str, int] = field(default_factory=dict)  # kind -> phases judged on positions only
+    rules_used: dict[str, int] = field(default_factory=dict)  # option -> rule-difference phases
+    inferred: dict[str, int] = field(default_factory=dict)  # option -> games that follow it
+    first: list[str] = field(default_factory=list)  # one line per disagreement or rejection, up to `show`
+    shown_limit: int = 10
+    problems: int = 0  # disagreements and rejections seen (shown or not)
+
+    def add(self, report: GameReport) -> None:
+        self.add_lines(report.report_lines())
+
+    def add_lines(self, lines: list[dict[str, Any]]) -> None:
+        """One record's report lines (its details, then its `record` line)."""
+        for line in lines:
+            kind = line.get("type")
+            if kind == RULE_DIFFERENCE and line.get("rule"):
+                self.rules_used[line["rule"]] = self.rules_used.get(line["rule"], 0) + 1
+            if kind in (DISAGREED, REJECTED):
+                self.problems += 1
+                if len(self.first) < self.shown_limit:
+                    self.first.append(problem_line(line))
+            if kind == "record":
+                self.games += 1
+                self.records_rejected += bool(line.get("rejected"))
+                for key, n in line.get("counts", {}).items():
+                    k, _, status = key.partition("/")
+                    self.counts[(k, status)] = self.counts.get((k, status), 0) + n
+                for k, n in line.get("board_differs", {}).items():
+                    self.board[k] = self.board.get(k, 0) + n
+                for k, n in line.get("positions_only", {}).items():
+                    self.positions_only[k] = self.positions_only.get(k, 0) + n
+                for option in (line.get("inferred_rules") or "").split():
+                    self.inferred[option] = self.inferred.get(option, 0) + 1
+
+    def count(self, kind: str | None = None, status: str | None = None) -> int:
+        if status in (BOARD, CODES):
+            board = sum(n for k, n in self.board.items() if kind is None or k == kind)
+            return board if status == BOARD else self.count(kind, DISAGREED) - board
+        return sum(n for (k, s), n in self.counts.items()
+                   if (kind is None or k == kind) and (status is None or s == status))
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.count(status=DISAGREED) or self.count(status=REJECTED) or self.records_rejected)
+
+    def to_json(self, rules: Rules) -> dict[str, Any]:
+        kinds = [k for k in KINDS if self.count(kind=k)]
+        table = {k: {name: self.count(k if k != "total" else None, None if key == "phases" else key)
+                     for key, name, _ in COLUMNS} for k in [*kinds, "total"]}
+        return {"rules": str(rules), "records": self.games, "records_rejected": self.records_rejected,
+                "phases": table, "columns": {name: meaning for _, name, meaning in COLUMNS},
+                "positions_only": sum(self.positions_only.values()),
+                "inferred_rules": dict(sorted(self.inferred.items())),
+                "rule_differences": dict(sorted(self.rules_used.items())),
+                "disagreements_and_rejections": self.problems, "first": self.first}
+
+
+def problem_line(line: dict[str, Any]) -> str:
+    """One disagreement or rejection on one line: game, phase, what differs, ours vs record."""
+    where = f"{line.get('game')} {line.get('phase') or ''}".strip()
+    if line.get("type") == REJECTED:
+        return f"{where}: rejected: {line.get('reason', '')}"
+    diffs = line.get("differences", [])
+    shown = [f"{d['what']} {d['subject']}: record {d['recorded']}, ours {d['ours']}" for d in diffs[:2]]
+    more = f"; +{len(diffs) - 2} more" if len(diffs) > 2 else ""
+    return f"{where}: " + "; ".join(shown) + more
+
+
+def report_text(summary: Summary, rules: Rules) -> str:
+    lines = [f"dipsat validate (rules {rules}): {summary.games} records read (games, or cases of case files), "
+             f"{summary.records_rejected} rejected as a whole"]
+    head = f"{'kind':<10}" + "".join(f"{name:>10}" for _, name, _ in COLUMNS)
+    lines.append(head)
+    lines.append("-" * len(head))
+    kinds = [k for k in KINDS if summary.count(kind=k)]
+    for kind in kinds + ["total"]:
+        k = None if kind == "total" else kind
+        if kind == "total":
+            lines.append("-" * len(head))
+        cells = [summary.count(k, None if key == "phases" else key) for key, _, _ in COLUMNS]
+        lines.append(f"{kind:<10}" + "".join(f"{n:>10}" for n in cells))
+    lines += textwrap.wrap("columns: " + "; ".join(f"{name} = {meaning}" for _, name, meaning in COLUMNS[1:]),
+                           80, subsequent_indent="  ", break_on_hyphens=False)
+    positions = sum(summary.positions_only.values())
+    if positions:
+        lines.append(f"judged on positions only (the record has no per-order results): {positions} phases")
+    if summary.inferred:
+        lines.append("rules the records follow (inferred per game, where not ours): " + ", ".join(
+            f"{r} ({n} of {summary.games} games)" for r, n in sorted(summary.inferred.items())))
+    if summary.rules_used:
+        lines.append("rule differences: " + ", ".join(f"{r} ({n})" for r, n in sorted(summary.rules_used.items())))
+    if summary.first:
+        more = f" of {summary.problems}" if summary.problems > len(summary.first) else ""
+        lines.append(f"first disagreements and rejections ({len(summary.first)}{more}; --show N for more, "
+                     "--report FILE for all):")
+        lines += [f"  {line}" for line in summary.first]
+    return "\n".join(lines)

@@ -1,0 +1,106 @@
+"""The picture commands: adjudicate --format svg|png, draw, game show --format svg, cases --svg."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+
+from dipsat.cli import main
+
+from .conftest import CASES
+
+FIGURES = str(CASES / "rulebook" / "figures.txt")
+CONVOYS = str(CASES / "datc" / "6f_convoys.txt")
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def ids(text: str) -> dict[str, set[str]]:
+    root = ET.fromstring(text)
+    return {e.get("id"): set(e.get("class", "").split()) for e in root.iter() if e.get("id")}
+
+
+def test_adjudicate_svg_draws_the_results_in_a_corner_of_the_map():
+    res = run("adjudicate", FIGURES, "--case", "rulebook.fig08", "--format", "svg")
+    assert res.exit_code == 0
+    found = ids(res.output)
+    assert {"order", "move", "succeeds"} <= found["order-move-mar-bur"]
+    assert {"order", "support", "succeeds"} <= found["order-support-gas-mar-bur"]
+    assert {"order", "hold", "failed", "dislodged"} <= found["order-hold-bur"]
+    assert "dislodged" in found["dislodged-germany-A-bur"]
+    assert "retreat-option-bur-par" in found
+    box = ET.fromstring(res.output).find(f"{SVG}svg").get("viewBox").split()
+    assert float(box[2]) < 400  # cropped (the whole map is 836 wide)
+
+
+def test_adjudicate_writes_png_and_text_to_a_file(tmp_path):
+    pytest.importorskip("resvg_py")
+    png = tmp_path / "fig.png"
+    res = run("adjudicate", FIGURES, "--case", "rulebook.fig08", "--format", "png", "-o", str(png))
+    assert res.exit_code == 0 and res.output == ""
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    text = tmp_path / "fig.txt"
+    res = run("adjudicate", FIGURES, "--case", "rulebook.fig08", "-o", str(text))
+    assert res.exit_code == 0 and "A mar - bur" in text.read_text()
+
+
+def test_draw_a_position_alone_and_with_orders(tmp_path):
+    res = run("draw", CONVOYS, "--case", "6.F.24", "--no-orders")
+    assert res.exit_code == 0
+    found = ids(res.output)
+    assert "unit-russia-F-nth" in found and "unit-france-A-bre" in found
+    assert not [i for i in found if i.startswith("order-")]
+    res = run("draw", CONVOYS, "--case", "6.F.24")
+    found = ids(res.output)
+    assert found["order-convoy-nth-nwy-bel"] == {"order", "convoy"}  # drawn, not adjudicated
+    orders = tmp_path / "orders.txt"
+    orders.write_text("England: F lon - nth\nFrance: A par - bur\n")
+    res = run("draw", "--initial", str(orders), "--area", "full")
+    found = ids(res.output)
+    assert found["order-move-lon-nth"] == {"order", "move"} and "order-move-par-bur" in found
+    box = ET.fromstring(res.output).find(f"{SVG}svg").get("viewBox").split()
+    assert box[:2] == ["0", "0"]
+    res = run("draw", "--initial", str(orders), "--area", "xyz")
+    assert res.exit_code == 2 and "unknown province 'xyz'" in res.output
+
+
+def test_draw_reports_an_unreadable_position(tmp_path):
+    missing = tmp_path / "none.txt"
+    res = CliRunner().invoke(main, ["draw", str(missing)])
+    assert res.exit_code == 2 and "none.txt: cannot read" in res.stderr
+
+
+def test_game_show_svg_draws_a_played_phase(tmp_path):
+    game = tmp_path / "g.json"
+    assert run("game", "new", str(game)).exit_code == 0
+    orders = tmp_path / "o.txt"
+    orders.write_text("England: F lon - nth\nFrance: A par - bur\nGermany: A mun - bur\n")
+    assert run("game", "turn", str(game), str(orders)).exit_code == 0
+    res = run("game", "show", str(game), "--phase", "S1901M", "--format", "svg")
+    assert res.exit_code == 0
+    found = ids(res.output)
+    assert {"succeeds"} <= found["order-move-lon-nth"]
+    assert {"failed", "bounced"} <= found["order-move-par-bur"] and {"failed", "bounced"} <= found["order-move-mun-bur"]
+    assert "standoff-bur" in found
+    res = run("game", "show", str(game), "--format", "svg")  # the position now (Fall 1901)
+    found = ids(res.output)
+    assert "unit-england-F-nth" in found and not [i for i in found if i.startswith("order-")]
+
+
+def test_cases_svg_writes_pictures_of_failing_cases(tmp_path):
+    case = tmp_path / "bad.txt"
+    case.write_text("VARIANT_ALL Standard\nCASE bad.1 a wrong expectation\nPRESTATE_SETPHASE Spring 1901, Movement\n"
+                    "PRESTATE\n\tFrance: A par\nORDERS\n\tFrance: A par - bur\nPOSTSTATE\n\tFrance: A par\nEND\n")
+    out = tmp_path / "pictures"
+    res = run("cases", str(case), "--svg", str(out))
+    assert res.exit_code == 1
+    assert sorted(p.name for p in out.iterdir()) == ["bad.1.after.svg", "bad.1.before.svg"]
+    assert "order-move-par-bur" in ids((out / "bad.1.before.svg").read_text())
+    assert "unit-france-A-bur" in ids((out / "bad.1.after.svg").read_text())
+    res = run("cases", FIGURES, "--svg", str(tmp_path / "none"))  # nothing fails: no pictures
+    assert res.exit_code == 0 and not (tmp_path / "none").exists()
