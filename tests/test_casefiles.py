@@ -220,6 +220,7 @@ def test_a_stacked_position_is_an_error_everywhere(tmp_path):
     assert cases.exit_code == 1 and cases.output.strip().splitlines()[-1] == "0 passed, 2 failed"
     report = tmp_path / "report.jsonl"
     validate = runner.invoke(main, ["validate", str(path), "--workers", "1", "--report", str(report)])
+    assert validate.exit_code == 1 and "2 records read" in validate.output
     lines = [json.loads(line) for line in report.read_text().splitlines()]
     reasons = [line["reason"] for line in lines if line["type"] == "rejected"]
     for case_id, message in expected.items():
