@@ -246,18 +246,22 @@ def _convoy_route(rng: random.Random, state: State, army: Unit) -> tuple[str, li
 def random_orders(rng: random.Random, state: State) -> list[Order]:
     """Random orders for a position: mostly sensible (moves to neighbours, swaps, supports
     of planned moves, convoys along fleets at sea), some illegal or void, some for the
-    wrong unit or phase, some given twice."""
+    wrong unit or phase, some given twice. Every order can be written as text and read
+    back (:func:`dipsat.notation.format_order`), so a game can record them."""
     the_map = state.map
     provinces = sorted(the_map.provinces)
     powers = [p.name for p in state.variant.powers]
 
-    def ref(unit: Unit) -> UnitRef:
+    def ref(unit: Unit, nationality: bool = False) -> UnitRef:
+        """The unit as an order names it; a support or convoy may name a target's
+        nationality ("Turkish F con"), maybe wrongly."""
         r = rng.random()
         if r < 0.85:
             return UnitRef(unit.location, unit.kind)
         if r < 0.95:
             return UnitRef(Location(unit.province))  # kind and coast left out
-        return UnitRef(unit.location, rng.choice(list(UnitKind)), rng.choice(powers))  # maybe wrong
+        return UnitRef(unit.location, rng.choice(list(UnitKind)),  # maybe the wrong kind
+                       rng.choice(powers) if nationality else None)
 
     def anywhere(province: str) -> Location:
         near = sorted(the_map.neighbours(province))
@@ -340,7 +344,7 @@ def _movement_orders(rng: random.Random, state: State, ref, anywhere, power_of) 
         for sea in route:
             fleet = state.unit_at(sea)
             if fleet is not None and rng.random() < 0.95:
-                give(fleet, Convoy(ref(fleet), ref(army), Location(dest), power_of(fleet)))
+                give(fleet, Convoy(ref(fleet), ref(army, True), Location(dest), power_of(fleet)))
         other = state.unit_at(dest)
         if other is None or other.province in by_province or rng.random() >= swap:
             return True
@@ -394,7 +398,7 @@ def _movement_orders(rng: random.Random, state: State, ref, anywhere, power_of) 
             else:
                 near = [state.unit_at(d.province) for d in options if state.unit_at(d.province) is not None]
                 if near:
-                    give(unit, SupportHold(ref(unit), ref(rng.choice(near)), power_of(unit)))
+                    give(unit, SupportHold(ref(unit), ref(rng.choice(near), True), power_of(unit)))
                 else:
                     give(unit, Hold(ref(unit), power_of(unit)))
         elif r < 0.92:
@@ -403,9 +407,9 @@ def _movement_orders(rng: random.Random, state: State, ref, anywhere, power_of) 
             other = rng.choice(units)
             give(unit, rng.choice((
                 Move(ref(unit), anywhere(unit.province), rng.random() < 0.5, power_of(unit)),
-                SupportMove(ref(unit), ref(other), anywhere(other.province), power_of(unit)),
-                SupportHold(ref(unit), ref(other), power_of(unit)),
-                Convoy(ref(unit), ref(other), anywhere(other.province), power_of(unit)))))
+                SupportMove(ref(unit), ref(other, True), anywhere(other.province), power_of(unit)),
+                SupportHold(ref(unit), ref(other, True), power_of(unit)),
+                Convoy(ref(unit), ref(other, True), anywhere(other.province), power_of(unit)))))
     return list(by_province.values())
 
 
