@@ -467,6 +467,22 @@ def _is_text(value: Any) -> bool:
     return True
 
 
+def _only_text(value: Any) -> bool:
+    """Every string in a decoded JSON value (keys too) can be printed and saved."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if not all(_is_text(k) for k in item):
+                return False
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and not _is_text(item):
+            return False
+    return True
+
+
 def _is_count(low: int, high: int):
     return lambda value: type(value) is int and low <= value <= high
 
@@ -681,6 +697,8 @@ class _GameReader:
                     for name, check, expected in checks:
                         self.field(entry, name, where, check, expected)
         self.field(value, "backup_rules", path, _is_texts, "a list of texts", [])
+        if not _only_text(value):  # the results are saved again as they are: every string must be writable
+            self.fail(path, "a string that is not text (a lone surrogate half); expected the results as dipsat wrote them")
         return value
 
 

@@ -571,6 +571,7 @@ def _set(doc: dict, where: str, value) -> dict:
     ("phases/0/results/dislodged", [{"power": "France"}], "$.phases[0].results.dislodged[0].kind: missing"),
     ("phases/1/prefilled", ["France: A par - bur"], "$.phases[1].prefilled: retreat orders given in advance"),
     ("status/detail", "\ud800", "$.status.detail: expected text, found '\\ud800'"),
+    ("phases/0/results/orders/0/unit/kind", "\ud800", "$.phases[0].results: a string that is not text"),
 ])
 def test_a_bad_field_is_named_by_its_json_path(tmp_path: Path, where: str, value, message: str):
     path = tmp_path / "bad.json"
