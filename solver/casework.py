@@ -12,7 +12,7 @@ from pathlib import Path
 from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from .errors import CaseFileError, DipsatError, NotationError
 from .formats.casefile import Case, parse_phase, parse_unit_line, read_cases, resolve_variant
-from .game import adjudicate_silencing
+from .adjudicator import adjudicate
 from .maps import Variant, fold
 from .notation import format_order, parse_order
 from .orders import Convoy, Move, Order
@@ -86,7 +86,7 @@ def run_case(case: Case, profile: str | None = None, rules: Rules | None = None)
     if problems:
         return CaseRun(case, "ERROR", problems, rules=rules)
     state, neutral = apply_players(case, state)
-    result = adjudicate_silencing(state, orders, rules, neutral)
+    result = adjudicate(state, orders, rules, neutral)
     problems = compare(case, state, result)
     return CaseRun(case, "FAIL" if problems else "PASS", problems, result, rules)
 

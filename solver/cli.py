@@ -19,7 +19,7 @@ from .formats.dipsat_json import JsonFormatError, position_from_json, result_to_
 from .printers import (render_alternatives, render_comparison, render_explanations, render_text,
                        write_result_case)
 from .formats.dipsat_json import alternatives_json, comparison_json, explanations_json
-from .game import adjudicate_silencing
+from .adjudicator import adjudicate
 from .maps import load_variant
 from .notation import parse_order, parse_orders
 from .orders import Order
@@ -310,8 +310,8 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
     except RulesError as exc:
         _warn(f"rules: {exc}")
         sys.exit(2)
-    result = adjudicate_silencing(pos.state, orders, rules, pos.silent)
-    results = {name: adjudicate_silencing(pos.state, orders, r, pos.silent) for name, r in compared.items()}
+    result = adjudicate(pos.state, orders, rules, pos.silent)
+    results = {name: adjudicate(pos.state, orders, r, pos.silent) for name, r in compared.items()}
     if fmt in ("svg", "png"):
         from .cli_draw import result_picture, write_picture
         write_picture(result_picture(result, pos.name, pos.crop), fmt, output)

@@ -56,45 +56,31 @@ PARADOX = "#8e2bd0"
 OPTION = "#7a7a7a"
 
 
-# --- reading a result: the one place that knows OrderResult's reason and detail -------
+# --- reading a result: the one place that looks at an order's outcome value -----------------
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What a picture shows of one order's result."""
+    """What a picture shows of one order's outcome (:mod:`dipsat.outcomes`)."""
 
     succeeded: bool
     mark: str
-    """``succeeds``, or why not: ``bounced``, ``cut``, ``dislodged``, ``no-convoy``,
+    """``succeeds``, or the result code: ``bounced``, ``cut``, ``dislodged``, ``no-convoy``,
     ``paradox``, ``illegal``, ``void``, ``blocked``, ``fails``."""
     text: str
-    """In words, for the tooltip."""
+    """In words, for the tooltip: the outcome's first fact (``fails: bounced ...: standoff with ...``)."""
 
 
 def outcome_of(result: OrderResult) -> Outcome:
-    """Read one order's result. The only function here that looks inside an OrderResult's
-    outcome, so a change of how results are represented touches this function alone."""
-    if result.succeeded:
-        return Outcome(True, "succeeds", "succeeds" + (f": {result.detail}" if result.detail else ""))
-    mark = str(result.reason).replace(" ", "-") if result.reason is not None else "fails"
-    words = str(result.reason) if result.reason is not None else "fails"
-    return Outcome(False, mark, words + (f": {result.detail}" if result.detail else ""))
-
-
-def _standoffs(result: PhaseResult) -> frozenset[str]:
-    """Provinces left empty by a standoff: two or more moves into it bounced, none entered
-    (the result's next state keeps them only when a retreat phase follows)."""
-    bounced: dict[str, int] = {}
-    entered: set[str] = set()
-    for r in result.results:
-        if isinstance(r.order, Move):
-            outcome = outcome_of(r)
-            if outcome.succeeded:
-                entered.add(r.order.dest.province)
-            elif outcome.mark == "bounced":
-                bounced[r.order.dest.province] = bounced.get(r.order.dest.province, 0) + 1
-    occupied = {u.province for u in result.after.units}
-    return frozenset(p for p, n in bounced.items() if n >= 2 and p not in entered and p not in occupied)
+    """What to draw of one order's outcome value: whether it succeeded, its result code as
+    a CSS class, and its decisive fact in words (:func:`dipsat.explain.explain_order`)."""
+    from .explain import explain_order
+    outcome = result.outcome
+    text = explain_order(result)[0]
+    if outcome.succeeds:
+        return Outcome(True, "succeeds", text)
+    code = outcome.code
+    return Outcome(False, str(code).replace(" ", "-") if code is not None else "fails", text)
 
 
 # --- layout helpers -------------------------------------------------------------------
@@ -231,7 +217,7 @@ class _Painter:
                 unit = info.dislodged.unit
                 self.dislodged[unit] = self._displaced(unit.location, info.dislodged.attacker_origin)
                 self.retreat_options[unit] = info.options
-            self.standoffs = result.after.standoffs | _standoffs(result)
+            self.standoffs = result.after.standoffs | result.standoffs
         elif state.phase.kind is PhaseKind.RETREAT:
             from .retreats import retreat_options
             from .rules import Rules

@@ -157,32 +157,10 @@ class DisbandedInfo:
 def dislodged_report(result: PhaseResult) -> list[DislodgedInfo]:
     """Every unit the movement phase dislodged, including those with no retreat
     (which the new state no longer holds: they are disbanded at once)."""
-    before, after = result.before, result.after
-    if before.phase.kind is not PhaseKind.MOVEMENT:
+    if result.before.phase.kind is not PhaseKind.MOVEMENT:
         return []
-    waiting = {d.unit: d for d in after.dislodged} if after.phase.kind is PhaseKind.RETREAT else {}
-    moves = [r for r in result.results if r.succeeded and isinstance(r.order, Move) and r.unit is not None]
-    moved_from = {r.unit.province for r in moves}
-    after_units = set(after.units)
-    out = []
-    for unit in before.units:
-        if unit in waiting:
-            d = waiting[unit]
-            out.append(DislodgedInfo(d, tuple(result.retreat_options.get(unit, ()))))
-        elif unit.province not in moved_from and unit not in after_units:
-            out.append(DislodgedInfo(_reconstruct(unit, moves, before), ()))
+    out = [DislodgedInfo(d, tuple(result.retreat_options.get(d.unit, ()))) for d in result.dislodgements]
     return sorted(out, key=lambda i: _power_key(i.dislodged.unit))
-
-
-def _reconstruct(unit: Unit, moves: list[OrderResult], state: State) -> Dislodged:
-    """The dislodgement of a unit the new state dropped (no retreat): from the move that entered."""
-    for r in moves:
-        order = r.order
-        if order.dest.province == unit.province:
-            by_convoy = r.unit.kind is UnitKind.ARMY and (
-                order.via_convoy or not state.map.can_move(UnitKind.ARMY, r.unit.location, Location(unit.province)))
-            return Dislodged(unit, r.unit.province, by_convoy)
-    return Dislodged(unit)
 
 
 def disbanded_report(result: PhaseResult) -> list[DisbandedInfo]:
@@ -235,10 +213,12 @@ def result_to_json(result: PhaseResult) -> dict[str, Any]:
             "result": status_word(r),
             "reason": str(r.reason) if r.reason else None,
             "detail": r.detail,
+            "outcome": r.outcome.to_json(),
         })
     dislodged = [{**_dislodged_to_json(i.dislodged), "retreat_options": [str(o) for o in sorted(i.options, key=_loc_key)]}
                  for i in dislodged_report(result)]
     disbanded = [{**unit_to_json(i.unit), "reason": i.reason} for i in disbanded_report(result)]
+    disorder = [d.to_json() for d in result.civil_disorder]
     return {
         "format": FORMAT,
         "type": "result",
@@ -248,6 +228,7 @@ def result_to_json(result: PhaseResult) -> dict[str, Any]:
         "orders": orders,
         "dislodged": dislodged,
         "disbanded": disbanded,
+        "civil_disorder": disorder,
         "solver": {
             "calls": result.solver_calls,
             "resolutions": result.resolutions,
