@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import pictures
 from .pictures import FORMATS, PictureError
-from .results import PhaseResult
-from .state import State
+
+if TYPE_CHECKING:
+    from .results import PhaseResult
+    from .state import State
 
 
 def _board(*args, **kwargs) -> str:

@@ -11,15 +11,18 @@ import json
 import sys
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 import click
 
-from .adjustments import blockaded_centres, counted_centres
 from .board import PhaseKind
 from .errors import DipsatError
-from .game import Game, GameError, PhaseRecord, load_game, new_game, parse_game_orders
-from .notation import parse_order
-from .printers import render_text
 from .rules import DEFAULT_PROFILE, PROFILES, Rules, RulesError
+
+if TYPE_CHECKING:
+    from .game import Game, PhaseRecord
+
+# The commands import the game logic when they run (`dipsat --help` stays fast).
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -46,6 +49,8 @@ def game() -> None:
 def new_command(path: str, variant_name: str, players: int | None, seed: int, profile: str,
                 overrides: tuple[str, ...], force: bool) -> None:
     """Start a game at the variant's (or the set-up's) first phase and save it to GAME.json."""
+    from .game import new_game
+
     if Path(path).exists() and not force:
         _fail(f"{path}: exists (use --force to overwrite)")
     try:
@@ -78,6 +83,9 @@ def turn_command(path: str, orders_path: str, fmt: str) -> None:
     cannot be read are reported on stderr (file:line) and skipped. Exit code 0 when the
     phase was played, 1 when the game is already over, 2 when a file cannot be read.
     """
+    from .game import GameError, load_game, parse_game_orders
+    from .printers import render_text
+
     try:
         g = load_game(path)
     except GameError as exc:
@@ -126,6 +134,8 @@ def turn_command(path: str, orders_path: str, fmt: str) -> None:
 @click.option("-o", "--output", metavar="FILE", help="svg, png: write the picture to FILE.")
 def show_command(path: str, phase_name: str | None, fmt: str, output: str | None) -> None:
     """The game: players, position, centre counts, history; or one phase with --phase."""
+    from .game import GameError, load_game
+
     try:
         g = load_game(path)
         record = g.find(phase_name) if phase_name else None
@@ -166,6 +176,8 @@ def _describe(g: Game) -> str:
 
 
 def render_position(g: Game, record: PhaseRecord) -> str:
+    from .adjustments import blockaded_centres, counted_centres
+
     state = record.state
     lines = [f"Position ({state.phase}):"]
     powers = [p.name for p in g.variant.powers]
@@ -280,6 +292,8 @@ def render_record(g: Game, record: PhaseRecord) -> str:
 def replay(g: Game, record: PhaseRecord):
     """The result of a played phase, adjudicated again from its recorded orders (the same
     result: adjudication is deterministic) for the picture of its orders and results."""
+    from .notation import parse_order
+
     orders = [parse_order(text, record.state.variant, record.state.phase.kind) for text in record.orders or []]
     return g._adjudicate(record.state, orders, set(g.neutral(record.state.phase.year)), set(record.civil_disorder))
 

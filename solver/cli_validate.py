@@ -29,24 +29,21 @@ import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from .adjudicator import adjudicate
-from .casework import build_position, compare, load_cases, run_case
 from .errors import DipsatError
-from .explain import explain
 from .board import PhaseKind
-from .formats.casefile import Case, parse_phase
-from .notation import format_order
 from .rules import DEFAULT_PROFILE, ISSUES, PROFILES, Rules, RulesError
-from .formats.godip import is_godip_history
-from .validate import (AGREED, DISAGREED, RULE_DIFFERENCE, REJECTED, Difference, GameReport, PhaseReport,
-                       alternative_rules, kind_name, rejected_record, validate_godip, validate_text)
-from .validate_summary import Summary, report_text
 
-__all__ = ["validate_command", "Item", "iter_items", "validate_item", "Summary", "report_text"]
+if TYPE_CHECKING:
+    from .formats.casefile import Case
+    from .validate import GameReport
+
+# The validation itself is imported where it is used, so that `dipsat --help` stays fast.
+
+__all__ = ["validate_command", "Item", "iter_items", "validate_item"]
 
 GAME_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 CASE_SUFFIXES = (".txt", ".case", ".dat")
@@ -127,6 +124,8 @@ def _whole_file_item(path: Path, gz: bool) -> Item:
 def _text_items(path: Path) -> Iterator[Item]:
     """A ``.txt`` (``.case``, ``.dat``) file: a godip game history (its first line is
     ``PHASE ...``) or a case file."""
+    from .formats.godip import is_godip_history
+
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -140,6 +139,8 @@ def _text_items(path: Path) -> Iterator[Item]:
 
 
 def _case_items(path: Path) -> Iterator[Item]:
+    from .casework import load_cases
+
     cases, errors = load_cases(path)
     for error in errors:
         yield Item(f"{error.source}:{error.line}", "unreadable", f"case file: {error}")
@@ -176,6 +177,8 @@ class Judging:
 
 def validate_item(item: Item, rules: Rules | Judging) -> GameReport:
     """Judge one item; never raises (a pool can map this)."""
+    from .validate import rejected_record, validate_godip, validate_text
+
     how = rules if isinstance(rules, Judging) else Judging(rules)
     if item.kind == "unreadable":
         return rejected_record(item.source, item.text, how.rules)
@@ -191,6 +194,14 @@ def validate_case(case: Case, source: str, rules: Rules | None = None) -> GameRe
     """One case as a one-phase game: agreed (PASS), disagreed (FAIL), rule difference
     (FAIL, but PASS under another single option), rejected (ERROR). It is judged
     under `rules` when given (``--rules``/``--rule``), else under its own RULES line."""
+    from .adjudicator import adjudicate
+    from .casework import build_position, compare, run_case
+    from .explain import explain
+    from .formats.casefile import parse_phase
+    from .notation import format_order
+    from .validate import (AGREED, DISAGREED, REJECTED, RULE_DIFFERENCE, Difference, GameReport, PhaseReport,
+                           alternative_rules, kind_name)
+
     run = run_case(case, rules=rules)
     try:  # the phase the case ran in (no phase line: the variant's first, a movement)
         phase_kind = run.result.before.phase.kind if run.result is not None else (
@@ -270,6 +281,8 @@ def _judge(task: tuple[Item, Judging]) -> GameReport:
 
 
 def _failed_record(item: Item, rules: Rules, reason: str) -> GameReport:
+    from .validate import rejected_record
+
     return rejected_record(item.source, f"the worker failed on this record: {reason}", rules)
 
 
@@ -393,6 +406,8 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     counted exactly once: agreed, disagreed, rule difference, or rejected with its
     reason. The report is the same, byte for byte, whatever the number of workers.
     """
+    from .validate_summary import Summary, report_text
+
     try:
         rules = Rules.parse([profile or DEFAULT_PROFILE, *overrides])
     except RulesError as exc:
