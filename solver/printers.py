@@ -5,10 +5,12 @@ Pure functions from results to text; the CLI only chooses which to call.
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from typing import TextIO
 
 from .board import PhaseKind, Unit
+from .compare import comparison_rows
 from .formats.casefile import format_unit_line, write_case
 from .formats.dipsat_json import (disbanded_report, dislodged_report, order_power, sorted_results,
                                   status_word)
@@ -184,44 +186,27 @@ def render_alternatives(result: PhaseResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def comparison_rows(results: dict[str, PhaseResult]) -> list[tuple[str, list[str]]]:
-    """(order, status per profile) for each order whose result differs between profiles."""
-    names = list(results)
-    first = results[names[0]]
-    rows = []
-    for k, r in enumerate(first.results):
-        statuses = [status_word(results[n].results[k]) for n in names]
-        if len(set(statuses)) > 1:
-            rows.append((format_order(r.order), statuses))
-    dislodged = {n: {d.unit for d in results[n].after.dislodged} | _disbanded_units(results[n]) for n in names}
-    for unit in sorted(set().union(*dislodged.values()), key=str):
-        marks = ["dislodged" if unit in dislodged[n] else "stays" for n in names]
-        if len(set(marks)) > 1:
-            rows.append((f"{unit} (unit)", marks))
-    boards = [sorted(map(str, results[n].after.units)) for n in names]
-    if len({tuple(b) for b in boards}) > 1 and not rows:
-        rows.append(("(board)", ["differs"] * len(names)))
-    return rows
-
-
-def _disbanded_units(result: PhaseResult) -> set[Unit]:
-    """Units dislodged with no retreat (gone from the board at once)."""
-    if result.before.phase.kind is not PhaseKind.MOVEMENT:
-        return set()
-    return {info.unit for info in disbanded_report(result)}
-
-
-def render_comparison(results: dict[str, PhaseResult]) -> str:
+def render_comparison(results: dict[str, PhaseResult], width: int | None = None) -> str:
+    """One row per difference between the results (:func:`dipsat.compare.comparison_rows`),
+    as wide as the terminal (``COLUMNS``); a subject wider than its column is printed on
+    its own line, never cut."""
     names = list(results)
     rows = comparison_rows(results)
     if not rows:
-        return f"Compared {', '.join(names)}: all profiles agree on every order.\n"
-    widths = [max(len(n), *(len(s[i]) for _, s in rows)) for i, n in enumerate(names)]
-    room = WIDTH - 2 - sum(w + 2 for w in widths)  # keep the table within 80 columns
-    ow = max(12, min(max(len(order) for order, _ in rows), 36, room))
+        return (f"Compared {', '.join(names)}: all agree (orders, dislodgements, retreats, standoffs, builds, "
+                f"removals, units and centres).\n")
+    width = width or shutil.get_terminal_size((WIDTH, 24)).columns
+    widths = [max(len(n), *(len(row.values[i]) for row in rows)) for i, n in enumerate(names)]
+    room = width - sum(w + 2 for w in widths)
+    labels = [f"{row.what}: {row.subject}" for row in rows]
+    ow = max(12, min(max(len(label) for label in labels), room))
     lines = [f"Compared {', '.join(names)}: {len(rows)} difference(s)", ""]
-    lines.append(f"{'order':<{ow}}  " + "  ".join(f"{n:<{w}}" for n, w in zip(names, widths)))
-    for order, statuses in rows:
-        text = order if len(order) <= ow else order[:ow - 1] + "…"
-        lines.append(f"{text:<{ow}}  " + "  ".join(f"{s:<{w}}" for s, w in zip(statuses, widths)))
+    lines.append(f"{'':<{ow}}  " + "  ".join(f"{n:<{w}}" for n, w in zip(names, widths)))
+    for label, row in zip(labels, rows):
+        cells = "  ".join(f"{v:<{w}}" for v, w in zip(row.values, widths))
+        if len(label) > ow:
+            lines.append(label)
+            lines.append(f"{'':<{ow}}  {cells}")
+        else:
+            lines.append(f"{label:<{ow}}  {cells}")
     return "\n".join(line.rstrip() for line in lines) + "\n"

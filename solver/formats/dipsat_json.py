@@ -635,9 +635,10 @@ def alternatives_json(result: PhaseResult) -> dict:
 
 
 def comparison_json(results: dict[str, PhaseResult]) -> dict:
-    from ..printers import comparison_rows
+    """The rows of :func:`dipsat.compare.comparison_rows`: every difference, named."""
+    from ..compare import comparison_rows
 
     rows = comparison_rows(results)
-    return {"profiles": list(results), "rules": {n: str(r.rules) for n, r in results.items()},
-            "differences": [{"order": order, "results": dict(zip(results, statuses))} for order, statuses in rows],
-            "all_agree": not rows}
+    names = list(results)
+    return {"profiles": names, "rules": {n: str(r.rules) for n, r in results.items()},
+            "differences": [row.to_json(names) for row in rows], "all_agree": not rows}
