@@ -12,7 +12,7 @@ from typing import TextIO
 from .board import PhaseKind, Unit
 from .compare import comparison_rows
 from .formats.casefile import format_unit_line, write_case
-from .formats.dipsat_json import (disbanded_report, dislodged_report, order_power, sorted_results,
+from .formats.dipsat_json import (disbanded_report, disorder_reason, dislodged_report, order_power, sorted_results,
                                   status_word)
 from .notation import format_order
 from .orders import Order
@@ -58,7 +58,13 @@ def render_text(result: PhaseResult, name: str = "") -> str:
                 head = " " * (2 + pw + 2 + ow + 2)
             lines += _wrap(f"{head}{status_word(r):<{sw}}  ", r.detail)
     else:
-        lines.append("Orders: none (every unit holds)")
+        lines.append("Orders: none" + (" (every unit holds)" if before.phase.kind is PhaseKind.MOVEMENT else ""))
+    if before.phase.kind is PhaseKind.ADJUSTMENT:
+        counts = adjustment_lines(result)
+        if counts:
+            lines.append("Adjustments:")
+            for line in counts:
+                lines += _wrap("  ", line, 4)
     if result.backup_rules:
         for backup in result.backup_rules:
             lines += _wrap("Backup rule: ", backup, 4)
@@ -150,6 +156,28 @@ def prestate_results(state: State) -> list[str]:
 # --- rule lawyer's views: --explain, --all, --compare -----------------------------------
 
 
+def adjustment_lines(result: PhaseResult) -> list[str]:
+    """For each power that adjusts: its centres, units and builds or removals
+    (``France: 4 centres, 5 units: 1 removal``)."""
+    from .adjustments import adjustment_count, counted_centres
+    state = result.before
+    out = []
+    for power in (p.name for p in state.variant.powers):
+        delta = adjustment_count(state, power)
+        if delta == 0:
+            continue
+        centres, units = len(counted_centres(state, power)), len(state.units_of(power))
+        what = f"{abs(delta)} build{'s' if abs(delta) > 1 else ''}" if delta > 0 else \
+            f"{-delta} removal{'s' if -delta > 1 else ''}"
+        line = f"{power}: {centres} centre{'s' if centres != 1 else ''}, {units} unit{'s' if units != 1 else ''}: {what}"
+        disorder = [d for d in result.civil_disorder if d.unit.power == power]
+        if disorder:
+            line += "; civil disorder removes " + "; ".join(
+                f"{d.unit.kind} {d.unit.location} ({disorder_reason(d)})" for d in disorder)
+        out.append(line)
+    return out
+
+
 def render_explanations(result: PhaseResult) -> str:
     """Each order's decisive facts (read off the solved model)."""
     from .explain import explain
@@ -159,6 +187,13 @@ def render_explanations(result: PhaseResult) -> str:
         lines.append(f"  {format_order(r.order)}")
         for fact in facts:
             lines += _wrap("      ", fact, 8)
+    for d in result.civil_disorder:
+        lines.append(f"  {d.unit.power}: {d.unit.kind} {d.unit.location} removed in civil disorder")
+        lines += _wrap("      ", disorder_reason(d), 8)
+        if d.others:
+            lines += _wrap("      ", "kept: " + ", ".join(f"{u.kind} {u.location} ({n})" for u, n in d.others), 8)
+    if len(lines) == 1:
+        lines.append("  (no orders)")
     return "\n".join(lines) + "\n"
 
 
