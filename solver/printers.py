@@ -68,8 +68,6 @@ def render_text(result: PhaseResult, name: str = "") -> str:
     if result.backup_rules:
         for backup in result.backup_rules:
             lines += _wrap("Backup rule: ", backup, 4)
-    if result.resolutions is not None and result.resolutions > 1:
-        lines.append(f"Consistent resolutions: {result.resolutions}")
     dislodged = dislodged_report(result)
     if dislodged:
         lines.append("Dislodged:")
@@ -202,18 +200,22 @@ def render_alternatives(result: PhaseResult) -> str:
     from .alternatives import alternatives
 
     alt = alternatives(result)
-    if alt.count == 1:
-        return "Consistent resolutions: 1 (no circular movement or paradox)\n"
-    lines = [f"Consistent resolutions: {alt.count}"]
+    lines = [f"Consistent resolutions: {alt.count}" + (" (no circular movement or paradox)" if alt.count == 1
+                                                       and alt.without_rulebook_rule is None else "")]
+    if alt.without_rulebook_rule is not None:
+        n = alt.without_rulebook_rule
+        lines += _wrap("  ", f"A convoy paradox as the DATC defines it: {n} resolution{'s' if n != 1 else ''} "
+                             f"without the {alt.rulebook} convoy rule (DATC 4.A.2), {alt.count} with it.", 4)
     if alt.count == 0:
         lines.append("  No resolution satisfies the rules: a paradox. Orders in its core:")
         lines += [f"    {order}" for order in alt.core]
-    else:
+    elif alt.count > 1:
         lines.append("  They differ in:")
         for i, values in enumerate(alt.resolutions, start=1):
             mark = "  <- taken" if alt.chosen == i - 1 else ""
             lines.append(f"  Resolution {i}{mark}")
-            lines += [f"    {value}" for value in values]
+            width = max((len(kind) for kind, _ in values), default=0)
+            lines += [f"    {kind + ':':<{width + 1}} {value}" for kind, value in values]
         if alt.chosen is None:
             lines.append("  None of them is taken: the backup rule changes the result.")
     for rule in alt.rules:

@@ -62,3 +62,32 @@ def test_adjustment_counts_and_civil_disorder_distances():
     doc = json.loads(run("adjudicate", str(DATC / "6j_disbands.txt"), "--case", "6.J.10", "--format", "json").output)
     assert doc["civil_disorder"] == [{"unit": "Italy: A pie", "distance": 3, "reading": "2023", "tie_break": "farther",
                                       "kept": [{"unit": "Italy: A gre", "distance": 2}]}]
+
+
+# --- paradoxes as the DATC defines them (issue 11) -------------------------------------------
+
+
+def test_a_convoy_paradox_is_named_also_where_the_rulebook_rule_settles_it():
+    """DATC 6.F.14 under the 2000 rulebook: its convoy rule leaves one resolution, but the
+    DATC defines a paradox without that rule: two resolutions."""
+    res = run("adjudicate", str(DATC / "6f_convoys.txt"), "--case", "6.F.14", "--all", "--rules", "2000")
+    assert res.exit_code == 0, res.output
+    assert ("A convoy paradox as the DATC defines it: 2 resolutions without the 2000 convoy\n"
+            "    rule (DATC 4.A.2), 1 with it.") in res.output
+    assert res.output.count("Consistent resolutions") == 1
+
+
+def test_resolutions_differ_by_kind_of_decision():
+    res = run("adjudicate", str(DATC / "6f_convoys.txt"), "--case", "6.F.14", "--all", "--rules", "datc")
+    assert res.output.count("Consistent resolutions: 2") == 1
+    section = res.output[res.output.index("Resolution 1"):]
+    for kind in ("moves:", "dislodged:", "support given:", "convoy path:", "convoys:"):
+        assert f"    {kind}" in section
+
+
+def test_a_convoy_cancelled_by_szykman_is_not_called_dislodged():
+    """DATC 6.F.16 (Pandin's paradox): the convoying fleet is not dislodged; Szykman
+    cancels the convoy, and the army's reason says so."""
+    result = _result(DATC / "6f_convoys.txt", "6.F.16")
+    army = next(r for r in result.results if isinstance(r.order, dipsat.Move) and r.order.unit.province == "bre")
+    assert "undislodged" not in army.detail and "Szykman rule, not dislodged" in army.detail

@@ -638,8 +638,10 @@ def alternatives_json(result: PhaseResult) -> dict:
     from ..alternatives import alternatives
 
     alt = alternatives(result)
-    return {"count": alt.count, "differing": alt.differing, "resolutions": alt.resolutions,
-            "chosen": alt.chosen, "backup_rules": alt.rules, "paradox_core": alt.core}
+    return {"count": alt.count, "differing": alt.differing,
+            "resolutions": [[{"kind": kind, "value": value} for kind, value in r] for r in alt.resolutions],
+            "chosen": alt.chosen, "backup_rules": alt.rules, "paradox_core": alt.core,
+            "without_rulebook_rule": alt.without_rulebook_rule}
 
 
 def comparison_json(results: dict[str, PhaseResult]) -> dict:
