@@ -22,6 +22,7 @@ from ..maps import Variant, fold, load_variant
 from ..notation import format_order, parse_location
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                       SupportMove, Waive, ordered_province)
+from ..outcomes import DisorderRemoval
 from ..results import OrderResult, PhaseResult, Reason
 from ..state import Dislodged, State
 
@@ -190,13 +191,20 @@ def disbanded_report(result: PhaseResult) -> list[DisbandedInfo]:
                 why = "no retreat order: disbanded"
             out.append(DisbandedInfo(d.unit, why))
     else:
-        removed = {r.unit for r in result.results if r.succeeded and isinstance(r.order, Remove) and r.unit}
-        removed |= {before.unit_at(r.order.unit.province) for r in result.results
-                    if r.succeeded and isinstance(r.order, Remove)}
-        after_units = set(after.units)
-        out = [DisbandedInfo(u, "removed in civil disorder") for u in before.units
-               if u not in after_units and u not in removed]
+        out = [DisbandedInfo(d.unit, "removed in civil disorder: " + disorder_reason(d)) for d in result.civil_disorder]
     return sorted(out, key=lambda i: _power_key(i.unit))
+
+
+def disorder_reason(d: DisorderRemoval) -> str:
+    """Why the civil-disorder rule removed this unit (DATC 4.D.8): its distance and what
+    chose it over the first unit kept."""
+    text = f"distance {d.distance} (DATC 4.D.8, reading {d.reading})"
+    if d.others:
+        kept, distance = d.others[0]
+        how = {"farther": "farther than", "fleet before army": "a fleet before the army",
+               "alphabetical": "alphabetically before", "by abbreviation": "by abbreviation before"}.get(d.tie_break, "before")
+        text += f"; {how} {kept.kind} {kept.location} ({distance})"
+    return text
 
 
 def result_to_json(result: PhaseResult) -> dict[str, Any]:
@@ -630,14 +638,17 @@ def alternatives_json(result: PhaseResult) -> dict:
     from ..alternatives import alternatives
 
     alt = alternatives(result)
-    return {"count": alt.count, "differing": alt.differing, "resolutions": alt.resolutions,
-            "chosen": alt.chosen, "backup_rules": alt.rules, "paradox_core": alt.core}
+    return {"count": alt.count, "differing": alt.differing,
+            "resolutions": [[{"kind": kind, "value": value} for kind, value in r] for r in alt.resolutions],
+            "chosen": alt.chosen, "backup_rules": alt.rules, "paradox_core": alt.core,
+            "without_rulebook_rule": alt.without_rulebook_rule}
 
 
 def comparison_json(results: dict[str, PhaseResult]) -> dict:
-    from ..printers import comparison_rows
+    """The rows of :func:`dipsat.compare.comparison_rows`: every difference, named."""
+    from ..compare import comparison_rows
 
     rows = comparison_rows(results)
-    return {"profiles": list(results), "rules": {n: str(r.rules) for n, r in results.items()},
-            "differences": [{"order": order, "results": dict(zip(results, statuses))} for order, statuses in rows],
-            "all_agree": not rows}
+    names = list(results)
+    return {"profiles": names, "rules": {n: str(r.rules) for n, r in results.items()},
+            "differences": [row.to_json(names) for row in rows], "all_agree": not rows}
