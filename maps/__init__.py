@@ -79,8 +79,9 @@ class Map:
     province_names: dict[str, str]  # folded alias -> province id
     coast_names: dict[str, str]  # folded alias -> coast id
     coast_titles: dict[str, str]  # coast id -> "north coast"
-    impassable: dict[str, str]  # folded alias -> display name
+    impassable: dict[str, str]  # folded alias -> id of an impassable area (Switzerland: swi)
     wing_adjacency: dict[str, frozenset[str]] = field(default_factory=dict)
+    impassable_titles: dict[str, str] = field(default_factory=dict)  # impassable id -> "Switzerland"
 
     # --- geography -------------------------------------------------------
     def province(self, pid: str) -> Province:
@@ -188,7 +189,9 @@ class Map:
 
     # --- names -----------------------------------------------------------
     def province_title(self, pid: str) -> str:
-        return self.provinces[pid].name
+        """The full name of a province (or of an impassable area: orders may name one)."""
+        prov = self.provinces.get(pid)
+        return prov.name if prov is not None else self.impassable_titles[pid]
 
     def location_title(self, loc: Location) -> str:
         base = self.provinces[loc.province].name
@@ -285,13 +288,14 @@ class _Loader:
             for pid, p in provinces.items()
         }
         names = self.province_names(provinces, set(power_names) | set(coast_names))
-        impassable = {
-            fold(alias): entry.get("name", pid)
-            for pid, entry in self.data.get("impassable", {}).items()
-            for alias in [pid, entry.get("name", pid), *entry.get("aliases", [])]
-        }
+        closed = self.data.get("impassable", {})
+        impassable = {fold(alias): pid for pid, entry in closed.items()
+                      for alias in [pid, entry.get("name", pid), *entry.get("aliases", [])]}
+        for alias, pid in impassable.items():
+            if alias in names:
+                raise self.fail(f"impassable.{pid}", f"name {alias!r} also names the province {names[alias]!r}")
         the_map = Map(info.get("name", "?"), provinces, army, fleet, names, coast_names,
-                      coast_titles, impassable, wing)
+                      coast_titles, impassable, wing, {pid: entry.get("name", pid) for pid, entry in closed.items()})
         for power in powers:
             for unit in power.units:
                 if not the_map.can_occupy(unit.kind, unit.location):

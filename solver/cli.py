@@ -21,6 +21,7 @@ from .rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Profile, R
 
 if TYPE_CHECKING:
     from .formats.casefile import Case
+    from .notation import RejectedOrder
     from .orders import Order
     from .state import State
 
@@ -167,6 +168,7 @@ class _Position:
     players: int | None = None  # the case's PLAYERS line
     crop: bool = False  # pictures show a corner of the map (a case)
     title: str = ""  # the case's title
+    rejected: list[RejectedOrder] = field(default_factory=list)  # order lines that came with it and cannot be read
 
 
 def _warn(message: str) -> None:
@@ -174,13 +176,17 @@ def _warn(message: str) -> None:
 
 
 def _read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
+    """A file (or stdin) as people save it (:mod:`dipsat.textfile`): a byte-order mark,
+    Windows line ends, a file that is not UTF-8 (read as Windows-1252, with a warning)."""
+    from .textfile import read_stream, read_text
+
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise _Unreadable([f"{path}: cannot read: {reason}"]) from None
+        text, warning = read_stream(sys.stdin) if path == "-" else read_text(path)
+    except OSError as exc:
+        raise _Unreadable([f"{path}: cannot read: {exc.strerror or exc}"]) from None
+    if warning:
+        _warn(warning)
+    return text
 
 
 def _load_position(path: str, case_id: str | None) -> _Position:
@@ -214,7 +220,7 @@ def _find_case(folder: str, case_id: str | None) -> str:
 
 def _json_position(path: str, text: str) -> _Position:
     from .formats.dipsat_json import JsonFormatError, position_from_json
-    from .notation import parse_order
+    from .notation import RejectedOrder, parse_order
 
     try:
         data = json.loads(text)
@@ -224,24 +230,24 @@ def _json_position(path: str, text: str) -> _Position:
         state, order_texts = position_from_json(data, source=path)
     except JsonFormatError as exc:
         raise _Unreadable(exc.problems) from None
-    orders = None
+    orders, rejected = None, []
     if order_texts is not None:
         orders = []
         for where, line in order_texts:
             try:
                 orders.append(parse_order(line, state.variant, state.phase.kind))
             except NotationError as exc:
-                _warn(f"{path}: {where}: {exc} (order skipped)")
+                rejected.append(RejectedOrder.of(f"{path}: {where}", exc))
     rules = data.get("rules") if isinstance(data, dict) else None
     words = rules.split() if isinstance(rules, str) else []
-    return _Position(state, Path(path).stem, orders, words)
+    return _Position(state, Path(path).stem, orders, words, rejected=rejected)
 
 
 def _case_position(path: str, text: str, case_id: str | None) -> _Position:
-    from .casework import apply_players, build_position
+    from .casework import apply_players, build_position, case_orders
     from .formats.casefile import read_cases
     from .formats.dipsat_json import state_problems
-    from .notation import parse_order
+    from .notation import RejectedOrder
 
     cases, errors = read_cases(io.StringIO(text), path)
     if case_id is None:
@@ -266,16 +272,9 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
     problems += [f"{path}:{case.line}: case {case.id}: {p}" for p in state_problems(state)]
     if problems:
         raise _Unreadable(problems)
-    orders = None
-    if case.has("ORDERS"):
-        orders = []
-        for line in case.block("ORDERS"):
-            try:
-                orders.append(parse_order(line.text, state.variant, state.phase.kind))
-            except NotationError as exc:
-                _warn(f"{path}:{line.number}: {exc} (order skipped)")
+    orders, errors = case_orders(case, state.variant, state.phase.kind) if case.has("ORDERS") else (None, [])
     return _Position(state, case.id, orders, list(case.rules or []), silent, case.players, crop=True,
-                     title=case.title)
+                     title=case.title, rejected=[RejectedOrder.of(path, e) for e in errors])
 
 
 def _initial_position(variant_name: str) -> _Position:
@@ -296,15 +295,14 @@ def _initial_position(variant_name: str) -> _Position:
     return _Position(variant.initial_state(), f"{variant.name}.initial")
 
 
-def _read_orders(path: str, state: State) -> list[Order]:
-    from .notation import parse_orders
+def _read_orders(path: str, state: State) -> tuple[list[Order], list[RejectedOrder]]:
+    """The orders of an ORDERS file (or stdin), and the lines that cannot be read."""
+    from .notation import RejectedOrder, parse_orders
 
     text = _read_text(path)
     name = "<stdin>" if path == "-" else path
     orders, errors = parse_orders(text, state.variant, state.phase.kind)
-    for exc in errors:
-        _warn(f"{name}:{getattr(exc, 'line', '?')}: {exc} (order skipped)")
-    return orders
+    return orders, [RejectedOrder.of(name, exc) for exc in errors]
 
 
 def _position_arguments(position: str | None, orders_path: str | None, initial: bool) -> tuple[str | None, str | None]:
@@ -341,16 +339,22 @@ def _position_arguments(position: str | None, orders_path: str | None, initial: 
 @click.option("--compare", "compare", metavar="RULES",
               help="Adjudicate under each of these rules too and show where results differ: profiles and options, "
                    "e.g. 1971,1982,2000,2023,datc,dptg or 2000,2000+4.A.2=d (all: every profile).")
+@click.option("--strict", is_flag=True, help="An order line that cannot be read is an error (exit status 1), "
+                                            "not left out.")
 def adjudicate_command(position: str | None, orders_path: str | None, case_id: str | None, phase_name: str | None,
                        initial: bool, variant_name: str, profile: str | None, overrides: tuple[str, ...], fmt: str,
-                       explain: bool, show_all: bool, compare: str | None, output: str | None) -> None:
+                       explain: bool, show_all: bool, compare: str | None, output: str | None, strict: bool) -> None:
     """Adjudicate one phase: POSITION plus orders in, every result and the new position out.
 
     POSITION is a case file (its first case, or --case ID; its ORDERS block is used
     when no ORDERS file is given) or a dipsat JSON state or result (.json).
-    ORDERS is a file with one order per line, or - for stdin. Problems with single
-    orders are reported on stderr (file:line) and those orders skipped; the exit code
-    is 0 when the phase was adjudicated, 2 when the position cannot be read.
+    ORDERS is a file with one order per line, or - for stdin; a power's name alone on a
+    line ("Germany:") gives that power to the orders under it, up to a blank line (the
+    DATC's layout). Files may be UTF-8 (with a byte-order mark or not) or Windows-1252.
+    An order line that cannot be read is reported on stderr (file:line), left out and
+    listed in the result ("rejected" in JSON); with --strict it is an error. Exit
+    status 0 when the phase was adjudicated, 1 when --strict found an unreadable order,
+    2 when the position cannot be read.
     """
     from .adjudicator import adjudicate
     from .formats.dipsat_json import alternatives_json, comparison_json, explanations_json, result_to_json
@@ -366,7 +370,8 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
             pos = _initial_position(variant_name) if initial else _load_position(position, case_id)
         words = [profile] if profile else list(pos.rule_words)
         rules = Rules.parse(words + list(overrides))
-        orders = _read_orders(orders_path, pos.state) if orders_path is not None else (pos.orders or [])
+        orders, rejected = _read_orders(orders_path, pos.state) if orders_path is not None else (
+            pos.orders or [], pos.rejected)
         compared = _compare_rules(compare, overrides) if compare else {}
     except _Unreadable as exc:
         for problem in exc.problems:
@@ -375,6 +380,10 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
     except RulesError as exc:
         _warn(f"rules: {exc}")
         sys.exit(2)
+    for line in rejected:
+        _warn(f"{line} ({'error: --strict' if strict else 'order skipped'})")
+    if strict and rejected:
+        sys.exit(1)
     result = adjudicate(pos.state, orders, rules, pos.silent)
     results = {name: adjudicate(pos.state, orders, r, pos.silent) for name, r in compared.items()}
     if fmt in ("svg", "png"):
@@ -383,7 +392,11 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         return
     out = io.StringIO() if output else sys.stdout
     if fmt == "json":
-        data = result_to_json(result)
+        data = {}
+        for key, value in result_to_json(result).items():  # the lines not read go beside the orders
+            data[key] = value
+            if key == "orders":
+                data["rejected"] = [line.to_json() for line in rejected]
         if explain:
             data["explanations"] = explanations_json(result)
         if show_all:
@@ -392,11 +405,11 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
             data["comparison"] = comparison_json(results)
         out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     elif fmt == "case":
-        write_result_case(out, pos.name, result, orders, pos.players)
+        write_result_case(out, pos.name, result, orders, pos.players, rejected)
     else:
         if pos.title:
             out.write("\n".join(textwrap.wrap(f"Case {pos.name}: {pos.title}", 80, subsequent_indent="  ")) + "\n")
-        out.write(render_text(result, pos.name))
+        out.write(render_text(result, pos.name, rejected))
         if explain:
             out.write(render_explanations(result))
         if show_all:

@@ -93,11 +93,14 @@ def draw_command(position: str | None, orders_path: str | None, case_id: str | N
     position, orders_path = _position_arguments(position, orders_path, initial)
     try:
         pos = _initial_position(variant_name) if initial else _load_position(position, case_id)
-        orders = _read_orders(orders_path, pos.state) if orders_path is not None else (pos.orders or [])
+        orders, rejected = _read_orders(orders_path, pos.state) if orders_path is not None else (
+            pos.orders or [], pos.rejected)
     except _Unreadable as exc:
         for problem in exc.problems:
             _warn(problem)
         sys.exit(2)
+    for line in rejected:
+        _warn(f"{line} (order skipped)")
     if no_orders:
         orders = []
     crop = not initial and not str(position).lower().endswith(".json")

@@ -93,10 +93,14 @@ def turn_command(path: str, orders_path: str, fmt: str) -> None:
         _fail(str(exc))
     if g.over:
         _fail(f"{path}: the game is over: {g.detail}", 1)
+    from .textfile import read_stream, read_text
+
     try:
-        text = sys.stdin.read() if orders_path == "-" else Path(orders_path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail(f"{orders_path}: cannot read: {getattr(exc, 'strerror', None) or exc}")
+        text, warning = read_stream(sys.stdin) if orders_path == "-" else read_text(orders_path)
+    except OSError as exc:
+        _fail(f"{orders_path}: cannot read: {exc.strerror or exc}")
+    if warning:
+        click.echo(warning, err=True)
     orders, advance, problems = parse_game_orders(text, g)
     name = "<stdin>" if orders_path == "-" else orders_path
     for line, message in problems:
