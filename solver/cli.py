@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import difflib
+import contextlib
 import io
 import json
 import os
 import sys
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -173,6 +175,21 @@ class _Position:
 
 def _warn(message: str) -> None:
     click.echo(message, err=True)
+
+
+@contextlib.contextmanager
+def _input_or_exit() -> Iterator[None]:
+    """Reading a command's input: a position or a file that cannot be read, or rules that
+    cannot be parsed, is one line per problem on stderr and exit status 2."""
+    try:
+        yield
+    except _Unreadable as exc:
+        for problem in exc.problems:
+            _warn(problem)
+        sys.exit(2)
+    except RulesError as exc:
+        _warn(f"rules: {exc}")
+        sys.exit(2)
 
 
 def _read_text(path: str) -> str:
@@ -363,7 +380,7 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
     position, orders_path = _position_arguments(position, orders_path, initial)
     if position == "-" and orders_path == "-":
         raise click.UsageError("only one of POSITION and ORDERS can be read from stdin (-)")
-    try:
+    with _input_or_exit():
         if phase_name is not None:
             pos = _recorded_position(position, phase_name, case_id, profile, overrides)
         else:
@@ -373,13 +390,6 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         orders, rejected = _read_orders(orders_path, pos.state) if orders_path is not None else (
             pos.orders or [], pos.rejected)
         compared = _compare_rules(compare, overrides) if compare else {}
-    except _Unreadable as exc:
-        for problem in exc.problems:
-            _warn(problem)
-        sys.exit(2)
-    except RulesError as exc:
-        _warn(f"rules: {exc}")
-        sys.exit(2)
     for line in rejected:
         _warn(f"{line} ({'error: --strict' if strict else 'order skipped'})")
     if strict and rejected:
@@ -525,9 +535,12 @@ def _bundled_cases() -> Path:
 from .cli_game import game  # noqa: E402  (dipsat game ...: solver/cli_game.py)
 from .cli_validate import validate_command  # noqa: E402  (dipsat validate: solver/cli_validate.py)
 from .cli_draw import draw_command  # noqa: E402  (dipsat draw: solver/cli_draw.py)
+from .cli_reference import map_command, orders_command  # noqa: E402  (dipsat map, dipsat orders)
 main.add_command(game)
 main.add_command(validate_command)
 main.add_command(draw_command)
+main.add_command(map_command)
+main.add_command(orders_command)
 
 
 if __name__ == "__main__":  # pragma: no cover
