@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from .casework import apply_players, build_position, case_files, describe_results, load_cases, run_case, run_cases
+from .casework import apply_players, build_position, case_files, load_cases, run_cases
 from .errors import DipsatError, NotationError
 from .formats.casefile import Case, read_cases, resolve_variant
 from .formats.dipsat_json import JsonFormatError, position_from_json, result_to_json, state_problems

@@ -19,7 +19,6 @@ from .adjustments import blockaded_centres, counted_centres
 from .board import PhaseKind
 from .errors import DipsatError
 from .game import Game, GameError, PhaseRecord, load_game, new_game, parse_game_orders
-from .notation import parse_order
 from .formats.casefile import write_case
 from .printers import prestate_results, render_text, write_result_case
 from .rules import DEFAULT_PROFILE, PROFILES, Rules, RulesError

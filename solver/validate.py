@@ -129,7 +129,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .adjudicator import adjudicate, adjudicate_many
-from .board import Location, PhaseKind, Unit, UnitKind
+from .board import PhaseKind, Unit, UnitKind
 from .explain import explain
 from .formats.diplomacy_json import read_game
 from .formats.casefile import format_unit_line, write_case
@@ -139,7 +139,7 @@ from .printers import prestate_results
 from .records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name,
                       with_attackers)
 from .rule_scope import issues_touched
-from .state import Dislodged, State
+from .state import State
 from .orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, ordered_province
 from .results import OrderResult, PhaseResult, Reason
 from .rules import ISSUES, Rules

@@ -47,7 +47,7 @@ whole game; a record that is not a saved game at all raises one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from ..board import Location, Phase, PhaseKind, Power, Season, Unit, UnitKind
