@@ -168,6 +168,9 @@ KNOWN_READINGS: dict[str, dict[str, str]] = {
     # godip (Droidippy): the same adjacent-convoy reading; civil disorder by distance to
     # the nearest home centre, armies and fleets both over land and sea
     "godip": {"4.A.3": "intent", "4.D.8": "godip"},
+    # webDiplomacy (its exports in the package's format, without results): an army goes by
+    # convoy to an adjacent province only when the order says VIA (and a convoy is ordered)
+    "webdiplomacy": {"4.A.3": "via"},
 }
 """The readings each archive format's adjudicator is known to follow: tried first when the
 rules of a record are inferred, and taken when another option explains a game equally well."""

@@ -444,7 +444,10 @@ def read_game(record: Any) -> RecordedGame:
     reader = _Reader(record)
     phases = reader.phases()
     gid = reader.game if reader.game is not None else "?"
-    return RecordedGame(gid, reader.map_name, reader.rules, reader.variant, phases)
+    # records without any per-order result are webDiplomacy exports (Meta's Cicero games):
+    # the same format, another adjudicator
+    fmt = "diplomacy" if any(p.results for p in phases) else "webdiplomacy"
+    return RecordedGame(gid, reader.map_name, reader.rules, reader.variant, phases, format=fmt)
 
 
 # --- the record against itself ----------------------------------------------------------------
