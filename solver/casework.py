@@ -249,7 +249,8 @@ def _case_chunk(task: tuple[list[Case], str | None, bool, str | None]) -> list[t
 
 
 def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: bool = False,
-              workers: int = 1, chunk: int = 32, svg_dir: str | None = None) -> Iterator[tuple[str, list[str]]]:
+              workers: int = 1, chunk: int = 32, svg_dir: str | None = None,
+              only: str | None = None) -> Iterator[tuple[str, list[str]]]:
     """(status, lines) of every case of the files in `paths`, in input order (an
     unreadable line is an ``ERROR``). With `workers` > 1 the cases run in a process
     pool, `chunk` at a time; the output is the same."""
@@ -275,6 +276,8 @@ def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: 
 
     for path in case_files(paths):
         cases, errors = load_cases(path)
+        if only is not None:
+            cases, errors = [c for c in cases if c.id.casefold() == only.casefold()], []
         for error in errors:
             yield "ERROR", [f"ERROR {error}"]
         pending.extend(cases)

@@ -15,9 +15,10 @@ the unit that beat it; a move against a unit of its own power names that rule
 from __future__ import annotations
 
 from .board import Unit
-from .outcomes import (AttackNote, Bounced, ConvoyDislodged, Convoys, Cut, Dislodgement, Given, HoldDislodged, Holds,
-                       MoveFacts, Moves, NoPath, Opposition, Outcome, Paradox, PreventFact, Resistance, Route, Stance,
-                       SupportDislodged, SupportFailure, SupportPart, ZeroReason)
+from .outcomes import (AttackNote, Bounced, BuildRefused, Built, ConvoyDislodged, Convoys, Cut, Disbands, Dislodgement,
+                       Given, HoldDislodged, Holds, MoveFacts, Moves, NoPath, Opposition, Outcome, Paradox,
+                       PreventFact, Removed, Resistance, RetreatBounced, RetreatRefused, Retreats, Route, Stance,
+                       SupportDislodged, SupportFailure, SupportPart, Waived, ZeroReason)
 from .resolution import RULE_REFS
 from .results import OrderResult, PhaseResult
 
@@ -56,6 +57,23 @@ def explain_order(r: OrderResult) -> list[str]:
         if o.hold is not None and o.hold.supports:
             facts.append(_supports_line(o.hold.supports, "hold supports"))
         return facts
+    if isinstance(o, Retreats):
+        return [f"succeeds: retreats to {o.to}"]
+    if isinstance(o, Disbands):
+        return ["succeeds: the unit is disbanded as ordered"]
+    if isinstance(o, RetreatBounced):
+        others = ", ".join(_name(u) for u in o.others)
+        return [f"fails: {o.detail}" + (f" (also {others}; DATC 6.H.7)" if others else " (DATC 6.H.7)")]
+    if isinstance(o, RetreatRefused):
+        return [f"illegal ({o.refused.value}): {o.text}; the unit is disbanded"]
+    if isinstance(o, Built):
+        return [f"succeeds: builds {o.unit.kind} {o.unit.location}" if o.unit else "succeeds"]
+    if isinstance(o, Waived):
+        return ["succeeds: a build waived (DATC 4.D.7 a)"]
+    if isinstance(o, Removed):
+        return ["succeeds: removed as ordered"]
+    if isinstance(o, BuildRefused):
+        return [f"illegal ({o.refused.value}): {o.text}"]
     if r.reason is not None:
         return [f"{r.reason}: {r.detail}"]
     return ["succeeds" + (f": {r.detail}" if r.detail else "")]

@@ -24,10 +24,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from .board import Location, PhaseKind, Unit, UnitKind
-from .maps.geometry import Geometry, load_geometry, rings_path
+from .maps.geometry import Geometry, load_geometry
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                      Waive, order_power)
 from .results import OrderResult, PhaseResult
@@ -217,7 +217,7 @@ class _Painter:
         for d in state.dislodged:
             self.dislodged[d.unit] = self._displaced(d.unit.location, d.attacker_origin)
         if result is not None and state.phase.kind is PhaseKind.MOVEMENT:
-            from .formats.dipsat_json import dislodged_report
+            from .report import dislodged_report
             for info in dislodged_report(result):
                 unit = info.dislodged.unit
                 self.dislodged[unit] = self._displaced(unit.location, info.dislodged.attacker_origin)
@@ -261,7 +261,7 @@ class _Painter:
             pending.append((r.order, outcome_of(r), r.unit))
         self._draw_all(pending)
         if result.before.phase.kind is PhaseKind.ADJUSTMENT:
-            from .formats.dipsat_json import disbanded_report
+            from .report import disbanded_report
             for info in disbanded_report(result):  # civil-disorder removals
                 if info.unit not in self.gone:
                     self._cross(self._unit_point(info.unit), f"removed-{_loc_id(info.unit.location)}",

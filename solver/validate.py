@@ -129,7 +129,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .adjudicator import adjudicate, adjudicate_many
-from .board import Location, PhaseKind, Unit, UnitKind
+from .board import PhaseKind, Unit, UnitKind
 from .explain import explain
 from .formats.diplomacy_json import read_game
 from .formats.casefile import format_unit_line, write_case
@@ -140,7 +140,7 @@ from .printers import prestate_results
 from .records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name,
                       with_attackers)
 from .rule_scope import issues_touched
-from .state import Dislodged, State
+from .state import State
 from .orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, ordered_province
 from .results import OrderResult, PhaseResult, Reason
 from .rules import ISSUES, Rules
@@ -169,6 +169,9 @@ KNOWN_READINGS: dict[str, dict[str, str]] = {
     # godip (Droidippy): the same adjacent-convoy reading; civil disorder by distance to
     # the nearest home centre, armies and fleets both over land and sea
     "godip": {"4.A.3": "intent", "4.D.8": "godip"},
+    # webDiplomacy (its exports in the package's format, without results): an army goes by
+    # convoy to an adjacent province only when the order says VIA (and a convoy is ordered)
+    "webdiplomacy": {"4.A.3": "via"},
 }
 """The readings each archive format's adjudicator is known to follow: tried first when the
 rules of a record are inferred, and taken when another option explains a game equally well."""
