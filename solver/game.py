@@ -44,7 +44,7 @@ from .maps import Variant, load_variant
 from .notation import format_order, parse_order, parse_orders
 from .orders import Disband, Order, Retreat, order_power, order_unit
 from .phases import after_adjustments
-from .results import OrderResult, PhaseResult, Reason
+from .results import PhaseResult
 from .rules import Rules
 from .setups import Setup, coin_flip, draw_after_unchanged_falls, setup_for, setup_from_data
 from .state import State

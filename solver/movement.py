@@ -22,7 +22,7 @@ from .results import OrderResult, PhaseResult
 from .rules import (AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, DesignationReading,
                     ImplicitOrders, MissingUnitDesignation, MultipleOrders, MultiRouteDisruption, Rules, SupportCoast,
                     WrongUnitCoast, WrongUnitDesignation)
-from .state import Dislodged, State
+from .state import State
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import TextIO
 from .board import PhaseKind, Unit
 from .compare import comparison_rows
 from .formats.casefile import format_unit_line, write_case
-from .formats.dipsat_json import (disbanded_report, disorder_reason, dislodged_report, order_power, sorted_results,
+from .report import (disbanded_report, disorder_reason, dislodged_report, order_power, sorted_results,
                                   status_word)
 from .notation import RejectedOrder, format_order
 from .orders import Order

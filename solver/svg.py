@@ -24,10 +24,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from .board import Location, PhaseKind, Unit, UnitKind
-from .maps.geometry import Geometry, load_geometry, rings_path
+from .maps.geometry import Geometry, load_geometry
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                      Waive, order_power)
 from .results import OrderResult, PhaseResult
@@ -54,6 +54,7 @@ INK = "#222222"
 FAILED = "#d0141b"
 PARADOX = "#8e2bd0"
 OPTION = "#7a7a7a"
+HIGHLIGHT = "#ff00b4"
 
 
 # --- reading a result: the one place that looks at an order's outcome value -----------------
@@ -153,7 +154,8 @@ class _Drawn:
 def board(state: State | None = None, *, result: PhaseResult | None = None,
           orders: Sequence[Order] | None = None, area: Iterable[str] | str | None = None,
           size: int | None = None, legend: bool = True, labels: bool = True,
-          title: str | None = None, colours: Mapping[str, str] | None = None) -> str:
+          title: str | None = None, colours: Mapping[str, str] | None = None,
+          highlight: Iterable[str] = ()) -> str:
     """The board as SVG text.
 
     :param state: the position (with ``result``: leave it out, the result's position before
@@ -167,6 +169,7 @@ def board(state: State | None = None, *, result: PhaseResult | None = None,
     :param labels: write the province abbreviations.
     :param title: the legend's title (default: the phase).
     :param colours: power name -> colour (``#rrggbb``), over :data:`POWER_COLOURS`.
+    :param highlight: province ids to outline in :data:`HIGHLIGHT` (e.g. where two adjudications differ).
     """
     if state is None:
         if result is None:
@@ -174,6 +177,7 @@ def board(state: State | None = None, *, result: PhaseResult | None = None,
         state = result.before
     geometry = load_geometry(state.map.name)
     painter = _Painter(state, geometry, result, colours or {})
+    painter.highlight = sorted(set(highlight))
     if result is not None:
         painter.results(result)
     elif orders:
@@ -209,10 +213,11 @@ class _Painter:
         self.moves: dict[str, _Drawn] = {}  # province of a moving unit -> its arrow
         self.given: tuple[Order, ...] = ()
         self.box = (0.0, 0.0, geometry.width, geometry.height)
+        self.highlight: list[str] = []  # provinces outlined
         for d in state.dislodged:
             self.dislodged[d.unit] = self._displaced(d.unit.location, d.attacker_origin)
         if result is not None and state.phase.kind is PhaseKind.MOVEMENT:
-            from .formats.dipsat_json import dislodged_report
+            from .report import dislodged_report
             for info in dislodged_report(result):
                 unit = info.dislodged.unit
                 self.dislodged[unit] = self._displaced(unit.location, info.dislodged.attacker_origin)
@@ -256,7 +261,7 @@ class _Painter:
             pending.append((r.order, outcome_of(r), r.unit))
         self._draw_all(pending)
         if result.before.phase.kind is PhaseKind.ADJUSTMENT:
-            from .formats.dipsat_json import disbanded_report
+            from .report import disbanded_report
             for info in disbanded_report(result):  # civil-disorder removals
                 if info.unit not in self.gone:
                     self._cross(self._unit_point(info.unit), f"removed-{_loc_id(info.unit.location)}",
@@ -562,6 +567,13 @@ class _Painter:
             out.append(f'<path id="crossing-{a}-{b}" class="crossing {c.kind}" d="M{_f(x1)} {_f(y1)}L{_f(x2)} {_f(y2)}" '
                        f'stroke="{BORDER}" stroke-width="{_f(self.r * 0.3)}" stroke-dasharray="{_f(self.r * 0.3)} '
                        f'{_f(self.r * 0.25)}" fill="none"/>')
+        for pid in self.highlight:
+            shape = geo.provinces.get(pid) or geo.impassable.get(pid)
+            if shape is None:
+                raise ValueError(f"highlight: unknown province {pid!r}")
+            self.used.add("highlight")
+            out.append(f'<path id="highlight-{pid}" class="highlight" d="{shape.path}" fill="none" stroke="{HIGHLIGHT}" '
+                       f'stroke-width="{_f(self.r * 0.3)}" stroke-opacity="0.8" stroke-linejoin="round"/>')
         if labels:
             size = _f(self.r * 1.0)
             texts = []
@@ -742,6 +754,7 @@ _LEGEND = [
     ("build", "build"),
     ("blockade", "centre blockaded by a wing"),
     ("crossing", "crossing (strait, waterway)"),
+    ("highlight", "highlighted province"),
 ]
 
 
@@ -811,6 +824,7 @@ def _legend_symbol(key: str) -> str:
         "blockade": f'<circle cx="12" cy="8" r="4" fill="#ffffff" stroke="{INK}"/><circle cx="12" cy="8" r="7.5" '
                     f'fill="none" stroke="{INK}" stroke-width="2" stroke-dasharray="3 2"/>',
         "crossing": f'<path d="M2 8L22 8" stroke="{BORDER}" stroke-width="3" stroke-dasharray="3 2"/>',
+        "highlight": f'<rect x="3" y="1" width="18" height="14" fill="none" stroke="{HIGHLIGHT}" stroke-width="3"/>',
     }.get(key, "")
 
 

@@ -13,7 +13,7 @@ collects every problem, and raises one :class:`JsonFormatError` whose
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
@@ -21,14 +21,13 @@ from ..errors import DipsatError, NotationError
 from ..maps import Variant, fold, load_variant
 from ..notation import format_order, parse_location
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
-                      SupportMove, Waive, ordered_province)
-from ..outcomes import DisorderRemoval
-from ..results import OrderResult, PhaseResult, Reason
+                      SupportMove, Waive)
+from ..report import disbanded_report, dislodged_report, loc_key, order_power, sorted_results, status_word, unit_key
+from ..results import PhaseResult
 from ..state import Dislodged, State
 
 __all__ = ["FORMAT", "JsonFormatError", "state_to_json", "state_from_json", "position_from_json",
-           "result_to_json", "state_problems", "dislodged_report", "disbanded_report", "sorted_results",
-           "DislodgedInfo", "DisbandedInfo"]
+           "result_to_json", "state_problems"]
 
 FORMAT = "dipsat/1"
 
@@ -59,18 +58,6 @@ class JsonFormatError(DipsatError, ValueError):
 # --- writing ---------------------------------------------------------------------------
 
 
-def _loc_key(loc: Location) -> tuple[str, str]:
-    return (loc.province, loc.coast or "")
-
-
-def _unit_key(unit: Unit) -> tuple[str, str, str, str]:
-    return (*_loc_key(unit.location), unit.power, unit.kind.value)
-
-
-def _power_key(unit: Unit) -> tuple[str, str, str]:
-    return (unit.power, *_loc_key(unit.location))
-
-
 def unit_to_json(unit: Unit) -> dict[str, str]:
     return {"power": unit.power, "kind": unit.kind.value, "location": str(unit.location)}
 
@@ -88,9 +75,9 @@ def _state_body(state: State) -> dict[str, Any]:
         "variant": state.variant.name,
         "wings": state.variant.wings,
         "phase": phase_to_json(state.phase),
-        "units": [unit_to_json(u) for u in sorted(state.units, key=_unit_key)],
+        "units": [unit_to_json(u) for u in sorted(state.units, key=unit_key)],
         "owners": {centre: power for centre, power in sorted(state.owners)},
-        "dislodged": [_dislodged_to_json(d) for d in sorted(state.dislodged, key=lambda d: _unit_key(d.unit))],
+        "dislodged": [_dislodged_to_json(d) for d in sorted(state.dislodged, key=lambda d: unit_key(d.unit))],
         "standoffs": sorted(state.standoffs),
     }
 
@@ -101,110 +88,6 @@ def state_to_json(state: State, orders: list[Order] | None = None) -> dict[str, 
     if orders is not None:
         doc["orders"] = [format_order(o) for o in orders]
     return doc
-
-
-def order_power(result: OrderResult) -> str | None:
-    """Who gave the order: its power prefix, else the owner of the unit it went to."""
-    return result.order.power or (result.unit.power if result.unit else None)
-
-
-def status_word(result: OrderResult) -> str:
-    """``succeeds``, or the reason it failed (``bounced``, ``cut``, ``illegal`` ...)."""
-    if result.succeeded:
-        return "succeeds"
-    return str(result.reason) if result.reason else "fails"
-
-
-def sorted_results(result: PhaseResult) -> list[tuple[int, OrderResult]]:
-    """The order results with their index in the given orders, sorted by power,
-    then the ordered unit's location, then the index (orders without a power last)."""
-    def key(item: tuple[int, OrderResult]):
-        index, r = item
-        power = order_power(r)
-        where = r.unit.location if r.unit else _order_location(r.order)
-        return (power is None, power or "", *(_loc_key(where) if where else ("", "")), index)
-    return sorted(enumerate(result.results), key=key)
-
-
-def _order_location(order: Order) -> Location | None:
-    if isinstance(order, Build):
-        return order.location
-    if isinstance(order, Waive):
-        return None
-    return order.unit.location if ordered_province(order) else None
-
-
-@dataclass(frozen=True)
-class DislodgedInfo:
-    """A unit dislodged by a movement phase, with where it may go."""
-
-    dislodged: Dislodged
-    options: tuple[Location, ...]
-
-    @property
-    def disbanded(self) -> bool:
-        """No retreat is possible: the unit is disbanded at once."""
-        return not self.options
-
-
-@dataclass(frozen=True)
-class DisbandedInfo:
-    """A unit that left the board without a successful order of its own."""
-
-    unit: Unit
-    reason: str
-
-
-def dislodged_report(result: PhaseResult) -> list[DislodgedInfo]:
-    """Every unit the movement phase dislodged, including those with no retreat
-    (which the new state no longer holds: they are disbanded at once)."""
-    if result.before.phase.kind is not PhaseKind.MOVEMENT:
-        return []
-    out = [DislodgedInfo(d, tuple(result.retreat_options.get(d.unit, ()))) for d in result.dislodgements]
-    return sorted(out, key=lambda i: _power_key(i.dislodged.unit))
-
-
-def disbanded_report(result: PhaseResult) -> list[DisbandedInfo]:
-    """Units removed from the board without a successful order of their own:
-    dislodged with no retreat (movement), retreat failed or not ordered (retreat),
-    removed in civil disorder (adjustment)."""
-    before, after = result.before, result.after
-    kind = before.phase.kind
-    out: list[DisbandedInfo] = []
-    if kind is PhaseKind.MOVEMENT:
-        out = [DisbandedInfo(i.dislodged.unit, "dislodged with no possible retreat")
-               for i in dislodged_report(result) if i.disbanded]
-    elif kind is PhaseKind.RETREAT:
-        by_unit: dict[Unit, list[OrderResult]] = {}
-        for r in result.results:
-            if r.unit is not None:
-                by_unit.setdefault(r.unit, []).append(r)
-        for d in before.dislodged:
-            rs = by_unit.get(d.unit, [])
-            if any(r.succeeded for r in rs):
-                continue  # retreated, or disbanded as ordered
-            if any(r.reason is Reason.BOUNCED for r in rs):
-                why = "retreat failed: disbanded"
-            elif rs:
-                why = "no legal retreat order: disbanded"
-            else:
-                why = "no retreat order: disbanded"
-            out.append(DisbandedInfo(d.unit, why))
-    else:
-        out = [DisbandedInfo(d.unit, "removed in civil disorder: " + disorder_reason(d)) for d in result.civil_disorder]
-    return sorted(out, key=lambda i: _power_key(i.unit))
-
-
-def disorder_reason(d: DisorderRemoval) -> str:
-    """Why the civil-disorder rule removed this unit (DATC 4.D.8): its distance and what
-    chose it over the first unit kept."""
-    text = f"distance {d.distance} (DATC 4.D.8, reading {d.reading})"
-    if d.others:
-        kept, distance = d.others[0]
-        how = {"farther": "farther than", "fleet before army": "a fleet before the army",
-               "alphabetical": "alphabetically before", "by abbreviation": "by abbreviation before"}.get(d.tie_break, "before")
-        text += f"; {how} {kept.kind} {kept.location} ({distance})"
-    return text
 
 
 def result_to_json(result: PhaseResult) -> dict[str, Any]:
@@ -223,7 +106,7 @@ def result_to_json(result: PhaseResult) -> dict[str, Any]:
             "detail": r.detail,
             "outcome": r.outcome.to_json(),
         })
-    dislodged = [{**_dislodged_to_json(i.dislodged), "retreat_options": [str(o) for o in sorted(i.options, key=_loc_key)]}
+    dislodged = [{**_dislodged_to_json(i.dislodged), "retreat_options": [str(o) for o in sorted(i.options, key=loc_key)]}
                  for i in dislodged_report(result)]
     disbanded = [{**unit_to_json(i.unit), "reason": i.reason} for i in disbanded_report(result)]
     disorder = [d.to_json() for d in result.civil_disorder]
@@ -501,7 +384,7 @@ class _Reader:
                 self.fail(f"{where}.by_convoy", f"expected true or false, found {self._show(by_convoy)}")
                 by_convoy = False
             out.append(Dislodged(unit, origin, by_convoy))
-        return sorted(out, key=lambda d: _unit_key(d.unit))
+        return sorted(out, key=lambda d: unit_key(d.unit))
 
     def standoffs(self, data: dict, path: str, phase: Phase | None, units: list[Unit]) -> list[str]:
         value = data.get("standoffs", [])
