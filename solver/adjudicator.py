@@ -1,10 +1,15 @@
-"""One entry point for every phase kind."""
+"""One entry point for every phase kind.
+
+The movement phase's solver (OR-Tools, half a second to import) is imported on the
+first movement phase, so that ``import dipsat`` and the command line start fast.
+"""
 
 from __future__ import annotations
 
 from .adjustments import adjudicate_adjustments
-from .board import PhaseKind
-from .movement import adjudicate_movement, adjudicate_movements
+from collections.abc import Mapping
+
+from .board import PhaseKind, Power
 from .orders import Order
 from .results import PhaseResult
 from .retreats import adjudicate_retreats
@@ -12,21 +17,30 @@ from .rules import Rules
 from .state import State
 
 
-def adjudicate(state: State, orders: list[Order], rules: Rules | None = None) -> PhaseResult:
-    """Adjudicate the phase of `state` with `orders`; never raises on bad orders."""
+def adjudicate(state: State, orders: list[Order], rules: Rules | None = None,
+               silent: Mapping[Power, str] | None = None) -> PhaseResult:
+    """Adjudicate the phase of `state` with `orders`; never raises on bad orders.
+
+    `silent` maps powers whose orders are ignored (a neutral power of a player set-up,
+    a power in civil disorder) to the reason: their orders are illegal with it, and
+    their units act as units without orders."""
     rules = rules or Rules.profile()
     kind = state.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        return adjudicate_movement(state, list(orders), rules)
+        from .movement import adjudicate_movement
+
+        return adjudicate_movement(state, list(orders), rules, silent)
     if kind is PhaseKind.RETREAT:
-        return adjudicate_retreats(state, list(orders), rules)
-    return adjudicate_adjustments(state, list(orders), rules)
+        return adjudicate_retreats(state, list(orders), rules, silent)
+    return adjudicate_adjustments(state, list(orders), rules, silent)
 
 
 def adjudicate_many(items: list[tuple[State, list[Order], Rules]], batch: int = 64) -> list[PhaseResult]:
     """Adjudicate independent phases (e.g. every phase of recorded games): movement
     turns are solved `batch` at a time in one CP-SAT model. Same results as
     calling :func:`adjudicate` on each."""
+    from .movement import adjudicate_movements
+
     out: list[PhaseResult | None] = [None] * len(items)
     movement = [i for i, (state, _, _) in enumerate(items) if state.phase.kind is PhaseKind.MOVEMENT]
     for start in range(0, len(movement), batch):

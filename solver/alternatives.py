@@ -8,23 +8,33 @@ which orders form its core (a minimal infeasibility core of the CP-SAT model).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from .driver import paradox_core
+from .driver import count_resolutions, paradox_core
+from .encodings.options import ConvoyParadox
 from .encodings import Key
 from .movement import MovementTrace
 from .notation import format_order
 from .results import PhaseResult
 
 
+KINDS = (("move", "moves"), ("dislodged", "dislodged"), ("support", "support given"), ("path", "convoy path"),
+         ("convoy", "convoys"))
+"""The decisions of DATC 5.A by kind, as the resolutions are compared."""
+
+
 @dataclass
 class Alternatives:
     count: int  # consistent resolutions before any backup rule
     differing: list[str] = field(default_factory=list)  # the decisions on which they differ
-    resolutions: list[list[str]] = field(default_factory=list)  # per resolution: those decisions' values
+    resolutions: list[list[tuple[str, str]]] = field(default_factory=list)  # per resolution: (kind, value) of those
     chosen: int | None = None  # index of the resolution the rules picked (None: none of them)
     rules: list[str] = field(default_factory=list)  # backup rules applied
     core: list[str] = field(default_factory=list)  # orders in the paradox core (count == 0)
+    without_rulebook_rule: int | None = None
+    """Under a rulebook's convoy rule (DATC 4.A.2 a-c): the resolutions without it, as the
+    DATC defines a paradox (None: no such rule, or the same count)."""
+    rulebook: str = ""  # that rule's rulebook ("2000")
 
 
 def alternatives(result: PhaseResult) -> Alternatives:
@@ -32,14 +42,27 @@ def alternatives(result: PhaseResult) -> Alternatives:
     if not isinstance(trace, MovementTrace):
         return Alternatives(1)
     found = trace.solved.resolutions
-    if found is None:
-        return Alternatives(1, rules=list(result.backup_rules))
+    out = _alternatives(trace, result) if found is not None else Alternatives(1, rules=list(result.backup_rules))
+    options = result.rules.model
+    rulebook = options.convoy_paradox.rulebook_rule
+    if rulebook is not None and trace.scan.problem.convoys:
+        plain = count_resolutions(trace.scan.problem, replace(options, convoy_paradox=ConvoyParadox.SZYKMAN))
+        if plain != out.count:
+            out.without_rulebook_rule, out.rulebook = plain, rulebook.aliases[0]
+    return out
+
+
+def _alternatives(trace: MovementTrace, result: PhaseResult) -> Alternatives:
+    found = trace.solved.resolutions
+    assert found is not None
     words = _Words(trace)
     final = trace.solved.values
-    differing = sorted({k for sol in found for k in sol if len({s[k] for s in found}) > 1})
+    order = {kind: n for n, (kind, _) in enumerate(KINDS)}
+    differing = sorted({k for sol in found for k in sol if len({s[k] for s in found}) > 1},
+                       key=lambda k: (order.get(k[0], 9), k))
     out = Alternatives(len(found), [words.decision(k) for k in differing], rules=list(result.backup_rules))
     for sol in found:
-        out.resolutions.append([words.value(k, sol[k]) for k in differing])
+        out.resolutions.append([(dict(KINDS)[k[0]], words.value(k, sol[k])) for k in differing])
     for i, sol in enumerate(found):
         if all(final.get(k) == v for k, v in sol.items()):
             out.chosen = i

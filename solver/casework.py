@@ -12,9 +12,9 @@ from pathlib import Path
 from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from .errors import CaseFileError, DipsatError, NotationError
 from .formats.casefile import Case, parse_phase, parse_unit_line, read_cases, resolve_variant
-from .game import adjudicate_silencing
+from .adjudicator import adjudicate
 from .maps import Variant, fold
-from .notation import format_order, parse_order
+from .notation import format_order, parse_order, parse_order_lines
 from .orders import Convoy, Move, Order
 from .results import PhaseResult
 from .rules import DEFAULT_PROFILE, Rules
@@ -92,7 +92,7 @@ def run_case(case: Case, profile: str | None = None, rules: Rules | None = None)
     problems = position_problems(case, state)
     if problems:
         return CaseRun(case, "ERROR", problems, rules=rules)
-    result = adjudicate_silencing(state, orders, rules, neutral)
+    result = adjudicate(state, orders, rules, neutral)
     problems = compare(case, state, result)
     return CaseRun(case, "FAIL" if problems else "PASS", problems, result, rules)
 
@@ -117,7 +117,8 @@ def build_position(case: Case, rules: Rules) -> tuple[State, list[Order], list[s
     occupied = {u.province for u in units}
     standoffs = _standoffs(previous, occupied)
     state = State(variant, phase, tuple(units), owners, dislodged, standoffs)
-    orders = [o for _, o in _orders(case, "ORDERS", variant, phase.kind, problems)]
+    orders, errors = case_orders(case, variant, phase.kind)
+    problems += [f"{case.source}:{e.line}: ORDERS: {e}" for e in errors]
     return state, orders, problems
 
 
@@ -125,6 +126,18 @@ def position_problems(case: Case, state: State) -> list[str]:
     """What is wrong with a case's position (two units in a province ...), as
     ``file:line: case ID: problem``: the same check and words for every command."""
     return [f"{case.source}:{case.line}: case {case.id}: {p}" for p in state_problems(state)]
+
+
+def case_orders(case: Case, variant: Variant, kind: PhaseKind) -> tuple[list[Order], list[NotationError]]:
+    """A case's ORDERS, read as any order list (:func:`dipsat.notation.parse_orders`): a
+    power's name alone on a line gives that power to the orders under it, up to the next
+    such line or a blank line (the DATC's layout). Errors carry their line numbers."""
+    lines: list[tuple[int, str]] = []
+    for line in case.block("ORDERS"):
+        if line.blank_before:
+            lines.append((line.number - 1, ""))
+        lines.append((line.number, line.text))
+    return parse_order_lines(lines, variant, kind)
 
 
 def apply_players(case: Case, state: State) -> tuple[State, dict[str, str]]:
@@ -271,7 +284,8 @@ OUTSIDE = "OUTSIDE"
 
 
 def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: bool = False,
-              workers: int = 1, chunk: int = 32, svg_dir: str | None = None) -> Iterator[tuple[str, list[str]]]:
+              workers: int = 1, chunk: int = 32, svg_dir: str | None = None,
+              only: str | None = None) -> Iterator[tuple[str, list[str]]]:
     """(status, lines) of every case of the files in `paths`, in input order (a line
     outside any case that cannot be read is :data:`OUTSIDE`, printed as an ``ERROR``
     line but not a case). With `workers` > 1 the cases run in a process pool, `chunk`
@@ -298,6 +312,8 @@ def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: 
 
     for path in case_files(paths):
         cases, errors = load_cases(path)
+        if only is not None:
+            cases, errors = [c for c in cases if c.id.casefold() == only.casefold()], []
         for error in errors:
             yield OUTSIDE, [f"ERROR {error}"]
         pending.extend(cases)

@@ -17,6 +17,7 @@ from ortools.sat.python import cp_model
 from .errors import SolverError
 from .rules import ConvoyParadox, Rules
 from .encodings import Encoding, Key, Problem
+from .encodings.options import ModelOptions
 from .encodings.model import PhaseModel
 
 MAX_RESOLUTIONS = 64
@@ -96,6 +97,16 @@ def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
         solutions, strengths = _enumerate(current)
         calls += 1
     return Solved(solutions[0], strengths[0], calls, first, backups)
+
+
+def count_resolutions(problem: Problem, options: ModelOptions) -> int:
+    """The consistent resolutions of a turn under these model options, before any backup
+    rule (1 on the acyclic fast path)."""
+    enc = Encoding(problem, options)
+    if not has_cycle(enc.deps):
+        return 1
+    found, _ = _enumerate(enc)
+    return len(found)
 
 
 def paradox_core(problem: Problem, rules: Rules, component: list[Key]) -> list[Key]:

@@ -115,19 +115,23 @@ def report_text(summary: Summary, rules: Rules) -> str:
             lines.append("-" * len(head))
         cells = [summary.count(k, None if key == "phases" else key) for key, _, _ in COLUMNS]
         lines.append(f"{kind:<10}" + "".join(f"{n:>10}" for n in cells))
-    lines += textwrap.wrap("columns: " + "; ".join(f"{name} = {meaning}" for _, name, meaning in COLUMNS[1:]),
-                           80, subsequent_indent="  ", break_on_hyphens=False)
+    lines += _wrap("columns: " + "; ".join(f"{name} = {meaning}" for _, name, meaning in COLUMNS[1:]))
     positions = sum(summary.positions_only.values())
     if positions:
         lines.append(f"judged on positions only (the record has no per-order results): {positions} phases")
     if summary.inferred:
-        lines.append("rules the records follow (inferred per game, where not ours): " + ", ".join(
+        lines += _wrap("rules the records follow (inferred per game, where not ours): " + ", ".join(
             f"{r} ({n} of {summary.games} games)" for r, n in sorted(summary.inferred.items())))
     if summary.rules_used:
-        lines.append("rule differences: " + ", ".join(f"{r} ({n})" for r, n in sorted(summary.rules_used.items())))
+        lines += _wrap("rule differences (phases): " + ", ".join(
+            f"{r} ({n})" for r, n in sorted(summary.rules_used.items())))
     if summary.first:
         more = f" of {summary.problems}" if summary.problems > len(summary.first) else ""
         lines.append(f"first disagreements and rejections ({len(summary.first)}{more}; --show N for more, "
                      "--report FILE for all):")
         lines += [f"  {line}" for line in summary.first]
     return "\n".join(lines)
+
+
+def _wrap(text: str) -> list[str]:
+    return textwrap.wrap(text, 80, subsequent_indent="  ", break_on_hyphens=False, break_long_words=False)

@@ -1,13 +1,16 @@
-"""Write the phases of recorded games as jDip case files (a benchmark input for ``dipsat cases``).
+"""Write recorded games in another format: benchmark inputs for ``dipsat cases`` and
+``dipsat validate`` (README, "Speed"); the files written are not committed.
 
 Usage::
 
-    python scripts/corpus_cases.py cases/corpus/random_games.jsonl.gz OUT_DIR [--kind movement]
+    python scripts/convert_records.py cases/corpus/random_games.jsonl.gz OUT_DIR --to cases [--kind movement]
+    python scripts/convert_records.py cases/corpus/random_games.jsonl.gz OUT_DIR --to godip
 
-Each phase becomes one case: the recorded position and orders, and the record's next
-position as POSTSTATE (so a case FAILs where dipsat and the record disagree). One file
-per game (``GAME.txt``), cases named ``GAME.PHASE``. Used to measure ``dipsat cases``
-throughput on full-board positions (README, "Speed"); the files are not committed.
+``--to cases``: each phase becomes one jDip case: the recorded position and orders,
+and the record's next position as POSTSTATE (so a case FAILs where dipsat and the
+record disagree); one file per game (``GAME.txt``), cases named ``GAME.PHASE``.
+``--to godip``: each game becomes a Droidippy/godip history ``game_N.txt`` (positions
+and orders, no results), the format of the zond/godip-history archive.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import sys
 from dipsat.adjudicator import adjudicate
 from dipsat.cli_validate import iter_items
 from dipsat.formats.diplomacy_json import read_game
-from dipsat.formats.godip import read_godip_game
+from dipsat.formats.godip import read_godip_game, write_godip_game
 from dipsat.records import RecordedGame
 from dipsat.rules import Rules
 from dipsat.validate import PhaseReport, disagreement_case
@@ -43,13 +46,20 @@ def games(paths: list[str]) -> list[RecordedGame]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("inputs", nargs="+", help="recorded games (files or folders), then the output folder")
-    parser.add_argument("--kind", choices=["movement", "retreat", "adjustment", "all"], default="movement")
+    parser.add_argument("--to", choices=["cases", "godip"], default="cases")
+    parser.add_argument("--kind", choices=["movement", "retreat", "adjustment", "all"], default="movement",
+                        help="--to cases: which phases")
     args = parser.parse_args(argv)
     *inputs, out = args.inputs
     os.makedirs(out, exist_ok=True)
     rules = Rules.profile()
     written = 0
-    for game in games(inputs):
+    for number, game in enumerate(games(inputs), start=1):
+        if args.to == "godip":
+            with open(os.path.join(out, f"game_{number}.txt"), "w", encoding="utf-8") as handle:
+                handle.write(write_godip_game(game))
+            written += 1
+            continue
         texts = []
         for rec, nxt in zip(game.phases, game.phases[1:]):
             if rec.state is None or rec.error is not None or nxt.state is None or nxt.error is not None:
@@ -63,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             with open(os.path.join(out, name), "w", encoding="utf-8") as handle:
                 handle.write("\n".join(texts))
             written += len(texts)
-    print(f"{written} cases written to {out}", file=sys.stderr)
+    print(f"{written} {'games' if args.to == 'godip' else 'cases'} written to {out}", file=sys.stderr)
     return 0
 
 
