@@ -390,8 +390,11 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     for k, order in enumerate(orders):
         if k in scan.verdicts:
             results.append(scan.verdicts[k])
-        else:
-            results.append(OrderResult(order, units[p.unit_at[order.unit.province]], _outcome(k, order, scan, reading)))
+            continue
+        u = p.unit_at[order.unit.province]
+        kept = scan.chosen.get(u)
+        same = kept if kept is not None and orders[kept] == order else k  # an identical copy: the kept order's outcome
+        results.append(OrderResult(order, units[u], _outcome(same, order, scan, reading)))
     dislodged = reading.dislodged_units()
     moved = {p.moves[m].unit: scan.dest_of[m] for m in range(len(p.moves)) if v[("move", m)]}
     gone = {d.unit for d in dislodged}

@@ -32,3 +32,16 @@ def test_every_phase_keeps_the_invariants(profile: str, seed: int) -> None:
     items = random_phases(random.Random(seed), VARIANTS, Rules.profile(profile))
     problems = batch_problems(items)
     assert not problems, f"seed {seed}: {problems}"
+
+
+def test_an_identical_copy_of_an_order_shares_its_outcome() -> None:
+    """Found by the property test above (seed 1690, 1971): the second copy of a bounced move
+    was reported as succeeding."""
+    variant = VARIANTS[0]
+    state = variant.initial_state().with_(units=tuple(
+        u for u in variant.initial_state().units if u.province in ("par", "mun")))
+    text = "France: A par - bur\nGermany: A mun - bur\nFrance: A par - bur"
+    orders, errors = dipsat.notation.parse_orders(text, variant)
+    assert not errors
+    results = [r.status for r in dipsat.adjudicate(state, orders).results]
+    assert results == ["fails (bounced)", "fails (bounced)", "fails (bounced)"]
