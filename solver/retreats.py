@@ -77,8 +77,9 @@ def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
             if where is None:
                 results[j] = OrderResult(orders[j], unit, Disbands())
             elif targets[where.province] > 1:
-                others = tuple(sorted(by_province[p].unit for p, (_, w) in chosen.items()
-                                      if p != province and w is not None and w.province == where.province))
+                others = tuple(sorted((by_province[p].unit for p, (_, w) in chosen.items()
+                                       if p != province and w is not None and w.province == where.province),
+                                      key=lambda u: u.province))  # units do not order (their kinds do not)
                 results[j] = OrderResult(orders[j], unit, RetreatBounced(where.province, others))
             else:
                 results[j] = OrderResult(orders[j], unit, Retreats(where))

@@ -43,3 +43,15 @@ def test_retreat_with_the_only_possible_coast_left_out():
     fleet = Unit("France", UnitKind.FLEET, Location("wes"))
     result = dipsat.adjudicate(_retreat_state(fleet, "tys"), _orders("F wes R spa"))
     assert result.after.units == (Unit("France", UnitKind.FLEET, Location("spa", "sc")),)  # DATC 4.B.2 a
+
+
+def test_three_retreats_of_one_power_to_one_area_all_bounce():
+    """Found by tests/test_invariants.py: the units of one power retreating to one area
+    could not be listed in order (a TypeError)."""
+    v = dipsat.load_variant()
+    dislodged = tuple(Dislodged(Unit("Germany", kind, Location(where)), origin) for kind, where, origin in
+                      ((UnitKind.ARMY, "ruh", "mun"), (UnitKind.FLEET, "kie", "ber"), (UnitKind.FLEET, "bel", "pic")))
+    state = State(v, Phase(1901, Season.SPRING, PhaseKind.RETREAT), (), (), dislodged)
+    result = dipsat.adjudicate(state, _orders("A ruh R hol\nF kie R hol\nF bel R hol"))
+    assert [r.reason for r in result.results] == [dipsat.Reason.BOUNCED] * 3
+    assert not result.after.units
