@@ -235,6 +235,13 @@ class Fuzzer:
             trace = "".join(traceback.format_exception(*result.exc_info)) if result.exc_info else ""
             self.failed(kind, f"dipsat {' '.join(args)}\nexit {result.exit_code}\n{trace}\n{result.output}", data, suffix)
 
+    def validate_outputs(self) -> list[str]:
+        """What a validate run writes besides its summary: a report, case files, HTML pages."""
+        out = self.work / "out"
+        shutil.rmtree(out, ignore_errors=True)
+        return self.rng.choice([[], ["--report", str(out)], ["--summary", "json"], ["--write-cases", str(out)],
+                                ["--html", str(out)], ["--show", "100", "--summary", "text"]])
+
     def input_file(self, data: bytes, suffix: str) -> Path:
         path = self.work / f"input{suffix}"
         path.write_bytes(data)
@@ -266,7 +273,8 @@ class Fuzzer:
         extra = self.rng.choice([[], ["--explain"], ["--all"], ["--format", "json"], ["--format", "case"],
                                  ["--compare", "1971,2023"]])
         for args in (["cases", str(path)], ["adjudicate", str(path), *extra],
-                     ["validate", "--workers", "1", "--timeout", "30", "--no-progress", str(path)]):
+                     ["validate", "--workers", "1", "--timeout", "30", "--no-progress", str(path),
+                      *self.validate_outputs()]):
             self.invoke("cases", args, data, path.suffix)
 
     def json(self) -> None:
@@ -308,7 +316,8 @@ class Fuzzer:
             data = mutated
         path = self.input_file(gzip.compress(data, mtime=0) if suffix.endswith(".gz") else data, suffix)
         self.runs["jsonl"] += 1
-        self.invoke("jsonl", ["validate", "--workers", "1", "--timeout", "30", "--no-progress", str(path)], data, suffix)
+        self.invoke("jsonl", ["validate", "--workers", "1", "--timeout", "30", "--no-progress", str(path),
+                              *self.validate_outputs()], data, suffix)
         names = [p.get("name", "") for p in docs[k].get("phases", []) if isinstance(p, dict)] or ["S1901M"]
         target = str(path) if one else f"{path}:{k + 1}"
         self.invoke("jsonl", ["adjudicate", target, "--phase", str(self.rng.choice(names))], data, suffix)

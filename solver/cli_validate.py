@@ -273,8 +273,15 @@ def validate_case(case: Case, source: str, rules: Rules | None = None, pictures:
 # --- report ---------------------------------------------------------------------------------
 
 
+def printable(text: str) -> str:
+    """`text` with each lone surrogate (a record's "\\ud800", a godip line that is not UTF-8)
+    written as its escape ``\\ud800``: it can be printed and saved, and inside a JSON string
+    it reads back as the same character."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def report_line(line: dict[str, Any]) -> str:
-    return json.dumps(line, sort_keys=True, ensure_ascii=False) + "\n"
+    return printable(json.dumps(line, sort_keys=True, ensure_ascii=False)) + "\n"
 
 
 # --- the command -------------------------------------------------------------------------
@@ -601,9 +608,9 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
         if handle is not None:
             handle.close()
     if summary_format == "json":
-        click.echo(json.dumps(summary.to_json(rules), indent=2, sort_keys=True, ensure_ascii=False))
+        click.echo(printable(json.dumps(summary.to_json(rules), indent=2, sort_keys=True, ensure_ascii=False)))
     else:
-        click.echo(report_text(summary, rules))
+        click.echo(printable(report_text(summary, rules)))
     raise SystemExit(1 if summary.failed else 0)
 
 

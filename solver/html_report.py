@@ -396,5 +396,6 @@ def _clip(text: str, width: int) -> str:
 
 
 def _write(path: Path, text: str) -> None:
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+    # a lone surrogate from a record (a "\ud800" escape, a godip line that is not UTF-8) is shown as its escape
+    with open(path, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as handle:
         handle.write(text)

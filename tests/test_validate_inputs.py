@@ -4,6 +4,7 @@ went through (issue 12: a bad byte, a lone CR, a cut report, a kill during a res
 from __future__ import annotations
 
 import gzip
+import json
 import subprocess
 import sys
 import time
@@ -182,3 +183,22 @@ def test_resuming_cases_under_other_rules_is_refused(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "was judged under rules 1982, this run judges it by 2000" in result.output
     code, out = _validate(str(cases), "--workers", "1", "--rules", "1982", "--resume", str(report))
     assert code == 0 and "3 records read" in out
+
+
+def test_a_lone_surrogate_in_a_record_is_written_escaped(tmp_path: Path, lines: list[bytes]) -> None:
+    """Found by scripts/fuzz.py: a record whose id is "\\ud800" stopped the summary (and the
+    report) with a UnicodeEncodeError."""
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(lines[0] + b'{"id": "x\\ud800", "phases": 3}\n')
+    report = tmp_path / "report.jsonl"
+    for summary in ("text", "json"):
+        result = CliRunner().invoke(main, ["validate", str(path), "--workers", "1", "--summary", summary,
+                                           "--report", str(report)])
+        assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+        assert "x\\ud800" in result.output
+    ids = [json.loads(line)["game"] for line in report.read_text(encoding="utf-8").splitlines()]
+    assert "x\ud800" in ids
+    code, out = _validate(str(path), "--workers", "1", "--resume", str(report))
+    assert code == 1
+    code, out = _validate(str(path), "--workers", "1", "--html", str(tmp_path / "html"))
+    assert code == 1 and "x\\ud800" in (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
