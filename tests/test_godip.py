@@ -411,3 +411,11 @@ def dipsat_cases() -> Path:
     from .conftest import CASES
 
     return CASES / "datc"
+
+
+@pytest.mark.parametrize("year", ["²", "١٩٠١", "9" * 5000])
+def test_a_phase_year_that_is_not_an_ascii_number_is_an_error_of_its_phase(year: str) -> None:
+    """Found by scripts/fuzz.py: 'PHASE ² Spring Movement' gave a traceback (int('²'))."""
+    text = f"PHASE 1901 Spring Movement\nPOSITIONS\nFrance: army par\nORDERS\nPHASE {year} Fall Movement\nPOSITIONS\n"
+    game = read_godip_game(text, "g.txt")
+    assert game.phases[1].error is not None and "expected 'PHASE <year>" in str(game.phases[1].error)

@@ -221,7 +221,7 @@ class _Reader:
         index = len(self.phases)
         m = _PHASE_LINE.match(line)
         year, season, kind, rest = m.groups() if m else (None, None, None, "x")
-        if (m and year and year.isdigit() and season and season.lower() in _SEASONS
+        if (m and year and re.fullmatch(r"[0-9]{1,4}", year) and season and season.lower() in _SEASONS
                 and kind and kind.lower() in _KINDS and not rest):
             phase = Phase(int(year), _SEASONS[season.lower()], _KINDS[kind.lower()])
             if phase.kind is PhaseKind.ADJUSTMENT and phase.season is Season.SPRING:
