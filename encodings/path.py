@@ -43,4 +43,4 @@ def define_convoy(enc: Encoding, c: int) -> None:
     if isinstance(dislodged, bool):
         enc.fix(("convoy", c), not dislodged)
         return
-    enc.model.add(enc.var(("convoy", c)) + dislodged == 1)
+    enc.add(enc.var(("convoy", c)) + dislodged == 1)

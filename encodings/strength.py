@@ -74,7 +74,7 @@ def _cases(enc: Encoding, name: str, cases: list[tuple[list[Condition], Term]]) 
     lo, hi = min(t.lo for _, t in live), max(t.hi for _, t in live)
     var = enc.model.new_int_var(lo, hi, name)
     for literals, term in live:
-        enc.model.add(var == term.expr).only_enforce_if(literals)
+        enc.add(var == term.expr).only_enforce_if(literals)
     return _variable(var, lo, hi)
 
 
@@ -164,8 +164,8 @@ def _prevent_strength(enc: Encoding, m: int) -> Term:
     full = _supports(enc, m)
     var = enc.model.new_int_var(0, full.hi, f"prevent_strength[{m}]")
     for z in live:
-        enc.model.add(var == 0).only_enforce_if(z)
-    enc.model.add(var == full.expr).only_enforce_if([negate(z) for z in live])
+        enc.add(var == 0).only_enforce_if(z)
+    enc.add(var == full.expr).only_enforce_if([negate(z) for z in live])
     return _variable(var, 0, full.hi)
 
 

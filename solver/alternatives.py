@@ -8,9 +8,10 @@ which orders form its core (a minimal infeasibility core of the CP-SAT model).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
-from .driver import paradox_core
+from .driver import MAX_RESOLUTIONS, paradox_core
 from .encodings import Key
 from .movement import MovementTrace
 from .notation import format_order
@@ -19,25 +20,29 @@ from .results import PhaseResult
 
 @dataclass
 class Alternatives:
-    count: int  # consistent resolutions before any backup rule
+    count: int  # consistent resolutions before any backup rule (found: see `capped`)
     differing: list[str] = field(default_factory=list)  # the decisions on which they differ
-    resolutions: list[list[str]] = field(default_factory=list)  # per resolution: those decisions' values
+    resolutions: list[list[str]] = field(default_factory=list)
+    """Per resolution: those decisions' values; the first MAX_RESOLUTIONS when there are more."""
     chosen: int | None = None  # index of the resolution the rules picked (None: none of them)
     rules: list[str] = field(default_factory=list)  # backup rules applied
     core: list[str] = field(default_factory=list)  # orders in the paradox core (count == 0)
+    capped: bool = False  # there are more than `count` (the driver's cap per independent part)
 
 
 def alternatives(result: PhaseResult) -> Alternatives:
     trace = result.trace
     if not isinstance(trace, MovementTrace):
         return Alternatives(1)
-    found = trace.solved.resolutions
-    if found is None:
+    resolutions = trace.solved.resolutions
+    if resolutions is None:
         return Alternatives(1, rules=list(result.backup_rules))
+    found = list(itertools.islice(resolutions, MAX_RESOLUTIONS))
     words = _Words(trace)
     final = trace.solved.values
     differing = sorted({k for sol in found for k in sol if len({s[k] for s in found}) > 1})
-    out = Alternatives(len(found), [words.decision(k) for k in differing], rules=list(result.backup_rules))
+    out = Alternatives(len(resolutions), [words.decision(k) for k in differing], rules=list(result.backup_rules),
+                       capped=resolutions.capped)
     for sol in found:
         out.resolutions.append([words.value(k, sol[k]) for k in differing])
     for i, sol in enumerate(found):

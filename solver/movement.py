@@ -396,7 +396,8 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
                     for name, keys in solved.backups)
     trace = MovementTrace(scan.orders, scan, solved, units)
     return PhaseResult(state, after, tuple(results), rules, options, solved.calls, resolutions, backups,
-                       tuple(dislodged), standoffs, trace)
+                       tuple(dislodged), standoffs, trace,
+                       resolutions_capped=solved.resolutions is not None and solved.resolutions.capped)
 
 
 PARADOX_RULES = {"all hold": "All Hold rule (DATC 4.A.2 d): every move in the paradox fails",

@@ -60,8 +60,8 @@ def render_text(result: PhaseResult, name: str = "") -> str:
     if result.backup_rules:
         for backup in result.backup_rules:
             lines += _wrap("Backup rule: ", backup, 4)
-    if result.resolutions is not None and result.resolutions > 1:
-        lines.append(f"Consistent resolutions: {result.resolutions}")
+    if result.resolutions is not None and (result.resolutions > 1 or result.resolutions_capped):
+        lines.append(f"Consistent resolutions: {'at least ' if result.resolutions_capped else ''}{result.resolutions}")
     dislodged = dislodged_report(result)
     if dislodged:
         lines.append("Dislodged:")
@@ -165,14 +165,15 @@ def render_alternatives(result: PhaseResult) -> str:
     from .alternatives import alternatives
 
     alt = alternatives(result)
-    if alt.count == 1:
+    if alt.count == 1 and not alt.capped:
         return "Consistent resolutions: 1 (no circular movement or paradox)\n"
-    lines = [f"Consistent resolutions: {alt.count}"]
+    lines = [f"Consistent resolutions: {'at least ' if alt.capped else ''}{alt.count}"]
     if alt.count == 0:
         lines.append("  No resolution satisfies the rules: a paradox. Orders in its core:")
         lines += [f"    {order}" for order in alt.core]
     else:
-        lines.append("  They differ in:")
+        listed = f" (the first {len(alt.resolutions)})" if len(alt.resolutions) < alt.count else ""
+        lines.append(f"  They differ in{listed}:")
         for i, values in enumerate(alt.resolutions, start=1):
             mark = "  <- taken" if alt.chosen == i - 1 else ""
             lines.append(f"  Resolution {i}{mark}")

@@ -61,6 +61,9 @@ class PhaseResult:
     """Movement: the areas left empty by a standoff (no retreat there, DATC 6.H)."""
     trace: object | None = field(default=None, compare=False, repr=False)
     """Movement only: the prescan and the solved model, read by :mod:`dipsat.explain`."""
+    resolutions_capped: bool = False
+    """Movement: there are more consistent resolutions than :attr:`resolutions` (the
+    driver stops enumerating at its cap, ``dipsat.driver.MAX_RESOLUTIONS`` per independent part)."""
 
     @property
     def dislodged(self) -> tuple[Dislodged, ...]:
