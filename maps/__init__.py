@@ -86,15 +86,25 @@ class Map:
     def province(self, pid: str) -> Province:
         return self.provinces[pid]
 
-    @functools.lru_cache(maxsize=None)  # the map never changes: answer each question once
     def fleet_locations(self, pid: str) -> tuple[Location, ...]:
         """Where a fleet can stand in a province (its coasts, or the province)."""
-        prov = self.provinces[pid]
-        if prov.coasts:
-            return tuple(Location(pid, c) for c in prov.coasts)
-        if prov.kind is ProvinceKind.LAND:
-            return ()
-        return (Location(pid),)
+        return self._fleet_locations[pid]
+
+    @functools.cached_property
+    def _fleet_locations(self) -> dict[str, tuple[Location, ...]]:
+        out: dict[str, tuple[Location, ...]] = {}
+        for pid, prov in self.provinces.items():
+            if prov.coasts:
+                out[pid] = tuple(Location(pid, c) for c in prov.coasts)
+            else:
+                out[pid] = () if prov.kind is ProvinceKind.LAND else (Location(pid),)
+        return out
+
+    @functools.cached_property
+    def _answers(self) -> dict[tuple[object, ...], object]:
+        """Answers to questions about the map, kept with it (it never changes), so they
+        go when the map goes: the few questions asked again and again of every phase."""
+        return {}
 
     def can_occupy(self, kind: UnitKind, loc: Location) -> bool:
         prov = self.provinces.get(loc.province)
@@ -114,12 +124,15 @@ class Map:
             return dst in self.fleet_adjacency.get(src, ())
         return dst.province in self.wing_adjacency.get(src.province, ())
 
-    @functools.lru_cache(maxsize=None)  # the map never changes: answer each question once
     def reachable_coasts(self, src: Location, dst_province: str) -> tuple[Location, ...]:
         """The locations of dst_province a fleet at src can move to directly."""
-        return tuple(l for l in self.fleet_locations(dst_province) if l in self.fleet_adjacency.get(src, ()))
+        key = ("reachable", src, dst_province)
+        answer = self._answers.get(key)
+        if answer is None:
+            adjacent = self.fleet_adjacency.get(src, ())
+            answer = self._answers[key] = tuple(l for l in self.fleet_locations(dst_province) if l in adjacent)
+        return answer  # type: ignore[return-value]
 
-    @functools.lru_cache(maxsize=None)  # the map never changes: answer each question once
     def can_reach_province(self, kind: UnitKind, src: Location, dst_province: str) -> bool:
         """Could the unit move into the province at all (any coast)? DATC 6.B.4."""
         if kind is UnitKind.FLEET:
@@ -163,9 +176,14 @@ class Map:
 
     def convoy_routes(self, src: str, dst: str, seas: Iterable[str]) -> tuple[frozenset[str], ...]:
         """Minimal chains of `seas` from src to dst: no route contains another (DATC 6.G.19)."""
-        return self._convoy_routes(src, dst, frozenset(seas))
+        key = ("convoy routes", src, dst, frozenset(seas))
+        answer = self._answers.get(key)
+        if answer is None:  # the same question comes for every fleet of a convoy
+            if len(self._answers) >= 1 << 14:
+                self._answers.clear()  # bounded: the seas with fleets differ from game to game
+            answer = self._answers[key] = self._convoy_routes(src, dst, key[3])
+        return answer  # type: ignore[return-value]
 
-    @functools.lru_cache(maxsize=4096)  # the same question comes for every fleet of a convoy
     def _convoy_routes(self, src: str, dst: str, allowed: frozenset[str]) -> tuple[frozenset[str], ...]:
         found: set[frozenset[str]] = set()
 
@@ -207,6 +225,12 @@ class Variant:
     victory_centres: int
     power_names: dict[str, Power]  # folded alias -> power
     wings: bool = False
+    tables: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+    """The map file's game-level tables the board does not read (``variant``, ``setups``),
+    read by :mod:`dipsat.setups`."""
+    derived: dict[object, Variant] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """Variants derived from this one, kept with it so that each is made once and keeps
+    its identity (maps compare by identity): :func:`dipsat.setups.closed_variant`."""
 
     def power_named(self, text: str) -> Power | None:
         """The power a name means: an exact alias, or else one power name it is a
@@ -241,7 +265,7 @@ class Variant:
 # --- loading ---------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)  # the registry of loaded variants, one per map file: maps compare by identity
 def load_variant(name_or_path: str = "standard") -> Variant:
     """Load a bundled variant by name (``standard``) or a map file by path."""
     path = Path(name_or_path)
@@ -302,6 +326,7 @@ class _Loader:
                 powers=tuple(powers), start_year=int(info["start_year"]),
                 victory_centres=int(info["victory_centres"]), power_names=power_names,
                 wings=bool(info.get("wings", False)),
+                tables={"variant": info, "setups": self.data.get("setups", [])},
             )
         except KeyError as exc:
             raise self.fail("variant", f"missing key {exc.args[0]!r}") from None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .board import Phase, PhaseKind, Power, Season, Unit, UnitKind
@@ -34,14 +34,17 @@ class State:
     dislodged: tuple[Dislodged, ...] = ()
     standoffs: frozenset[str] = frozenset()
     """Provinces left empty by a standoff in the last movement (no retreat there)."""
-    _index: dict[str, Unit] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "units", tuple(sorted(self.units, key=_unit_key)))
         object.__setattr__(self, "owners", tuple(sorted(self.owners)))
         object.__setattr__(self, "dislodged", tuple(sorted(self.dislodged, key=lambda d: _unit_key(d.unit))))
-        self._index.clear()
-        self._index.update({u.province: u for u in self.units})
+
+    @functools.cached_property
+    def _index(self) -> dict[str, Unit]:
+        """The unit in each province: derived from ``units`` on first use, by each
+        state for itself (``dataclasses.replace`` makes a new state, with its own)."""
+        return {u.province: u for u in self.units}
 
     @classmethod
     def initial(cls, variant: Variant) -> State:
