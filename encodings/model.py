@@ -10,15 +10,23 @@ decisions that can matter, and a fixed decision depends on nothing.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
 
 from ortools.sat.python import cp_model
 
+from . import move, path, support
+from .literals import Condition, negate
 from .options import ModelOptions
 from .problem import Key, Problem
 
-Condition = bool | cp_model.IntVar  # a known value or a literal
+__all__ = ["Condition", "Encoding", "PhaseModel", "negate"]
+
+T = TypeVar("T")
+if TYPE_CHECKING:
+    import numpy as np
+
+    Linear: TypeAlias = cp_model.BoundedLinearExpression | bool | np.bool_  # what CpModel.add takes
 
 
 class PhaseModel(cp_model.CpModel):
@@ -29,7 +37,7 @@ class PhaseModel(cp_model.CpModel):
     about 60 aliases per model: 0.13 ms, a fifth of a movement phase (measured with
     ``scripts/bench_model.py``). 9.10-9.14 define the aliases on the class (nothing per
     instance) and have no such method; then nothing is overridden and this is a plain
-    CpModel. ``tests/test_engine.py::test_phase_model_skips_only_the_camel_case_aliases``
+    CpModel. ``tests/test_driver.py::test_phase_model_skips_only_the_camel_case_aliases``
     pins the behaviour: if a later OR-Tools changes the method, that test fails.
     """
 
@@ -58,8 +66,8 @@ class Encoding:
         self.options = options  # the rule options the definitions read (DATC 4.A.1, 4.A.2, 4.A.4, 4.A.7)
         self.overrides = dict(overrides or {})
         self.model = model if model is not None else PhaseModel()  # batches share one model
-        self._switch = [] if switch is None else [switch]
-        self._enforcement: list[cp_model.IntVar] = self._switch  # the literals every new constraint gets
+        self._switch: list[cp_model.IntVar] = [] if switch is None else [switch]
+        self._enforcement = self._switch  # the literals every new constraint gets
         self.lits: dict[Key, cp_model.IntVar] = {}  # decisions that needed a variable
         self.known: dict[Key, bool] = {}  # decisions fixed while building
         self.deps: dict[Key, set[Key]] = {}
@@ -84,20 +92,20 @@ class Encoding:
             constraint.only_enforce_if(self._enforcement)
         return constraint
 
-    def add(self, linear: cp_model.BoundedLinearExpression) -> cp_model.Constraint:
+    def add(self, linear: Linear) -> cp_model.Constraint:
         return self.enforce(self.model.add(linear))
 
-    def add_bool_or(self, literals: list[cp_model.IntVar]) -> cp_model.Constraint:
+    def add_bool_or(self, literals: Sequence[Condition]) -> cp_model.Constraint:
         return self.enforce(self.model.add_bool_or(literals))
 
-    def add_bool_and(self, literals: list[cp_model.IntVar]) -> cp_model.Constraint:
+    def add_bool_and(self, literals: Sequence[Condition]) -> cp_model.Constraint:
         return self.enforce(self.model.add_bool_and(literals))
 
-    def add_implication(self, a: cp_model.IntVar, b: cp_model.IntVar) -> cp_model.Constraint:
+    def add_implication(self, a: Condition, b: Condition) -> cp_model.Constraint:
         return self.enforce(self.model.add_implication(a, b))
 
     # --- reading decisions -------------------------------------------------------------
-    def cond(self, key: Key) -> Condition:
+    def cond(self, key: Key) -> bool | cp_model.IntVar:
         """A decision as a condition: its value when already fixed, else its literal.
         Reading it from a definition records a dependency."""
         self._note((key,))
@@ -131,20 +139,20 @@ class Encoding:
         else:
             self.add(self.var(key) == int(value))
 
-    def values(self, solution: list[int]) -> dict[Key, bool]:
+    def values(self, solution: Sequence[int]) -> dict[Key, bool]:
         """Every decision's value in a solution (a list indexed by variable index)."""
         out = {k: bool(solution[v.index]) for k, v in self.lits.items()}
         out.update(self.known)
         return out
 
-    def memo(self, key: tuple[str, int], build: Callable[[], object]) -> object:
+    def memo(self, key: tuple[str, int], build: Callable[[], T]) -> T:
         """A term (strength, condition) built once; every definition using it depends on what it reads."""
         if key not in self.cache:
             self._collecting.append(set())
             self.cache[key] = build()
             self._reads[key] = self._collecting.pop()
         self._note(self._reads[key])
-        return self.cache[key]
+        return cast(T, self.cache[key])  # a key names one kind of term: the same T as when built
 
     def _note(self, keys: Iterable[Key]) -> None:
         for collector in self._collecting:
@@ -169,7 +177,7 @@ class Encoding:
             # DATC 5.B.9: a backup rule decides this order, not its usual condition.
             self.fix(key, self.overrides[key])
         else:
-            _definitions()[key[0]](self, key[1])
+            _DEFINITIONS[key[0]](self, key[1])
         self._current, self._collecting, self._enforcement = saved
 
     def _define_pending(self) -> None:
@@ -177,18 +185,18 @@ class Encoding:
             self._define(self._pending.pop())
 
     # --- small helpers shared by the rule families --------------------------------------
-    def iff_and(self, target: Key, conjuncts: list[Condition]) -> None:
+    def iff_and(self, target: Key, conjuncts: Sequence[Condition]) -> None:
         """decision <-> AND(conjuncts), folded when the known conjuncts settle it."""
         if any(c is False for c in conjuncts):
             self.fix(target, False)
             return
-        live = [c for c in conjuncts if c is not True]
+        live = [c for c in conjuncts if not isinstance(c, bool)]  # the rest are True
         if not live:
             self.fix(target, True)
             return
         self.literal_and(self.var(target), live)
 
-    def iff_or(self, target: Key, disjuncts: list[Condition]) -> None:
+    def iff_or(self, target: Key, disjuncts: Sequence[Condition]) -> None:
         """decision <-> OR(disjuncts), folded when the known disjuncts settle it."""
         if any(d is True for d in disjuncts):
             self.fix(target, True)
@@ -202,7 +210,7 @@ class Encoding:
         for d in live:
             self.add_implication(d, var)
 
-    def literal_and(self, var: cp_model.IntVar, live: list) -> None:
+    def literal_and(self, var: cp_model.IntVar, live: Sequence[cp_model.BoolVarT]) -> None:
         """var <-> AND(live literals)."""
         self.add_bool_and(live).only_enforce_if(var)
         self.add_bool_or([c.Not() for c in live] + [var])
@@ -220,13 +228,7 @@ class Encoding:
         return var
 
 
-@functools.cache
-def _definitions() -> dict[str, Callable[[Encoding, int], None]]:
-    """The rule family defining each kind of decision (imported late: they import this module)."""
-    from . import move, path, support
-    return {"move": move.define_move, "dislodged": move.define_dislodged, "support": support.define_support,
-            "path": path.define_path, "convoy": path.define_convoy}
-
-
-def negate(c: Condition) -> Condition:
-    return (not c) if isinstance(c, bool) else c.Not()
+_DEFINITIONS: dict[str, Callable[[Encoding, int], None]] = {
+    # the rule family defining each kind of decision (they read the Encoding only through its methods)
+    "move": move.define_move, "dislodged": move.define_dislodged, "support": support.define_support,
+    "path": path.define_path, "convoy": path.define_convoy}

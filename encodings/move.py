@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from .model import Encoding, negate
+from typing import TYPE_CHECKING
+
+from .literals import negate
 from .strength import attack_strength, prevent_strength, resisting_strength
+
+if TYPE_CHECKING:
+    from .model import Encoding
 
 
 def define_move(enc: Encoding, m: int) -> None:

@@ -17,9 +17,11 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..board import Location, Power, Unit, UnitKind
 from ..errors import MapError
+from ..state import State  # state.py names Variant for typing only: no cycle when the code runs
 
 MAP_DIR = Path(__file__).resolve().parent
 
@@ -257,8 +259,7 @@ class Variant:
     def centres(self) -> frozenset[str]:
         return frozenset(p for p, prov in self.map.provinces.items() if prov.centre)
 
-    def initial_state(self):  # -> State (import cycle kept out of module scope)
-        from ..state import State
+    def initial_state(self) -> State:
         return State.initial(self)
 
 
@@ -288,7 +289,7 @@ def load_map(name_or_path: str = "standard") -> Map:
 class _Loader:
     """Staged validation: provinces -> names -> edges -> powers."""
 
-    def __init__(self, source: str, data: dict) -> None:
+    def __init__(self, source: str, data: dict[str, Any]) -> None:
         self.source = source
         self.data = data
 
@@ -322,7 +323,7 @@ class _Loader:
                     raise self.fail(f"powers.{power.name}", f"unit {unit.kind} {unit.location} cannot stand there")
         try:
             return Variant(
-                name=info["name"], title=info.get("title", info["name"]), map=the_map,
+                name=info["name"], title=str(info.get("title", info["name"])), map=the_map,
                 powers=tuple(powers), start_year=int(info["start_year"]),
                 victory_centres=int(info["victory_centres"]), power_names=power_names,
                 wings=bool(info.get("wings", False)),

@@ -67,8 +67,8 @@ class _Words:
             self.text[("convoy", c)] = format_order(trace.orders[k])
         for slot in scan.problem.units:
             unit = trace.units[slot.index]
-            k = scan.chosen.get(slot.index)
-            self.text[("dislodged", slot.index)] = (format_order(trace.orders[k]) if k is not None
+            chosen = scan.chosen.get(slot.index)
+            self.text[("dislodged", slot.index)] = (format_order(trace.orders[chosen]) if chosen is not None
                                                     else f"{unit.power}: {unit.kind} {unit.location} H")
 
     def order_of(self, key: Key) -> str:

@@ -23,6 +23,7 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 from ortools.sat.python import cp_model
 
@@ -31,6 +32,7 @@ from .rules import ConvoyParadox, Rules
 from .encodings import Encoding, Key, Problem
 from .encodings.model import PhaseModel
 from .encodings.options import ModelOptions
+from .encodings.strength import Term
 
 MAX_RESOLUTIONS = 64
 """Resolutions enumerated per independent part; a part with more is reported as capped
@@ -422,8 +424,8 @@ def _read(enc: Encoding, solution: list[int]) -> tuple[dict[Key, bool], Strength
     return values, strengths
 
 
-def _strength_terms(enc: Encoding) -> dict:
-    return {k: term for k, term in enc.cache.items() if k[0] in STRENGTHS}
+def _strength_terms(enc: Encoding) -> dict[tuple[str, int], Term]:
+    return {k: cast(Term, term) for k, term in enc.cache.items() if k[0] in STRENGTHS}
 
 
 @dataclass
@@ -446,7 +448,7 @@ class _Collector(cp_model.CpSolverSolutionCallback):
         self.variables = [enc.model.get_int_var_from_proto_index(i) for i in range(len(enc.model.proto.variables))]
         self.keys = keys
         self.limit = limit
-        self.found: dict[tuple, tuple[dict[Key, bool], Strengths]] = {}
+        self.found: dict[tuple[bool, ...], tuple[dict[Key, bool], Strengths]] = {}
         self.capped = False
 
     def on_solution_callback(self) -> None:

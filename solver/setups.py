@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .board import Power
 from .errors import DipsatError
@@ -70,8 +71,8 @@ class Setup:
             return closed_variant(variant, neutral)
         return variant
 
-    def to_json(self) -> dict:
-        out: dict = {"players": self.players, "controls": [list(c) for c in self.controls],
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"players": self.players, "controls": [list(c) for c in self.controls],
                      "neutral": list(self.neutral)}
         for key in ("start_year", "victory_centres", "join_year"):
             if getattr(self, key) is not None:
@@ -144,12 +145,12 @@ def _closed_map(the_map: Map, closed: frozenset[str]) -> Map:
 # --- reading the map file ------------------------------------------------------------
 
 
-def _variant_table(variant: Variant) -> dict:
+def _variant_table(variant: Variant) -> dict[str, Any]:
     table = variant.tables.get("variant", {})
     return table if isinstance(table, dict) else {}
 
 
-def setup_from_data(data: dict) -> Setup:
+def setup_from_data(data: dict[str, Any]) -> Setup:
     """A set-up from its TOML table or its JSON object (the same keys)."""
     return Setup(
         players=int(data["players"]),

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .board import Phase, PhaseKind, Power, Season, Unit, UnitKind
 
 if TYPE_CHECKING:
-    from .maps import Variant
+    from .maps import Map, Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +54,7 @@ class State:
         return cls(variant, Phase(variant.start_year, Season.SPRING, PhaseKind.MOVEMENT), units, owners)
 
     @property
-    def map(self):
+    def map(self) -> Map:
         return self.variant.map
 
     def unit_at(self, province: str) -> Unit | None:
@@ -75,11 +76,8 @@ class State:
     def centres_of(self, power: Power) -> tuple[str, ...]:
         return tuple(c for c, p in self.owners if p == power)
 
-    def with_(self, **changes) -> State:
-        fields = {"variant": self.variant, "phase": self.phase, "units": self.units, "owners": self.owners,
-                  "dislodged": self.dislodged, "standoffs": self.standoffs}
-        fields.update(changes)
-        return State(**fields)
+    def with_(self, **changes: Any) -> State:
+        return dataclasses.replace(self, **changes)
 
     def __hash__(self) -> int:
         return hash((self.phase, self.units, self.owners, self.dislodged, self.standoffs))
