@@ -45,30 +45,6 @@ def define_support(enc: Encoding, s: int) -> None:
     enc.iff_and(("support", s), [negate(f) for f in failing])
 
 
-def cutting_moves(problem: Problem, options: ModelOptions, s: int, values: dict) -> list[int]:
-    """The moves that cut (or, dislodging, broke) support s in a solution: the same
-    conditions as :func:`define_support`, read off the solved decisions."""
-    support = problem.supports[s]
-    out = []
-    for m in problem.moves_into.get(support.province, []):
-        attack = problem.moves[m]
-        path = values.get(("path", m), False)
-        if values.get(("move", m), False) and not (
-                protected_by_convoy_rule(problem, options, attack, support) and (not attack.fallback or path)):
-            out.append(m)  # 5.B.2: it dislodged the supporter
-            continue
-        if attack.power == support.power or protected_by_convoy_rule(problem, options, attack, support):
-            continue
-        from_target = support.move is not None and attack.origin == support.target
-        if from_target and (options.self_attack_via_convoy is SelfAttackViaConvoy.NOT_CUT  # DATC 4.A.4 a
-                            or attack.land_only or not path):
-            continue
-        if attack.convoy_only and not path:
-            continue
-        out.append(m)
-    return out
-
-
 def protected_by_convoy_rule(problem: Problem, options: ModelOptions, attack: MoveOrder,
                              support: SupportOrder) -> bool:
     """DATC 4.A.2: the rulebooks' exceptions to cutting support by a convoyed army."""

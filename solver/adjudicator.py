@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from .adjustments import adjudicate_adjustments
-from .board import PhaseKind
+from collections.abc import Mapping
+
+from .board import PhaseKind, Power
 from .movement import adjudicate_movement, adjudicate_movements
 from .orders import Order
 from .results import PhaseResult
@@ -12,15 +14,20 @@ from .rules import Rules
 from .state import State
 
 
-def adjudicate(state: State, orders: list[Order], rules: Rules | None = None) -> PhaseResult:
-    """Adjudicate the phase of `state` with `orders`; never raises on bad orders."""
+def adjudicate(state: State, orders: list[Order], rules: Rules | None = None,
+               silent: Mapping[Power, str] | None = None) -> PhaseResult:
+    """Adjudicate the phase of `state` with `orders`; never raises on bad orders.
+
+    `silent` maps powers whose orders are ignored (a neutral power of a player set-up,
+    a power in civil disorder) to the reason: their orders are illegal with it, and
+    their units act as units without orders."""
     rules = rules or Rules.profile()
     kind = state.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        return adjudicate_movement(state, list(orders), rules)
+        return adjudicate_movement(state, list(orders), rules, silent)
     if kind is PhaseKind.RETREAT:
-        return adjudicate_retreats(state, list(orders), rules)
-    return adjudicate_adjustments(state, list(orders), rules)
+        return adjudicate_retreats(state, list(orders), rules, silent)
+    return adjudicate_adjustments(state, list(orders), rules, silent)
 
 
 def adjudicate_many(items: list[tuple[State, list[Order], Rules]], batch: int = 64) -> list[PhaseResult]:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 
 from .board import Location, Power, Unit, UnitKind
 from .legality import default_coast
 from .maps import ProvinceKind
 from .orders import Build, Order, Remove, Waive, order_power
 from .phases import after_adjustments
-from .results import OrderResult, PhaseResult, Reason
+from .outcomes import (BuildRefused, BuildRefusedCode, Built, DisorderRemoval, Illegal, IllegalCode, NoBuildsLeft,
+                       NoRemovalsLeft, Removed, Waived)
+from .results import OrderResult, PhaseResult
 from .rules import (BuildCoast, CivilDisorderRemoval, FleetBuildInland, MissingBuildDesignation, MultipleBuilds,
                     Rules, TooManyBuilds, TooManyDisbands, WaivingBuilds)
 from .state import State
@@ -38,25 +41,35 @@ def adjustment_count(state: State, power: Power) -> int:
     return len(counted_centres(state, power)) - len(state.units_of(power))
 
 
-def adjudicate_adjustments(state: State, orders: list[Order], rules: Rules) -> PhaseResult:
+def adjudicate_adjustments(state: State, orders: list[Order], rules: Rules,
+                           silent: Mapping[Power, str] | None = None) -> PhaseResult:
+    """Builds, removals and waives (DATC 4.D.4-4.D.8); a power that removes too few units
+    has the rest chosen by the civil-disorder rule. The orders of the powers in `silent`
+    (power -> why) are illegal with that reason."""
     results: dict[int, OrderResult] = {}
     units = list(state.units)
     powers = [p.name for p in state.variant.powers]
+    disorder: list[DisorderRemoval] = []
+    for k, order in enumerate(orders):
+        power = _power_of(state, order)
+        if silent and power in silent:
+            results[k] = OrderResult(order, None, Illegal(IllegalCode.SILENCED, silent[power]))
     for power in powers:
-        mine = [k for k, o in enumerate(orders) if _power_of(state, o) == power]
+        mine = [k for k, o in enumerate(orders) if _power_of(state, o) == power and k not in results]
         delta = adjustment_count(state, power)
         if delta > 0:
             units += _builds(state, orders, mine, delta, rules, results)
         elif delta < 0:
-            removed = _removals(state, power, orders, mine, -delta, rules, results)
+            removed = _removals(state, power, orders, mine, -delta, rules, results, disorder)
             units = [u for u in units if u not in removed]
         for k in mine:
-            results.setdefault(k, OrderResult(orders[k], None, False, Reason.ILLEGAL,
-                                              f"{power} has no {'builds' if delta <= 0 else 'removals'} to make"))
+            results.setdefault(k, OrderResult(orders[k], None, Illegal(
+                IllegalCode.ADJUSTMENT, f"{power} has no {'builds' if delta <= 0 else 'removals'} to make")))
     for k, order in enumerate(orders):
-        results.setdefault(k, OrderResult(order, None, False, Reason.ILLEGAL, _unowned(state, order)))
+        results.setdefault(k, OrderResult(order, None, _unowned(state, order)))
     after = after_adjustments(state.with_(units=tuple(units)))
-    return PhaseResult(state, after, tuple(results[k] for k in range(len(orders))), rules)
+    return PhaseResult(state, after, tuple(results[k] for k in range(len(orders))), rules,
+                       civil_disorder=tuple(disorder))
 
 
 def _power_of(state: State, order: Order) -> Power | None:
@@ -73,12 +86,13 @@ def _power_of(state: State, order: Order) -> Power | None:
     return None
 
 
-def _unowned(state: State, order: Order) -> str:
+def _unowned(state: State, order: Order) -> Illegal:
     if not isinstance(order, (Build, Remove, Waive)):
-        return f"not an adjustment-phase order ({type(order).__name__})"
-    if isinstance(order, Remove) and state.unit_at(order.unit.province) is not None:
-        return f"the unit in {order.unit.province} belongs to {state.unit_at(order.unit.province).power}"
-    return "no power can give this order"
+        return Illegal(IllegalCode.WRONG_PHASE, f"not an adjustment-phase order ({type(order).__name__})")
+    unit = state.unit_at(order.unit.province) if isinstance(order, Remove) else None
+    if unit is not None:
+        return Illegal(IllegalCode.FOREIGN_UNIT, f"the unit in {unit.province} belongs to {unit.power}")
+    return Illegal(IllegalCode.ADJUSTMENT, "no power can give this order")
 
 
 def _builds(state: State, orders: list[Order], mine: list[int], allowed: int, rules: Rules,
@@ -95,25 +109,27 @@ def _builds(state: State, orders: list[Order], mine: list[int], allowed: int, ru
         order = orders[k]
         if isinstance(order, Waive):
             if rules.waiving_builds is WaivingBuilds.FORBIDDEN:
-                results[k] = OrderResult(order, None, False, Reason.ILLEGAL, "waiving builds is not allowed (DATC 4.D.7 b)")
+                results[k] = OrderResult(order, None, BuildRefused(
+                    IllegalCode.ADJUSTMENT, "waiving builds is not allowed (DATC 4.D.7 b)", BuildRefusedCode.WAIVE))
             else:
                 legal.append((k, None))
             continue
         unit, why = _build_unit(state, order, built + [u for _, u in legal if u], rules)
         if why is not None:
-            results[k] = OrderResult(order, None, False, Reason.ILLEGAL, why)
+            results[k] = OrderResult(order, None, why)
         else:
             legal.append((k, unit))
     if rules.too_many_builds is TooManyBuilds.ALL_INVALID and len(legal) > allowed:
         for k, _ in legal:
-            results[k] = OrderResult(orders[k], None, False, Reason.ILLEGAL, "too many builds (DATC 4.D.4 a)")
+            results[k] = OrderResult(orders[k], None, BuildRefused(IllegalCode.ADJUSTMENT, "too many builds (DATC 4.D.4 a)",
+                                                                   BuildRefusedCode.TOO_MANY))
         return []
     for k, unit in legal:
         if used >= allowed:
-            results[k] = OrderResult(orders[k], unit, False, Reason.BLOCKED, "no builds left (DATC 4.D.4)")
+            results[k] = OrderResult(orders[k], unit, NoBuildsLeft())
             continue
         used += 1
-        results[k] = OrderResult(orders[k], unit, True)
+        results[k] = OrderResult(orders[k], unit, Built(unit) if unit is not None else Waived())
         if unit is not None:
             built.append(unit)
     return built
@@ -134,103 +150,130 @@ def _one_build_per_province(orders: list[Order], candidates: list[int], rules: R
         elif len(ks) > 1 and choice is MultipleBuilds.LAST:
             dropped |= set(ks[:-1])
     for k in dropped:
-        results[k] = OrderResult(orders[k], None, False, Reason.ILLEGAL,
-                                 f"several builds for {orders[k].location.province} (DATC 4.D.5 {choice})")
+        results[k] = OrderResult(orders[k], None, BuildRefused(
+            IllegalCode.ADJUSTMENT, f"several builds for {orders[k].location.province} (DATC 4.D.5 {choice})",
+            BuildRefusedCode.SEVERAL))
     return [k for k in candidates if k not in dropped]
 
 
-def _build_unit(state: State, order: Build, pending: list[Unit], rules: Rules) -> tuple[Unit | None, str | None]:
+def _refused(code: BuildRefusedCode, text: str) -> tuple[None, BuildRefused]:
+    return None, BuildRefused(IllegalCode.ADJUSTMENT, text, code)
+
+
+def _build_unit(state: State, order: Build, pending: list[Unit],
+                rules: Rules) -> tuple[Unit | None, BuildRefused | None]:
     the_map = state.map
     province = order.location.province
     power = order.power or state.variant.home_of.get(province)
     if state.variant.home_of.get(province) != power:
-        return None, f"{province} is not a home centre of {power}"
+        return _refused(BuildRefusedCode.NOT_HOME, f"{province} is not a home centre of {power} (DATC 6.I.6)")
     if state.owner_of.get(province) != power:
-        return None, f"{power} does not own {province}"
+        return _refused(BuildRefusedCode.NOT_OWNED, f"{power} does not own {province} (DATC 6.I.5)")
     blocker = blockaded_centres(state).get(province) if state.variant.wings else None
     if blocker is not None:
-        return None, f"{province} is blockaded by a {blocker} wing (seed 004, 4.7)"
-    if state.unit_at(province) is not None or any(u.province == province for u in pending):
-        return None, f"{province} is occupied (DATC 4.D.5)"
+        return _refused(BuildRefusedCode.BLOCKADED, f"{province} is blockaded by a {blocker} wing (seed 004, 4.7)")
+    if state.unit_at(province) is not None:
+        return _refused(BuildRefusedCode.OCCUPIED, f"{province} is occupied (DATC 6.I.3)")
+    if any(u.province == province for u in pending):
+        return _refused(BuildRefusedCode.OCCUPIED, f"{province} already has a build (DATC 6.I.7)")
     kind = order.kind
     prov = the_map.provinces[province]
     if kind is None:
         choice = rules.build_designation
         if choice is MissingBuildDesignation.FAILS:
-            return None, "the build does not say army or fleet (DATC 4.C.3 a)"
+            return _refused(BuildRefusedCode.KIND, "the build does not say army or fleet (DATC 4.C.3 a)")
         if prov.kind is ProvinceKind.LAND:
             kind = UnitKind.ARMY  # 4.C.3 b, c: an army inland
         elif order.location.coast is not None and choice is MissingBuildDesignation.BEST_EFFORT:
             kind = UnitKind.FLEET  # 4.C.3 c: a fleet where a coast is named
         else:
-            return None, f"army or fleet? (DATC 4.C.3 {choice})"
+            return _refused(BuildRefusedCode.KIND, f"army or fleet? (DATC 4.C.3 {choice})")
     if kind is UnitKind.FLEET:
         if prov.kind is ProvinceKind.LAND and rules.fleet_build_inland is FleetBuildInland.FAILS:
-            return None, "a fleet cannot be built inland (DATC 4.C.4)"
+            return _refused(BuildRefusedCode.KIND, "a fleet cannot be built inland (DATC 4.C.4, 6.I.2)")
         if prov.kind is ProvinceKind.LAND:
             kind = UnitKind.ARMY  # 4.C.4 b: an army is built instead
         if prov.coasts and order.location.coast is None:
             if rules.build_coast is not BuildCoast.DEFAULT_COAST:
-                return None, "the coast must be named (DATC 4.B.7, 6.B.14)"
+                return _refused(BuildRefusedCode.COAST, "the coast must be named (DATC 4.B.7, 6.B.14)")
             location = default_coast(the_map, province)  # 4.B.7 v2 b: the default coast
         else:
             location = order.location if prov.coasts else Location(province)
     else:
         if kind is UnitKind.WING and not state.variant.wings:
-            return None, "wings are not used in this variant"
+            return _refused(BuildRefusedCode.WINGS, "wings are not used in this variant")
         location = Location(province)
     return Unit(power, kind, location), None
 
 
 def _removals(state: State, power: Power, orders: list[Order], mine: list[int], required: int, rules: Rules,
-              results: dict[int, OrderResult]) -> set[Unit]:
+              results: dict[int, OrderResult], disorder: list[DisorderRemoval]) -> set[Unit]:
     """Removals as ordered; too many per DATC 4.D.6, too few -> the civil-disorder rule (4.D.8)."""
     legal: list[tuple[int, Unit]] = []
     for k in mine:
         order = orders[k]
         unit = state.unit_at(order.unit.province) if isinstance(order, Remove) else None
         if not isinstance(order, Remove):
-            results[k] = OrderResult(order, None, False, Reason.ILLEGAL, "the power must remove units, not build")
-        elif unit is None or any(unit == u for _, u in legal):
-            results[k] = OrderResult(order, unit, False, Reason.ILLEGAL,
-                                     "no such unit" if unit is None else "already removed")
+            results[k] = OrderResult(order, None, Illegal(IllegalCode.ADJUSTMENT, "the power must remove units, not build"))
+        elif unit is None:
+            results[k] = OrderResult(order, unit, Illegal(IllegalCode.NO_UNIT, "no such unit"))
+        elif any(unit == u for _, u in legal):
+            results[k] = OrderResult(order, unit, Illegal(IllegalCode.SEVERAL_ORDERS, "already removed (DATC 6.J.2)"))
         else:
             legal.append((k, unit))
     choice = rules.too_many_disbands
     if len(legal) > required and choice is TooManyDisbands.CIVIL_DISORDER:
         for k, unit in legal:  # 4.D.6 a: too many -> the civil-disorder rule decides
-            results[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL, "too many removals (DATC 4.D.6 a)")
+            results[k] = OrderResult(orders[k], unit, Illegal(IllegalCode.ADJUSTMENT, "too many removals (DATC 4.D.6 a)"))
         legal = []
     elif choice is TooManyDisbands.LAST:
         legal.reverse()  # 4.D.6 c: the last ones count
     removed: set[Unit] = set()
     for k, unit in legal:
         if len(removed) >= required:
-            results[k] = OrderResult(orders[k], unit, False, Reason.BLOCKED, "no more removals needed (DATC 4.D.6)")
+            results[k] = OrderResult(orders[k], unit, NoRemovalsLeft())
             continue
         removed.add(unit)
-        results[k] = OrderResult(orders[k], unit, True)
+        results[k] = OrderResult(orders[k], unit, Removed())
     if len(removed) < required:
-        removed |= set(civil_disorder_removals(state, list(state.units_of(power)), removed,
-                                               required - len(removed), rules))
+        chosen = civil_disorder_removals(state, list(state.units_of(power)), removed, required - len(removed), rules)
+        disorder += chosen
+        removed |= {c.unit for c in chosen}
     return removed
 
 
-def civil_disorder_removals(state: State, units: list[Unit], already: set[Unit], count: int, rules: Rules) -> list[Unit]:
+def civil_disorder_removals(state: State, units: list[Unit], already: set[Unit], count: int,
+                            rules: Rules) -> list[DisorderRemoval]:
     """DATC 4.D.8: the units farthest away first; ties: fleets before armies, then
     alphabetically (by English name; by abbreviation in the readings of the `diplomacy`
     package and godip). The reading says to what the distance is counted and how each
-    unit kind moves (see :class:`~dipsat.rules.CivilDisorderRemoval`)."""
+    unit kind moves (see :class:`~dipsat.rules.CivilDisorderRemoval`). Each removal says
+    its distance and what chose it over the first unit kept."""
     if not units:
         return []
-    distance = removal_distances(state, units, rules.civil_disorder)
-    if rules.civil_disorder.ties_by_abbreviation:
+    reading = rules.civil_disorder
+    distance = removal_distances(state, units, reading)
+    if reading.ties_by_abbreviation:
         name = {u: u.province for u in units}
     else:
         name = {u: _alphabetical(state.map.province_title(u.province)) for u in units}
     ranked = sorted((u for u in units if u not in already),
                     key=lambda u: (-distance[u], u.kind is not UnitKind.FLEET, name[u]))
-    return ranked[:count]
+    chosen, kept = ranked[:count], ranked[count:]
+    first_kept = kept[0] if kept else None
+    out = []
+    for unit in chosen:
+        if first_kept is None:
+            why = ""
+        elif distance[unit] > distance[first_kept]:
+            why = "farther"
+        elif unit.kind is UnitKind.FLEET and first_kept.kind is not UnitKind.FLEET:
+            why = "fleet before army"
+        else:
+            why = "alphabetical" if not reading.ties_by_abbreviation else "by abbreviation"
+        out.append(DisorderRemoval(unit, distance[unit], reading.key, why,
+                                   tuple((u, distance[u]) for u in kept)))
+    return out
 
 
 UNREACHABLE = 99

@@ -9,24 +9,34 @@ which orders form its core (a minimal infeasibility core of the CP-SAT model).
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from .driver import MAX_RESOLUTIONS, paradox_core
+from .driver import MAX_RESOLUTIONS, count_resolutions, paradox_core
+from .encodings.options import ConvoyParadox
 from .encodings import Key
 from .movement import MovementTrace
 from .notation import format_order
 from .results import PhaseResult
 
 
+KINDS = (("move", "moves"), ("dislodged", "dislodged"), ("support", "support given"), ("path", "convoy path"),
+         ("convoy", "convoys"))
+"""The decisions of DATC 5.A by kind, as the resolutions are compared."""
+
+
 @dataclass
 class Alternatives:
     count: int  # consistent resolutions before any backup rule (found: see `capped`)
     differing: list[str] = field(default_factory=list)  # the decisions on which they differ
-    resolutions: list[list[str]] = field(default_factory=list)
-    """Per resolution: those decisions' values; the first MAX_RESOLUTIONS when there are more."""
+    resolutions: list[list[tuple[str, str]]] = field(default_factory=list)
+    """Per resolution: (kind, value) of those decisions; the first MAX_RESOLUTIONS when there are more."""
     chosen: int | None = None  # index of the resolution the rules picked (None: none of them)
     rules: list[str] = field(default_factory=list)  # backup rules applied
     core: list[str] = field(default_factory=list)  # orders in the paradox core (count == 0)
+    without_rulebook_rule: int | None = None
+    """Under a rulebook's convoy rule (DATC 4.A.2 a-c): the resolutions without it, as the
+    DATC defines a paradox (None: no such rule, or the same count)."""
+    rulebook: str = ""  # that rule's rulebook ("2000")
     capped: bool = False  # there are more than `count` (the driver's cap per independent part)
 
 
@@ -34,17 +44,30 @@ def alternatives(result: PhaseResult) -> Alternatives:
     trace = result.trace
     if not isinstance(trace, MovementTrace):
         return Alternatives(1)
+    found = trace.solved.resolutions
+    out = _alternatives(trace, result) if found is not None else Alternatives(1, rules=list(result.backup_rules))
+    options = result.rules.model
+    rulebook = options.convoy_paradox.rulebook_rule
+    if rulebook is not None and trace.scan.problem.convoys:
+        plain = count_resolutions(trace.scan.problem, replace(options, convoy_paradox=ConvoyParadox.SZYKMAN))
+        if plain != out.count:
+            out.without_rulebook_rule, out.rulebook = plain, rulebook.aliases[0]
+    return out
+
+
+def _alternatives(trace: MovementTrace, result: PhaseResult) -> Alternatives:
     resolutions = trace.solved.resolutions
-    if resolutions is None:
-        return Alternatives(1, rules=list(result.backup_rules))
+    assert resolutions is not None
     found = list(itertools.islice(resolutions, MAX_RESOLUTIONS))
     words = _Words(trace)
     final = trace.solved.values
-    differing = sorted({k for sol in found for k in sol if len({s[k] for s in found}) > 1})
+    order = {kind: n for n, (kind, _) in enumerate(KINDS)}
+    differing = sorted({k for sol in found for k in sol if len({s[k] for s in found}) > 1},
+                       key=lambda k: (order.get(k[0], 9), k))
     out = Alternatives(len(resolutions), [words.decision(k) for k in differing], rules=list(result.backup_rules),
                        capped=resolutions.capped)
     for sol in found:
-        out.resolutions.append([words.value(k, sol[k]) for k in differing])
+        out.resolutions.append([(dict(KINDS)[k[0]], words.value(k, sol[k])) for k in differing])
     for i, sol in enumerate(found):
         if all(final.get(k) == v for k, v in sol.items()):
             out.chosen = i

@@ -12,7 +12,7 @@ from pathlib import Path
 from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from .errors import CaseFileError, DipsatError, NotationError
 from .formats.casefile import Case, parse_phase, parse_unit_line, read_cases, resolve_variant
-from .game import adjudicate_silencing
+from .adjudicator import adjudicate
 from .maps import Variant, fold
 from .notation import format_order, parse_order
 from .orders import Convoy, Move, Order
@@ -86,7 +86,7 @@ def run_case(case: Case, profile: str | None = None, rules: Rules | None = None)
     if problems:
         return CaseRun(case, "ERROR", problems, rules=rules)
     state, neutral = apply_players(case, state)
-    result = adjudicate_silencing(state, orders, rules, neutral)
+    result = adjudicate(state, orders, rules, neutral)
     problems = compare(case, state, result)
     return CaseRun(case, "FAIL" if problems else "PASS", problems, result, rules)
 
@@ -249,7 +249,8 @@ def _case_chunk(task: tuple[list[Case], str | None, bool, str | None]) -> list[t
 
 
 def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: bool = False,
-              workers: int = 1, chunk: int = 32, svg_dir: str | None = None) -> Iterator[tuple[str, list[str]]]:
+              workers: int = 1, chunk: int = 32, svg_dir: str | None = None,
+              only: str | None = None) -> Iterator[tuple[str, list[str]]]:
     """(status, lines) of every case of the files in `paths`, in input order (an
     unreadable line is an ``ERROR``). With `workers` > 1 the cases run in a process
     pool, `chunk` at a time; the output is the same."""
@@ -275,6 +276,8 @@ def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: 
 
     for path in case_files(paths):
         cases, errors = load_cases(path)
+        if only is not None:
+            cases, errors = [c for c in cases if c.id.casefold() == only.casefold()], []
         for error in errors:
             yield "ERROR", [f"ERROR {error}"]
         pending.extend(cases)

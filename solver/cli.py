@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import io
 import json
 import os
@@ -12,14 +13,14 @@ from pathlib import Path
 
 import click
 
-from .casework import apply_players, build_position, case_files, describe_results, load_cases, run_case, run_cases
+from .casework import apply_players, build_position, case_files, load_cases, run_cases
 from .errors import DipsatError, NotationError
-from .formats.casefile import read_cases, resolve_variant
+from .formats.casefile import Case, read_cases, resolve_variant
 from .formats.dipsat_json import JsonFormatError, position_from_json, result_to_json, state_problems
 from .printers import (render_alternatives, render_comparison, render_explanations, render_text,
                        write_result_case)
 from .formats.dipsat_json import alternatives_json, comparison_json, explanations_json
-from .game import adjudicate_silencing
+from .adjudicator import adjudicate
 from .maps import load_variant
 from .notation import parse_order, parse_orders
 from .orders import Order
@@ -44,11 +45,25 @@ def main() -> None:
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (the output is the same, in the same order).")
 @click.option("--svg", "svg_dir", metavar="DIR", help="Write before/after pictures of each failing case to DIR.")
+@click.option("--list", "list_only", is_flag=True, help="List the cases (id and title) instead of running them.")
+@click.option("--case", "case_id", metavar="ID", help="Only the case with this id (searched in every file and folder).")
 def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool, workers: int,
-                  svg_dir: str | None) -> None:
+                  svg_dir: str | None, list_only: bool, case_id: str | None) -> None:
     """Run case files (jDip/DATC format): PASS/FAIL per case, then a tally."""
+    if list_only or case_id:
+        found = _listed_cases(paths, case_id)
+        if list_only:
+            for case in found:
+                click.echo(f"{case.id}  {case.title}".rstrip() + f"  ({case.source}:{case.line})")
+            sys.exit(0 if found or not case_id else 1)
+        if not found:
+            click.echo(f"no case {case_id!r} in {', '.join(paths)}", err=True)
+            sys.exit(1)
+        for case in found:
+            click.echo(f"Case {case.id}: {case.title}".rstrip(": "))
+        paths = tuple(sorted({c.source for c in found}))
     passed = failed = skipped = 0
-    for status, lines in run_cases(paths, profile, verbose, workers, svg_dir=svg_dir):
+    for status, lines in run_cases(paths, profile, verbose, workers, svg_dir=svg_dir, only=case_id):
         passed += status == "PASS"
         skipped += status == "SKIP"
         failed += status not in ("PASS", "SKIP")
@@ -56,6 +71,15 @@ def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool, wo
     tally = f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else "")
     click.echo(tally)
     sys.exit(1 if failed else 0)
+
+
+def _listed_cases(paths: tuple[str, ...], case_id: str | None) -> list[Case]:
+    """The cases of the files and folders, or only those with the id `case_id`."""
+    out = []
+    for path in case_files(paths):
+        cases, _ = load_cases(path)
+        out += [c for c in cases if case_id is None or c.id.casefold() == case_id.casefold()]
+    return out
 
 
 @main.command("rules")
@@ -140,6 +164,7 @@ class _Position:
     silent: dict[str, str] = field(default_factory=dict)  # PLAYERS: neutral powers, whose orders are ignored
     players: int | None = None  # the case's PLAYERS line
     crop: bool = False  # pictures show a corner of the map (a case)
+    title: str = ""  # the case's title
 
 
 def _warn(message: str) -> None:
@@ -157,12 +182,30 @@ def _read_text(path: str) -> str:
 
 
 def _load_position(path: str, case_id: str | None) -> _Position:
+    if Path(path).is_dir():
+        path = _find_case(path, case_id)
     text = _read_text(path)
     if path.lower().endswith(".json") or text.lstrip().startswith("{"):
         if case_id is not None:
             raise _Unreadable([f"{path}: --case applies to case files, not to a JSON state"])
         return _json_position(path, text)
     return _case_position(path, text, case_id)
+
+
+def _find_case(folder: str, case_id: str | None) -> str:
+    """The case file under `folder` that holds the case `case_id` (``--case`` across folders)."""
+    if case_id is None:
+        raise _Unreadable([f"{folder}: a folder of case files: name the case with --case ID"])
+    seen: list[str] = []
+    for path in case_files([folder]):
+        cases, _ = load_cases(path)
+        for case in cases:
+            if case.id == case_id or case.id.casefold() == case_id.casefold():
+                return str(path)
+            seen.append(case.id)
+    close = difflib.get_close_matches(case_id, seen, n=3)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise _Unreadable([f"{folder}: no case {case_id!r} in its case files{hint}"])
 
 
 def _json_position(path: str, text: str) -> _Position:
@@ -219,7 +262,8 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
                 orders.append(parse_order(line.text, state.variant, state.phase.kind))
             except NotationError as exc:
                 _warn(f"{path}:{line.number}: {exc} (order skipped)")
-    return _Position(state, case.id, orders, list(case.rules or []), silent, case.players, crop=True)
+    return _Position(state, case.id, orders, list(case.rules or []), silent, case.players, crop=True,
+                     title=case.title)
 
 
 def _initial_position(variant_name: str) -> _Position:
@@ -310,8 +354,8 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
     except RulesError as exc:
         _warn(f"rules: {exc}")
         sys.exit(2)
-    result = adjudicate_silencing(pos.state, orders, rules, pos.silent)
-    results = {name: adjudicate_silencing(pos.state, orders, r, pos.silent) for name, r in compared.items()}
+    result = adjudicate(pos.state, orders, rules, pos.silent)
+    results = {name: adjudicate(pos.state, orders, r, pos.silent) for name, r in compared.items()}
     if fmt in ("svg", "png"):
         from .cli_draw import result_picture, write_picture
         write_picture(result_picture(result, pos.name, pos.crop), fmt, output)
@@ -329,6 +373,8 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
     elif fmt == "case":
         write_result_case(out, pos.name, result, orders, pos.players)
     else:
+        if pos.title:
+            out.write("\n".join(textwrap.wrap(f"Case {pos.name}: {pos.title}", 80, subsequent_indent="  ")) + "\n")
         out.write(render_text(result, pos.name))
         if explain:
             out.write(render_explanations(result))

@@ -117,4 +117,4 @@ def _area(text: str | None, crop: bool):
     return [p.strip().lower() for p in text.split(",") if p.strip()]
 
 
-__all__ = ["case_pictures", "draw_command", "render", "result_picture", "state_picture", "write_picture"]
+__all__ = ["draw_command", "render", "result_picture", "state_picture", "write_picture"]

@@ -7,18 +7,20 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from pathlib import Path
 
 import click
 
+from .adjudicator import adjudicate
 from .adjustments import blockaded_centres, counted_centres
 from .board import PhaseKind
 from .errors import DipsatError
 from .game import Game, GameError, PhaseRecord, load_game, new_game, parse_game_orders
-from .notation import parse_order
-from .printers import render_text
+from .formats.casefile import write_case
+from .printers import prestate_results, render_text, write_result_case
 from .rules import DEFAULT_PROFILE, PROFILES, Rules, RulesError
 
 
@@ -121,8 +123,10 @@ def turn_command(path: str, orders_path: str, fmt: str) -> None:
 @game.command("show")
 @click.argument("path", metavar="GAME.json")
 @click.option("--phase", "phase_name", metavar="PHASE", help="One phase (S1902M, F1902R, W1902A): its position, orders and results.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "svg", "png"]), default="text", show_default=True,
-              help="svg or png: a picture of the phase (with --phase: its orders and results; else the position now).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "case", "svg", "png"]), default="text",
+              show_default=True, help="case: the phase as a jDip case file (position, orders, dipsat's result) to run "
+                                      "with dipsat adjudicate --explain or another adjudicator; svg or png: a picture "
+                                      "of the phase (with --phase: its orders and results; else the position now).")
 @click.option("-o", "--output", metavar="FILE", help="svg, png: write the picture to FILE.")
 def show_command(path: str, phase_name: str | None, fmt: str, output: str | None) -> None:
     """The game: players, position, centre counts, history; or one phase with --phase."""
@@ -139,6 +143,20 @@ def show_command(path: str, phase_name: str | None, fmt: str, output: str | None
         else:
             text = state_picture(record.state, f"{Path(path).stem} {record.name}", False)
         write_picture(text, fmt, output)
+        return
+    if fmt == "case":
+        record = record or g.current
+        out = io.StringIO()
+        name = f"{Path(path).stem}.{record.name}"
+        if record.played:
+            result = replay(g, record)
+            write_result_case(out, name, result, [r.order for r in result.results], g.setup.players)
+        else:
+            write_case(out, name, record.state.phase, list(record.state.units), [], None,
+                       owners=list(record.state.owners), rules=str(g.rules),
+                       prestate_dislodged=[d.unit for d in record.state.dislodged],
+                       prestate_results=prestate_results(record.state), players=g.setup.players)
+        click.echo(out.getvalue(), nl=False)
         return
     if fmt == "json":
         doc = g.to_json()
@@ -280,8 +298,8 @@ def render_record(g: Game, record: PhaseRecord) -> str:
 def replay(g: Game, record: PhaseRecord):
     """The result of a played phase, adjudicated again from its recorded orders (the same
     result: adjudication is deterministic) for the picture of its orders and results."""
-    orders = [parse_order(text, record.state.variant, record.state.phase.kind) for text in record.orders or []]
-    return g._adjudicate(record.state, orders, set(g.neutral(record.state.phase.year)), set(record.civil_disorder))
+    state, orders, silent = g.replay_input(g.phases.index(record))
+    return adjudicate(state, orders, g.rules, silent)
 
 
 __all__ = ["game", "render_game", "render_position", "render_record", "replay"]

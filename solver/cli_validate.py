@@ -22,7 +22,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import re
 import sys
 import time
 import zlib
@@ -37,14 +36,16 @@ from .adjudicator import adjudicate
 from .casework import build_position, compare, load_cases, run_case
 from .errors import DipsatError
 from .explain import explain
+from .html_report import HtmlReport
 from .board import PhaseKind
 from .formats.casefile import Case, parse_phase
 from .notation import format_order
 from .rules import DEFAULT_PROFILE, ISSUES, PROFILES, Rules, RulesError
 from .formats.godip import is_godip_history
 from .validate import (AGREED, DISAGREED, RULE_DIFFERENCE, REJECTED, Difference, GameReport, PhaseReport,
-                       alternative_rules, kind_name, rejected_record, validate_godip, validate_text)
+                       alternative_rules, case_name, kind_name, rejected_record, validate_godip, validate_text)
 from .validate_summary import Summary, report_text
+from .pictures import validation_pictures
 
 __all__ = ["validate_command", "Item", "iter_items", "validate_item", "Summary", "report_text"]
 
@@ -167,11 +168,13 @@ def _sniff(path: Path) -> Iterator[Item]:
 @dataclass(frozen=True)
 class Judging:
     """How to judge: the rules asked for, whether they were named (case files otherwise
-    follow their own RULES lines), whether to write disagreements as case files."""
+    follow their own RULES lines), whether to write disagreements as case files and to draw
+    them (``--html``)."""
 
     rules: Rules
     named: bool = False
     cases: bool = False
+    pictures: bool = False
 
 
 def validate_item(item: Item, rules: Rules | Judging) -> GameReport:
@@ -181,13 +184,13 @@ def validate_item(item: Item, rules: Rules | Judging) -> GameReport:
         return rejected_record(item.source, item.text, how.rules)
     if item.kind == "case":
         assert item.case is not None
-        return validate_case(item.case, item.source, how.rules if how.named else None)
+        return validate_case(item.case, item.source, how.rules if how.named else None, how.pictures)
     if item.kind == "godip":
-        return validate_godip(item.text, item.source, how.rules, how.cases)
-    return validate_text(item.text, item.source, how.rules, how.cases)
+        return validate_godip(item.text, item.source, how.rules, how.cases, pictures=how.pictures)
+    return validate_text(item.text, item.source, how.rules, how.cases, pictures=how.pictures)
 
 
-def validate_case(case: Case, source: str, rules: Rules | None = None) -> GameReport:
+def validate_case(case: Case, source: str, rules: Rules | None = None, pictures: bool = False) -> GameReport:
     """One case as a one-phase game: agreed (PASS), disagreed (FAIL), rule difference
     (FAIL, but PASS under another single option), rejected (ERROR). It is judged
     under `rules` when given (``--rules``/``--rule``), else under its own RULES line."""
@@ -210,6 +213,9 @@ def validate_case(case: Case, source: str, rules: Rules | None = None) -> GameRe
         return report
     phase.status = DISAGREED
     phase.differences = [Difference("poststate", case.id, "as the case file says", p) for p in run.problems]
+    if pictures:
+        area = sorted({u.province for u in [*run.result.before.units, *run.result.after.units]})
+        phase.pictures = validation_pictures(run.result, area)  # the case's corner of the map
     facts = explain(run.result)
     for k, r in enumerate(run.result.results):
         label = format_order(r.order)
@@ -361,6 +367,9 @@ class _Progress:
 @click.option("--write-cases", "cases_dir", type=click.Path(file_okay=False), default=None,
               help="Write every disagreement and rule difference as a jDip case file in this folder "
                    "(the record's outcome as POSTSTATE, ours as comments).")
+@click.option("--html", "html_dir", type=click.Path(file_okay=False), default=None,
+              help="Write an HTML report in this folder: the summary, then each disagreement, rule difference and "
+                   "rejection with pictures of the board, the explanation and its case file (index.html).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
               help="Write a JSONL report: one line per disagreement, rule difference and rejected record, "
                    "and a `record` line with the counts of every record.")
@@ -377,7 +386,8 @@ class _Progress:
 @click.option("--random-games", type=int, default=20, show_default=True, help="With --against: how many games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="With --against: the games' seed.")
 def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tuple[str, ...],
-                     show_count: int, summary_format: str, cases_dir: str | None, report_path: str | None,
+                     show_count: int, summary_format: str, cases_dir: str | None, html_dir: str | None,
+                     report_path: str | None,
                      workers: int | None, timeout: float, resume_path: str | None, scheduler: str | None,
                      progress: bool | None, against: str | None, random_games: int, seed: int) -> None:
     """Re-adjudicate recorded games and case files, and list where the record differs.
@@ -397,12 +407,16 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
         rules = Rules.parse([profile or DEFAULT_PROFILE, *overrides])
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="--rule") from None
-    how = Judging(rules, named=profile is not None or bool(overrides), cases=cases_dir is not None)
-    if cases_dir is not None:
+    how = Judging(rules, named=profile is not None or bool(overrides),
+                  cases=cases_dir is not None or html_dir is not None, pictures=html_dir is not None)
+    if html_dir is not None and resume_path:
+        raise click.UsageError("--html draws the records judged in this run: it cannot be combined with --resume")
+    for folder in filter(None, (cases_dir, html_dir)):
         try:
-            os.makedirs(cases_dir, exist_ok=True)
+            os.makedirs(folder, exist_ok=True)
         except OSError as exc:
-            raise click.FileError(cases_dir, str(exc)) from None
+            raise click.FileError(folder, str(exc)) from None
+    html = HtmlReport(html_dir) if html_dir is not None else None
     if resume_path and report_path and os.path.abspath(resume_path) != os.path.abspath(report_path):
         raise click.UsageError("--resume completes the report it names: give the same file to --report (or none)")
     report_path = report_path or resume_path
@@ -435,9 +449,13 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
                 summary.add(report)
                 if cases_dir is not None:
                     _write_cases(cases_dir, report)
+                if html is not None:
+                    html.add(report)
                 if handle is not None:
                     handle.writelines(report_line(line) for line in report.report_lines())
                     handle.flush()
+        if html is not None:
+            html.close(summary, rules)
     finally:
         if handle is not None:
             handle.close()
@@ -452,7 +470,7 @@ def _write_cases(folder: str, report: GameReport) -> None:
     """Each disagreement and rule difference of a record as ``GAME.PHASE.txt``."""
     for phase in report.phases:
         if phase.case:
-            name = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{report.game}.{phase.name}") + ".txt"
+            name = case_name(report.game, phase.name) + ".txt"
             try:
                 with open(os.path.join(folder, name), "w", encoding="utf-8", newline="\n") as handle:
                     handle.write(phase.case)

@@ -30,6 +30,7 @@ from ortools.sat.python import cp_model
 from .errors import SolverError
 from .rules import ConvoyParadox, Rules
 from .encodings import Encoding, Key, Problem
+from .encodings.options import ModelOptions
 from .encodings.model import PhaseModel
 from .encodings.options import ModelOptions
 from .encodings.strength import Term
@@ -116,12 +117,29 @@ def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
 
 
 def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
-    """A turn with a cycle, part by part (see the module docstring).
+    """A turn with a cycle, part by part (see the module docstring)."""
+    resolutions, unsettled, calls = _resolutions(problem, rules.model, enc)
+    overrides: dict[Key, bool] = {}
+    backups: list[tuple[str, tuple[Key, ...]]] = []
+    for part in unsettled:
+        calls += _settle(problem, rules, part, enc.known, overrides, backups)
+    final = _enumerate(Encoding(problem, rules.model, overrides) if overrides else enc, limit=1)
+    calls += 1
+    if len(final.solutions) != 1 or final.capped:
+        raise SolverError(f"{'several' if final.capped else 'no'} resolutions after the backup rules "
+                          f"{', '.join(name for name, _ in backups) or '(none)'}")
+    values, strengths = final.solutions[0]
+    return Solved(values, strengths, calls, resolutions, backups)
+
+
+def _resolutions(problem: Problem, options: ModelOptions, enc: Encoding) \
+        -> tuple[Resolutions, list[list[Key]], int]:
+    """The consistent resolutions of a turn with a cycle before any backup rule, the parts
+    without exactly one, and the solver calls made.
 
     Each part is encoded on its own with the decisions the whole board's encoding
     settled while building fixed to those values: then its definitions read only
     decisions of the part (they read no more than they did on the whole board)."""
-    options = rules.model
     known = dict(enc.known)
     cyclic, rest = _parts(enc.deps, known)
     calls = 0
@@ -132,9 +150,8 @@ def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
             values, _ = _solve_once(rest_enc)
             calls += 1
             common.update((k, values[k]) for k in rest)
-    overrides: dict[Key, bool] = {}
-    backups: list[tuple[str, tuple[Key, ...]]] = []
     parts = []
+    unsettled = []
     capped = False
     for part in cyclic:
         found = _enumerate(_part_encoding(problem, options, known, part), part)
@@ -142,14 +159,8 @@ def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
         parts.append(tuple(found.resolutions()))
         capped = capped or found.capped
         if len(found.solutions) != 1 or found.capped:
-            calls += _settle(problem, rules, part, known, overrides, backups)
-    final = _enumerate(Encoding(problem, options, overrides) if overrides else enc, limit=1)
-    calls += 1
-    if len(final.solutions) != 1 or final.capped:
-        raise SolverError(f"{'several' if final.capped else 'no'} resolutions after the backup rules "
-                          f"{', '.join(name for name, _ in backups) or '(none)'}")
-    values, strengths = final.solutions[0]
-    return Solved(values, strengths, calls, Resolutions(common, tuple(parts), capped), backups)
+            unsettled.append(part)
+    return Resolutions(common, tuple(parts), capped), unsettled, calls
 
 
 def _settle(problem: Problem, rules: Rules, part: list[Key], known: dict[Key, bool], overrides: dict[Key, bool],
@@ -233,6 +244,16 @@ def _connected(graph: dict[Key, set[Key]]) -> list[list[Key]]:
                 work.append(other)
         out.append(sorted(component))
     return out
+
+
+def count_resolutions(problem: Problem, options: ModelOptions) -> int:
+    """The consistent resolutions of a turn under these model options, before any backup
+    rule (1 on the acyclic fast path; at least that many when an independent part has
+    more than MAX_RESOLUTIONS)."""
+    enc = Encoding(problem, options)
+    if not has_cycle(enc.deps):
+        return 1
+    return len(_resolutions(problem, options, enc)[0])
 
 
 def paradox_core(problem: Problem, rules: Rules, component: list[Key]) -> list[Key]:

@@ -44,14 +44,14 @@ from .maps import Variant, load_variant
 from .notation import format_order, parse_order, parse_orders
 from .orders import Disband, Order, Retreat, order_power, order_unit
 from .phases import after_adjustments
-from .results import OrderResult, PhaseResult, Reason
+from .results import PhaseResult
 from .rules import Rules
 from .setups import Setup, coin_flip, draw_after_unchanged_falls, setup_for, setup_from_data
 from .state import State
 
 GAME_FORMAT = "dipsat-game/1"
 
-__all__ = ["GAME_FORMAT", "Game", "GameError", "PhaseRecord", "adjudicate_silencing", "load_game", "new_game",
+__all__ = ["GAME_FORMAT", "Game", "GameError", "PhaseRecord", "load_game", "new_game",
            "order_power", "order_unit"]
 
 
@@ -195,7 +195,7 @@ class Game:
         return [o for o in extra if o.unit.province not in ordered]
 
     def _adjudicate(self, state: State, orders: list[Order], neutral: set[Power], disorder: set[Power]) -> PhaseResult:
-        return adjudicate_silencing(state, orders, self.rules, self._silenced(neutral, disorder))
+        return adjudicate(state, orders, self.rules, self._silenced(neutral, disorder))
 
     def _silenced(self, neutral: set[Power], disorder: set[Power]) -> dict[Power, str]:
         silent = {p: f"{p} is neutral: nobody orders its units ({self.setup.players}-player set-up)" for p in neutral}
@@ -402,7 +402,7 @@ class Game:
         if not record.played:
             raise GameError(f"{record.name} has not been played")
         state, orders, silent = self.replay_input(index)
-        return adjudicate_silencing(state, orders, self.rules, silent)
+        return adjudicate(state, orders, self.rules, silent)
 
     def replay_input(self, index: int) -> tuple[State, list[Order], dict[Power, str]]:
         """A phase as stored: its position, its orders (none yet for the current phase) and
@@ -483,23 +483,4 @@ def _report(result: PhaseResult) -> dict[str, Any]:
     if doc["solver"]["backup_rules"]:
         out["backup_rules"] = doc["solver"]["backup_rules"]
     return out
-
-
-def adjudicate_silencing(state: State, orders: list[Order], rules: Rules, silent: dict[Power, str]) -> PhaseResult:
-    """Adjudicate `orders` except those of the powers in `silent` (power -> why), which
-    are rejected as illegal with that reason; results come in the order given."""
-    kept: list[int] = []
-    rejected: dict[int, OrderResult] = {}
-    for k, order in enumerate(orders):
-        power = order_power(state, order)
-        if power in silent:
-            rejected[k] = OrderResult(order, order_unit(state, order), False, Reason.ILLEGAL, silent[power])
-        else:
-            kept.append(k)
-    result = adjudicate(state, [orders[k] for k in kept], rules)
-    if not rejected:
-        return result
-    by_index = dict(zip(kept, result.results))
-    merged = tuple(by_index[k] if k in by_index else rejected[k] for k in range(len(orders)))
-    return replace(result, results=merged, trace=None)
 

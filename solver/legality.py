@@ -2,7 +2,8 @@
 
 A *legal* order is one that, not knowing any other order, could be valid; an
 illegal order is ignored and its unit holds. Each check returns ``None`` when the
-order is legal, or the reason in words.
+order is legal, or an :class:`~dipsat.outcomes.Illegal` outcome: its code and why in
+words.
 """
 
 from __future__ import annotations
@@ -10,43 +11,44 @@ from __future__ import annotations
 from .board import Location, Unit, UnitKind
 from .maps import Map, ProvinceKind
 from .orders import Convoy, Hold, Move, SupportHold, SupportMove
+from .outcomes import Illegal, IllegalCode
 from .rules import ImpossibleCoast, OmittedCoastOne, OmittedCoastTwo, Rules, UnknownCoast
 from .state import State
 
 
-def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tuple[Location | None, str | None]:
+def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tuple[Location | None, Illegal | None]:
     """Where a move order goes (coast settled, DATC 4.B.1-4.B.6), or why it is illegal."""
     the_map = state.map
     dest = order.dest
     if dest.province == unit.province:
-        return None, "a unit cannot move to its own area (DATC 6.A.4)"
+        return None, Illegal(IllegalCode.SELF, "a unit cannot move to its own area (DATC 6.A.4)")
     if unit.kind is UnitKind.FLEET:
         if order.via_convoy and not the_map.can_reach_province(unit.kind, unit.location, dest.province):
-            return None, "only armies can be convoyed (DATC 6.A.7)"
+            return None, Illegal(IllegalCode.CONVOY, "only armies can be convoyed (DATC 6.A.7)")
         return fleet_destination(the_map, unit.location, dest, rules)
     if dest.coast is not None and rules.unknown_coast is UnknownCoast.FAILS:
-        return None, "an army move names a coast (DATC 4.B.6 a)"
+        return None, Illegal(IllegalCode.COAST, "an army move names a coast (DATC 4.B.6 a)")
     dest = Location(dest.province)
     if unit.kind is UnitKind.WING:
         if order.via_convoy:
-            return None, "a wing cannot be convoyed (Modern rules 4.4)"
-        return (dest, None) if the_map.can_move(unit.kind, unit.location, dest) else (None, "not adjacent")
+            return None, Illegal(IllegalCode.CONVOY, "a wing cannot be convoyed (Modern rules 4.4)")
+        return (dest, None) if the_map.can_move(unit.kind, unit.location, dest) else (None, Illegal(IllegalCode.UNREACHABLE, "not adjacent"))
     if the_map.can_move(unit.kind, unit.location, dest):
         return dest, None
     if convoy_route_on_board(state, unit.province, dest.province):
         return dest, None
     if the_map.provinces[dest.province].kind is ProvinceKind.SEA:
-        return None, "an army cannot move to sea (DATC 6.A.2)"
-    return None, "not adjacent, and no chain of fleets could convoy it (DATC 6.A.1, 6.D.32)"
+        return None, Illegal(IllegalCode.UNREACHABLE, "an army cannot move to sea (DATC 6.A.2)")
+    return None, Illegal(IllegalCode.UNREACHABLE, "not adjacent, and no chain of fleets could convoy it (DATC 6.A.1, 6.D.32)")
 
 
-def fleet_destination(the_map: Map, src: Location, dest: Location, rules: Rules) -> tuple[Location | None, str | None]:
+def fleet_destination(the_map: Map, src: Location, dest: Location, rules: Rules) -> tuple[Location | None, Illegal | None]:
     prov = the_map.provinces[dest.province]
     if prov.kind is ProvinceKind.LAND:
-        return None, "a fleet cannot move inland (DATC 6.A.3)"
+        return None, Illegal(IllegalCode.UNREACHABLE, "a fleet cannot move inland (DATC 6.A.3)")
     options = the_map.reachable_coasts(src, dest.province)
     if not options:
-        return None, "not adjacent for a fleet (DATC 6.A.1, 6.A.9)"
+        return None, Illegal(IllegalCode.UNREACHABLE, "not adjacent for a fleet (DATC 6.A.1, 6.A.9)")
     if not prov.coasts:
         return options[0], None
     if dest.coast is not None:
@@ -54,17 +56,17 @@ def fleet_destination(the_map: Map, src: Location, dest: Location, rules: Rules)
             return dest, None
         if rules.impossible_coast is ImpossibleCoast.IGNORED and len(options) == 1:
             return options[0], None  # 4.B.3 a: the impossible coast is ignored
-        return None, f"{dest} cannot be reached from {src} (DATC 4.B.3)"
+        return None, Illegal(IllegalCode.COAST, f"{dest} cannot be reached from {src} (DATC 4.B.3)")
     if len(options) > 1:
         if rules.two_coasts_omitted is OmittedCoastTwo.DEFAULT_COAST:
             return default_coast(the_map, dest.province), None  # 4.B.1 v2 b: the default coast
-        return None, "the coast must be named: both coasts can be reached (DATC 4.B.1, 6.B.1)"
+        return None, Illegal(IllegalCode.COAST, "the coast must be named: both coasts can be reached (DATC 4.B.1, 6.B.1)")
     if rules.one_coast_omitted is OmittedCoastOne.FAILS:
-        return None, "the coast is not named (DATC 4.B.2 b)"
+        return None, Illegal(IllegalCode.COAST, "the coast is not named (DATC 4.B.2 b)")
     if rules.one_coast_omitted is OmittedCoastOne.DEFAULT_COAST:  # 4.B.2 v2 b: the default coast, if reachable
         default = default_coast(the_map, dest.province)
-        return (default, None) if default in options else (None, f"{src} cannot reach {default}, the default "
-                                                                  f"coast (DATC 4.B.2 v2 b)")
+        return (default, None) if default in options else (None, Illegal(IllegalCode.COAST, (
+            f"{src} cannot reach {default}, the default coast (DATC 4.B.2 v2 b)")))
     return options[0], None  # 4.B.2 a: the only possible coast
 
 
@@ -91,49 +93,49 @@ def can_move_somehow(state: State, unit: Unit, dest: str, without: str | None = 
     return the_map.can_reach_province(unit.kind, unit.location, dest)
 
 
-def support_problem(state: State, unit: Unit, order: SupportHold | SupportMove) -> str | None:
+def support_problem(state: State, unit: Unit, order: SupportHold | SupportMove) -> Illegal | None:
     """Why a support order is illegal, or None."""
     target = state.unit_at(order.target.province)
     if isinstance(order, SupportHold):
         where = order.target.province
         if where == unit.province:
-            return "a unit cannot support itself (DATC 6.A.8)"
+            return Illegal(IllegalCode.SELF, "a unit cannot support itself (DATC 6.A.8)")
     else:
         where = order.dest.province
         if where == unit.province:
-            return "a unit cannot support a move into its own area (DATC 6.D.34)"
+            return Illegal(IllegalCode.SELF, "a unit cannot support a move into its own area (DATC 6.D.34)")
         if order.target.province == unit.province:
-            return "a unit cannot support its own move"
+            return Illegal(IllegalCode.SELF, "a unit cannot support its own move")
     if not state.map.can_reach_province(unit.kind, unit.location, where):
-        return f"{unit.kind} {unit.location} could not move to {where} itself (DATC 6.A.10, 6.B.5)"
+        return Illegal(IllegalCode.SUPPORT, f"{unit.kind} {unit.location} could not move to {where} itself (DATC 6.A.10, 6.B.5)")
     if target is None:
-        return f"there is no unit in {order.target.province} (DATC 6.D.32)"
+        return Illegal(IllegalCode.SUPPORT, f"there is no unit in {order.target.province} (DATC 6.D.32)")
     if isinstance(order, SupportMove) and not can_move_somehow(state, target, order.dest.province, without=unit.province):
-        return f"{target.kind} {target.location} cannot move to {order.dest.province} (DATC 6.D.22-24, 6.D.31)"
+        return Illegal(IllegalCode.SUPPORT, f"{target.kind} {target.location} cannot move to {order.dest.province} (DATC 6.D.22-24, 6.D.31)")
     return None
 
 
-def convoy_problem(state: State, unit: Unit, order: Convoy) -> str | None:
+def convoy_problem(state: State, unit: Unit, order: Convoy) -> Illegal | None:
     """Why a convoy order is illegal, or None (DATC 6.A.7, 6.F.1, 4.E.1)."""
     the_map = state.map
     if unit.kind is not UnitKind.FLEET:
-        return "only fleets can convoy"
+        return Illegal(IllegalCode.CONVOY, "only fleets can convoy")
     if unit.province not in the_map.sea_provinces:
-        return "a fleet convoys only at sea, not on a coast (DATC 6.F.1)"
+        return Illegal(IllegalCode.CONVOY, "a fleet convoys only at sea, not on a coast (DATC 6.F.1)")
     target = state.unit_at(order.target.province)
     if target is None:
-        return f"there is no unit in {order.target.province}"
+        return Illegal(IllegalCode.CONVOY, f"there is no unit in {order.target.province}")
     if target.kind is not UnitKind.ARMY:
-        return "only armies can be convoyed (DATC 6.A.7)"
+        return Illegal(IllegalCode.CONVOY, "only armies can be convoyed (DATC 6.A.7)")
     origin, dest = order.target.province, order.dest.province
     if origin == dest:
-        return "an army cannot be convoyed to its own area (DATC 6.A.5)"
+        return Illegal(IllegalCode.CONVOY, "an army cannot be convoyed to its own area (DATC 6.A.5)")
     if not any(unit.province in route for route in the_map.convoy_routes(origin, dest, state.sea_fleets)):
-        return "this fleet is necessary for no convoy route (DATC 4.E.1, 6.G.19)"
+        return Illegal(IllegalCode.CONVOY, "this fleet is necessary for no convoy route (DATC 4.E.1, 6.G.19)")
     return None
 
 
-def order_problem(state: State, unit: Unit, order, rules: Rules) -> str | None:
+def order_problem(state: State, unit: Unit, order, rules: Rules) -> Illegal | None:
     """Why a movement-phase order is illegal, or None."""
     if isinstance(order, Hold):
         return None
@@ -143,4 +145,4 @@ def order_problem(state: State, unit: Unit, order, rules: Rules) -> str | None:
         return support_problem(state, unit, order)
     if isinstance(order, Convoy):
         return convoy_problem(state, unit, order)
-    return f"a {type(order).__name__.lower()} order is not a movement-phase order"
+    return Illegal(IllegalCode.WRONG_PHASE, f"a {type(order).__name__.lower()} order is not a movement-phase order")

@@ -7,20 +7,22 @@ convoys match (void otherwise), and which army moves go by convoy (4.A.3).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .board import Location, Unit, UnitKind
+from .board import Location, Power, Unit, UnitKind
 from .driver import Solved, solve, solve_batch
 from .encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
-from .encodings.support import cutting_moves
 from .legality import default_coast, move_destination, order_problem
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
+from .outcomes import Illegal, IllegalCode, Outcome, Void, VoidCode
 from .phases import after_movement
-from .results import OrderResult, PhaseResult, Reason
+from .resolution import Resolution
+from .results import OrderResult, PhaseResult
 from .rules import (AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, DesignationReading,
                     ImplicitOrders, MissingUnitDesignation, MultipleOrders, MultiRouteDisruption, Rules, SupportCoast,
                     WrongUnitCoast, WrongUnitDesignation)
-from .state import Dislodged, State
+from .state import State
 
 
 @dataclass
@@ -49,16 +51,18 @@ class MovementTrace:
     units: list[Unit]
 
 
-def adjudicate_movement(state: State, orders: list[Order], rules: Rules) -> PhaseResult:
-    """Adjudicate a movement phase; never raises on bad orders."""
-    scan = prescan(state, orders, rules)
+def adjudicate_movement(state: State, orders: list[Order], rules: Rules,
+                        silent: Mapping[Power, str] | None = None) -> PhaseResult:
+    """Adjudicate a movement phase; never raises on bad orders. The orders of the powers
+    in `silent` (power -> why) are illegal with that reason (neutral powers, civil disorder)."""
+    scan = prescan(state, orders, rules, silent)
     solved = solve(scan.problem, rules)
     return _result(state, orders, rules, scan, solved)
 
 
 def adjudicate_movements(items: list[tuple[State, list[Order], Rules]]) -> list[PhaseResult]:
     """Batch mode: many independent movement turns, their acyclic models solved as one."""
-    scans = [prescan(state, orders, rules) for state, orders, rules in items]
+    scans = [prescan(state, orders, rules, None) for state, orders, rules in items]
     solved = solve_batch([(scan.problem, rules) for scan, (_, _, rules) in zip(scans, items)])
     return [_result(state, orders, rules, scan, s)
             for (state, orders, rules), scan, s in zip(items, scans, solved)]
@@ -67,7 +71,7 @@ def adjudicate_movements(items: list[tuple[State, list[Order], Rules]]) -> list[
 # --- prescan -----------------------------------------------------------------------
 
 
-def prescan(state: State, orders: list[Order], rules: Rules) -> _Prescan:
+def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None = None) -> _Prescan:
     units = list(state.units)
     index_of = {u.province: i for i, u in enumerate(units)}
     scan = _Prescan(Problem([UnitSlot(i, u.province, u.power, u.kind is UnitKind.FLEET) for i, u in enumerate(units)],
@@ -75,13 +79,15 @@ def prescan(state: State, orders: list[Order], rules: Rules) -> _Prescan:
     legal: dict[int, list[int]] = {}
     for k, order in enumerate(orders):
         unit_index, reason = _ordered_unit(state, order, index_of, rules)
+        power = order.power or (units[unit_index].power if unit_index is not None else None)
+        if silent and power in silent:
+            reason = Illegal(IllegalCode.SILENCED, silent[power])
         if reason is None and isinstance(order, Move):
             scan.dest_of_order[k], reason = move_destination(state, units[unit_index], order, rules)
         elif reason is None:
             reason = order_problem(state, units[unit_index], order, rules)
         if reason is not None:
-            scan.verdicts[k] = OrderResult(order, units[unit_index] if unit_index is not None else None,
-                                           False, Reason.ILLEGAL, reason)
+            scan.verdicts[k] = OrderResult(order, units[unit_index] if unit_index is not None else None, reason)
             continue
         legal.setdefault(unit_index, []).append(k)
     strict = any(r.invalid or r.yields for r in _designation_readings(rules).values())  # DATC 4.C choices a, c
@@ -100,21 +106,23 @@ def prescan(state: State, orders: list[Order], rules: Rules) -> _Prescan:
     return scan
 
 
-def _ordered_unit(state: State, order: Order, index_of: dict[str, int], rules: Rules) -> tuple[int | None, str | None]:
+def _ordered_unit(state: State, order: Order, index_of: dict[str, int],
+                  rules: Rules) -> tuple[int | None, Illegal | None]:
     if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
-        return None, f"not a movement-phase order ({type(order).__name__})"
+        return None, Illegal(IllegalCode.WRONG_PHASE, f"not a movement-phase order ({type(order).__name__})")
     u = index_of.get(order.unit.province)
     if u is None:
-        return None, f"there is no unit in {order.unit.province}"
+        return None, Illegal(IllegalCode.NO_UNIT, f"there is no unit in {order.unit.province}")
     unit = state.units[u]
     if order.power is not None and order.power != unit.power:
-        return u, f"the unit in {unit.province} belongs to {unit.power} (DATC 6.A.6)"
+        return u, Illegal(IllegalCode.FOREIGN_UNIT, f"the unit in {unit.province} belongs to {unit.power} (DATC 6.A.6)")
     if order.unit.location.coast not in (None, unit.location.coast) and rules.ordered_unit_coast is WrongUnitCoast.FAILS:
-        return u, f"the fleet is at {unit.location}, not {order.unit.location} (DATC 4.B.5 a)"
+        return u, Illegal(IllegalCode.COAST, f"the fleet is at {unit.location}, not {order.unit.location} (DATC 4.B.5 a)")
     if order.unit.kind is None and rules.missing_unit_designation is MissingUnitDesignation.INVALID:
-        return u, "the order does not say army or fleet (DATC 4.C.1 a)"
+        return u, Illegal(IllegalCode.DESIGNATION, "the order does not say army or fleet (DATC 4.C.1 a)")
     if order.unit.kind not in (None, unit.kind) and rules.wrong_unit_designation is WrongUnitDesignation.INVALID:
-        return u, f"the unit in {unit.province} is {unit.kind}, not {order.unit.kind} (DATC 4.C.2 a)"
+        return u, Illegal(IllegalCode.DESIGNATION,
+                          f"the unit in {unit.province} is {unit.kind}, not {order.unit.kind} (DATC 4.C.2 a)")
     return u, None
 
 
@@ -156,11 +164,11 @@ def _drop_weak_orders(state: State, orders: list[Order], ks: list[int], rules: R
         invalid = [f for f in flaws if readings[f].invalid]
         weak = [f for f in flaws if readings[f].yields]
         if invalid:
-            scan.verdicts[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL,
-                                           f"designation or nationality does not match (DATC {invalid[0]} a)")
+            scan.verdicts[k] = OrderResult(orders[k], unit, Illegal(
+                IllegalCode.DESIGNATION, f"designation or nationality does not match (DATC {invalid[0]} a)"))
         elif weak and any(not _designation_flaws(state, orders[j], unit) for j in ks if j != k):
-            scan.verdicts[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL,
-                                           f"another order of the unit is written correctly (DATC {weak[0]} c)")
+            scan.verdicts[k] = OrderResult(orders[k], unit, Illegal(
+                IllegalCode.DESIGNATION, f"another order of the unit is written correctly (DATC {weak[0]} c)"))
         else:
             keep.append(k)
     return keep
@@ -200,8 +208,8 @@ def _one_order(orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan,
         keep = ks[0] if choice is MultipleOrders.FIRST else ks[-1] if choice is MultipleOrders.LAST else None
     for k in ks:
         if k != keep and orders[k] != (orders[keep] if keep is not None else None):
-            scan.verdicts[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL,
-                                           "the unit has more than one order (DATC 4.D.3)")
+            scan.verdicts[k] = OrderResult(orders[k], unit, Illegal(
+                IllegalCode.SEVERAL_ORDERS, "the unit has more than one order (DATC 4.D.3)"))
     return keep
 
 
@@ -271,13 +279,13 @@ def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: li
         target_move = p.units[target].move
         if isinstance(order, SupportHold):
             if target_move is not None:
-                scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID,
-                                               "the supported unit moves (DATC 6.D.7)")
+                scan.verdicts[k] = OrderResult(order, units[u], Void(
+                    VoidCode.SUPPORTED_UNIT_MOVES, "the supported unit moves (DATC 6.D.7)"))
                 continue
             if (rules.civil_disorder_hold_support is CivilDisorderHoldSupport.FAILS  # DATC 4.D.9 a
                     and units[target].power not in ordering):
-                scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID,
-                                               f"{units[target].power} is in civil disorder (DATC 4.D.9 a)")
+                scan.verdicts[k] = OrderResult(order, units[u], Void(
+                    VoidCode.CIVIL_DISORDER, f"{units[target].power} is in civil disorder (DATC 4.D.9 a)"))
                 continue
             s = len(p.supports)
             p.supports.append(SupportOrder(s, u, units[u].province, units[u].power, order.target.province))
@@ -285,7 +293,7 @@ def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: li
         else:
             why = _support_mismatch(state, order, target_move, scan, units[u], rules)
             if why is not None:
-                scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID, why)
+                scan.verdicts[k] = OrderResult(order, units[u], why)
                 continue
             s = len(p.supports)
             p.supports.append(SupportOrder(s, u, units[u].province, units[u].power, order.dest.province, target_move))
@@ -294,27 +302,27 @@ def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: li
 
 
 def _support_mismatch(state: State, order: SupportMove, target_move: int | None, scan: _Prescan, supporter: Unit,
-                      rules: Rules) -> str | None:
+                      rules: Rules) -> Void | None:
     if target_move is None:
-        return "the supported unit does not move (DATC 6.D.9)"
+        return Void(VoidCode.SUPPORTED_UNIT_STAYS, "the supported unit does not move (DATC 6.D.9)")
     move = scan.problem.moves[target_move]
     dest = scan.dest_of[target_move]
     if move.dest != order.dest.province:
-        return f"the supported unit moves to {dest}, not {order.dest.province}"
+        return Void(VoidCode.OTHER_DESTINATION, f"the supported unit moves to {dest}, not {order.dest.province}")
     choice = rules.support_coast
     if choice is SupportCoast.IGNORED:
         return None  # 4.B.4 v2 e (the DPTG): a coast in a support order is ignored
     if order.dest.coast is not None and dest.coast is not None and order.dest.coast != dest.coast:
-        return f"the supported fleet moves to {dest}, not {order.dest} (DATC 6.B.9)"
+        return Void(VoidCode.COAST, f"the supported fleet moves to {dest}, not {order.dest} (DATC 6.B.9)")
     if order.dest.coast is None and dest.coast is not None:
         foreign = move.power != supporter.power
         if choice is SupportCoast.DEFAULT_COAST and dest != default_coast(state.map, dest.province):
-            return f"the support means the default coast {default_coast(state.map, dest.province)}, not {dest} " \
-                   f"(DATC 4.B.4 v2 b)"
+            return Void(VoidCode.COAST, f"the support means the default coast "
+                                        f"{default_coast(state.map, dest.province)}, not {dest} (DATC 4.B.4 v2 b)")
         if (choice is SupportCoast.REQUIRED or (choice is SupportCoast.OWN_ONLY and foreign)
                 or (choice is SupportCoast.UNAMBIGUOUS and foreign  # 4.B.4 v2 c: or the fleet has one coast to go to
                     and len(state.map.reachable_coasts(state.units[move.unit].location, dest.province)) > 1)):
-            return f"the support does not name the coast of {dest} (DATC 4.B.4 {choice})"
+            return Void(VoidCode.COAST, f"the support does not name the coast of {dest} (DATC 4.B.4 {choice})")
     return None
 
 
@@ -326,12 +334,11 @@ def _match_convoys(orders: list[Order], scan: _Prescan, units: list[Unit]) -> No
             continue
         target_move = p.units[p.unit_at[order.target.province]].move
         if target_move is None or p.moves[target_move].dest != order.dest.province:
-            scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID,
-                                           "the army is not ordered to that destination")
+            scan.verdicts[k] = OrderResult(order, units[u], Void(
+                VoidCode.OTHER_DESTINATION, "the army is not ordered to that destination"))
             continue
         if not p.moves[target_move].convoyed:
-            scan.verdicts[k] = OrderResult(order, units[u], False, Reason.VOID,
-                                           "the army goes by land (DATC 4.A.3)")
+            scan.verdicts[k] = OrderResult(order, units[u], Void(VoidCode.BY_LAND, "the army goes by land (DATC 4.A.3)"))
             continue
         c = len(p.convoys)
         p.convoys.append(ConvoyOrder(c, u, units[u].province, target_move))
@@ -363,8 +370,8 @@ def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: list[Unit]) -
     used = {c for move in p.moves for route in move.routes for c in route}
     for k, c in list(scan.convoy_of.items()):
         if c not in used:
-            scan.verdicts[k] = OrderResult(orders[k], units[p.convoys[c].unit], False, Reason.VOID,
-                                           "the fleet is on no complete convoy route")
+            scan.verdicts[k] = OrderResult(orders[k], units[p.convoys[c].unit], Void(
+                VoidCode.NO_ROUTE, "the fleet is on no complete convoy route"))
     # keep indices stable: unused convoys stay in the problem, on no route
 
 
@@ -375,119 +382,38 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     p = scan.problem
     units = list(state.units)
     v = solved.values
-    paradox = {key: name for name, keys in solved.backups for key in keys}  # decision -> the backup rule
+    reading = Resolution(p, solved, rules.model, units)
     results = []
     for k, order in enumerate(orders):
         if k in scan.verdicts:
             results.append(scan.verdicts[k])
         else:
-            results.append(_order_result(order, units, scan, solved, paradox, rules))
-    dislodged = []
-    for slot in p.units:
-        if v.get(("dislodged", slot.index), False):
-            dislodged.append(_dislodgement(slot.index, scan, solved, units))
+            results.append(OrderResult(order, units[p.unit_at[order.unit.province]], _outcome(k, order, scan, reading)))
+    dislodged = reading.dislodged_units()
     moved = {p.moves[m].unit: scan.dest_of[m] for m in range(len(p.moves)) if v[("move", m)]}
     gone = {d.unit for d in dislodged}
     new_units = [Unit(u.power, u.kind, moved.get(i, u.location)) for i, u in enumerate(units) if u not in gone]
-    standoffs = _standoffs(scan, v, new_units)
+    standoffs = reading.standoffs({u.province for u in new_units})
     after, options = after_movement(state, new_units, dislodged, standoffs, rules)
     resolutions = None if solved.resolutions is None else len(solved.resolutions)
     backups = tuple(f"{name}: " + ", ".join(_describe_key(key, p, units) for key in keys)
                     for name, keys in solved.backups)
     trace = MovementTrace(scan.orders, scan, solved, units)
-    return PhaseResult(state, after, tuple(results), rules, options, solved.calls, resolutions, backups,
-                       tuple(dislodged), standoffs, trace,
+    return PhaseResult(state, after, tuple(results), rules, options, solver_calls=solved.calls,
+                       resolutions=resolutions, backup_rules=backups, dislodgements=tuple(dislodged),
+                       standoffs=standoffs, trace=trace,
                        resolutions_capped=solved.resolutions is not None and solved.resolutions.capped)
 
 
-PARADOX_RULES = {"all hold": "All Hold rule (DATC 4.A.2 d): every move in the paradox fails",
-                 "dptg": "DPTG rule (DATC v2.x 4.A.2 f): the resolution in which the paradox's convoys are disrupted"}
-
-
-def _order_result(order: Order, units: list[Unit], scan: _Prescan, solved: Solved, paradox: dict,
-                  rules: Rules) -> OrderResult:
-    p = scan.problem
-    v = solved.values
-    unit_index = p.unit_at[order.unit.province]
-    unit = units[unit_index]
-    was_dislodged = v.get(("dislodged", unit_index), False)
-    k = scan.chosen.get(unit_index)
+def _outcome(k: int, order: Order, scan: _Prescan, reading: Resolution) -> Outcome:
+    """The outcome of a legal order, read off the solution (:mod:`dipsat.resolution`)."""
     if k in scan.move_of:
-        m = scan.move_of[k]
-        if v[("move", m)]:
-            return OrderResult(order, unit, True, None, _strength_note(m, p, solved, units))
-        rule = paradox.get(("move", m)) or paradox.get(("path", m))
-        if rule in PARADOX_RULES:
-            return OrderResult(order, unit, False, Reason.PARADOX, PARADOX_RULES[rule])
-        if p.moves[m].convoy_only and not v[("path", m)]:
-            why = Reason.PARADOX if any(("convoy", c) in paradox for r in p.moves[m].routes for c in r) else Reason.NO_PATH
-            return OrderResult(order, unit, False, why, "no convoy route of undislodged convoying fleets")
-        return OrderResult(order, unit, False, Reason.BOUNCED, _strength_note(m, p, solved, units))
+        return reading.move(scan.move_of[k])
     if k in scan.support_of:
-        s = scan.support_of[k]
-        if v[("support", s)]:
-            return OrderResult(order, unit, True)
-        if was_dislodged:
-            return OrderResult(order, unit, False, Reason.DISLODGED, "the supporting unit was dislodged")
-        cutters = [units[p.moves[m].unit] for m in cutting_moves(p, rules.model, s, v)]
-        return OrderResult(order, unit, False, Reason.CUT,
-                           ("cut by " + ", ".join(f"{u.kind} {u.location}" for u in cutters)) if cutters else "cut")
+        return reading.support(scan.support_of[k])
     if k in scan.convoy_of:
-        c = scan.convoy_of[k]
-        if ("convoy", c) in paradox:
-            return OrderResult(order, unit, False, Reason.PARADOX, "the convoy is part of a paradox; Szykman rule (DATC 4.A.2, 5.B.9)")
-        if not v.get(("convoy", c), True):
-            return OrderResult(order, unit, False, Reason.DISLODGED, "the convoying fleet was dislodged")
-        return OrderResult(order, unit, True)
-    # holds (given or implicit)
-    if was_dislodged:
-        return OrderResult(order, unit, False, Reason.DISLODGED)
-    return OrderResult(order, unit, True)
-
-
-def _strength_note(m: int, p: Problem, solved: Solved, units: list[Unit] | None = None) -> str:
-    """'attack 2 vs hold 1' with the strongest opposition (values from the solved model)."""
-    attack = solved.strengths.get(("attack", m))
-    if attack is None:
-        return ""
-    move = p.moves[m]
-    opposition = [(solved.strengths.get(("resisting", m), 0), "defend" if _in_head_to_head(m, p, solved) else "hold", "")]
-    for other in p.moves_into[move.dest]:
-        if other != m:
-            who = f" of {units[p.moves[other].unit].kind.value} {p.moves[other].origin}" if units else ""
-            opposition.append((solved.strengths.get(("prevent", other), 0), "prevent", who))
-    value, what, who = max(opposition, key=lambda o: o[0])
-    return f"attack {attack} vs {what} {value}{who}"
-
-
-def _in_head_to_head(m: int, p: Problem, solved: Solved) -> bool:
-    move = p.moves[m]
-    if move.opposite is None:
-        return False
-    by_land = lambda i: p.moves[i].land_only or (not p.moves[i].convoy_only and not solved.values.get(("path", i), False))
-    return by_land(m) and by_land(move.opposite)
-
-
-def _dislodgement(u: int, scan: _Prescan, solved: Solved, units: list[Unit]) -> Dislodged:
-    p = scan.problem
-    for m in p.moves_into.get(p.units[u].province, []):
-        if solved.values[("move", m)]:
-            move = p.moves[m]
-            return Dislodged(units[u], move.origin, move.convoyed and solved.values.get(("path", m), False))
-    return Dislodged(units[u])
-
-
-def _standoffs(scan: _Prescan, v: dict, new_units: list[Unit]) -> frozenset[str]:
-    """Areas left empty after moves into them all failed (no retreat there, DATC 6.H)."""
-    p = scan.problem
-    occupied = {u.province for u in new_units}
-    out = set()
-    for province, ms in p.moves_into.items():
-        if province in occupied or any(v[("move", m)] for m in ms):
-            continue
-        if sum(1 for m in ms if not p.moves[m].convoy_only or v[("path", m)]) >= 2:
-            out.add(province)  # a standoff needs two units (a lost head-to-head is none, 6.H.9)
-    return frozenset(out)
+        return reading.convoy(scan.convoy_of[k])
+    return reading.hold(scan.problem.unit_at[order.unit.province])  # a hold, given or implicit
 
 
 def _describe_key(key, p: Problem, units: list[Unit]) -> str:

@@ -5,14 +5,17 @@ resvg (the ``png`` extra). Used by the CLI and by the case runner (``dipsat case
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from . import svg
 from .errors import DipsatError
+from .orders import Order
 from .results import PhaseResult
 from .state import State
 
-__all__ = ["FORMATS", "PictureError", "render", "result_picture", "state_picture", "case_pictures"]
+__all__ = ["FORMATS", "PictureError", "render", "result_picture", "state_picture", "case_pictures",
+           "validation_pictures", "position_pictures"]
 
 FORMATS = ["svg", "png"]
 
@@ -64,3 +67,25 @@ def case_pictures(directory: str, case_id: str, result: PhaseResult) -> list[Pat
     after.write_text(board(result.after, area=touched or None, title=f"{case_id}: after, {result.after.phase}"),
                      encoding="utf-8")
     return [before, after]
+
+
+def validation_pictures(result: PhaseResult, area: Sequence[str], record: State | None = None,
+                        ours: State | None = None, highlight: Sequence[str] = ()) -> dict[str, str]:
+    """The pictures of a phase where a record and dipsat differ (``dipsat validate --html``):
+    ``before`` (the position, the recorded orders and dipsat's results) and, given the
+    record's next position and ours, ``record`` and ``ours``; all of the same corner of the
+    map (`area`: province ids, the whole map when empty), the provinces where they differ
+    outlined (`highlight`)."""
+    corner = list(area) or None
+    out = {"before": board(result=result, area=corner, highlight=highlight,
+                           title=f"{result.before.phase}: the orders and dipsat's results (rules {result.rules})")}
+    if record is not None and ours is not None:
+        out["record"] = board(record, area=corner, highlight=highlight, title=f"The record: {record.phase}")
+        out["ours"] = board(ours, area=corner, highlight=highlight, title=f"dipsat: {ours.phase}")
+    return out
+
+
+def position_pictures(state: State, orders: Sequence[Order], area: Sequence[str]) -> dict[str, str]:
+    """A phase that could not be judged: its position and the orders read (``before``)."""
+    return {"before": board(state, orders=list(orders), area=list(area) or None,
+                            title=f"{state.phase}: the recorded position and orders")}

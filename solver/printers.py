@@ -5,12 +5,14 @@ Pure functions from results to text; the CLI only chooses which to call.
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from typing import TextIO
 
 from .board import PhaseKind, Unit
+from .compare import comparison_rows
 from .formats.casefile import format_unit_line, write_case
-from .formats.dipsat_json import (disbanded_report, dislodged_report, order_power, sorted_results,
+from .report import (disbanded_report, disorder_reason, dislodged_report, order_power, sorted_results,
                                   status_word)
 from .notation import format_order
 from .orders import Order
@@ -56,12 +58,16 @@ def render_text(result: PhaseResult, name: str = "") -> str:
                 head = " " * (2 + pw + 2 + ow + 2)
             lines += _wrap(f"{head}{status_word(r):<{sw}}  ", r.detail)
     else:
-        lines.append("Orders: none (every unit holds)")
+        lines.append("Orders: none" + (" (every unit holds)" if before.phase.kind is PhaseKind.MOVEMENT else ""))
+    if before.phase.kind is PhaseKind.ADJUSTMENT:
+        counts = adjustment_lines(result)
+        if counts:
+            lines.append("Adjustments:")
+            for line in counts:
+                lines += _wrap("  ", line, 4)
     if result.backup_rules:
         for backup in result.backup_rules:
             lines += _wrap("Backup rule: ", backup, 4)
-    if result.resolutions is not None and (result.resolutions > 1 or result.resolutions_capped):
-        lines.append(f"Consistent resolutions: {'at least ' if result.resolutions_capped else ''}{result.resolutions}")
     dislodged = dislodged_report(result)
     if dislodged:
         lines.append("Dislodged:")
@@ -148,6 +154,28 @@ def prestate_results(state: State) -> list[str]:
 # --- rule lawyer's views: --explain, --all, --compare -----------------------------------
 
 
+def adjustment_lines(result: PhaseResult) -> list[str]:
+    """For each power that adjusts: its centres, units and builds or removals
+    (``France: 4 centres, 5 units: 1 removal``)."""
+    from .adjustments import adjustment_count, counted_centres
+    state = result.before
+    out = []
+    for power in (p.name for p in state.variant.powers):
+        delta = adjustment_count(state, power)
+        if delta == 0:
+            continue
+        centres, units = len(counted_centres(state, power)), len(state.units_of(power))
+        what = f"{abs(delta)} build{'s' if abs(delta) > 1 else ''}" if delta > 0 else \
+            f"{-delta} removal{'s' if -delta > 1 else ''}"
+        line = f"{power}: {centres} centre{'s' if centres != 1 else ''}, {units} unit{'s' if units != 1 else ''}: {what}"
+        disorder = [d for d in result.civil_disorder if d.unit.power == power]
+        if disorder:
+            line += "; civil disorder removes " + "; ".join(
+                f"{d.unit.kind} {d.unit.location} ({disorder_reason(d)})" for d in disorder)
+        out.append(line)
+    return out
+
+
 def render_explanations(result: PhaseResult) -> str:
     """Each order's decisive facts (read off the solved model)."""
     from .explain import explain
@@ -157,6 +185,13 @@ def render_explanations(result: PhaseResult) -> str:
         lines.append(f"  {format_order(r.order)}")
         for fact in facts:
             lines += _wrap("      ", fact, 8)
+    for d in result.civil_disorder:
+        lines.append(f"  {d.unit.power}: {d.unit.kind} {d.unit.location} removed in civil disorder")
+        lines += _wrap("      ", disorder_reason(d), 8)
+        if d.others:
+            lines += _wrap("      ", "kept: " + ", ".join(f"{u.kind} {u.location} ({n})" for u, n in d.others), 8)
+    if len(lines) == 1:
+        lines.append("  (no orders)")
     return "\n".join(lines) + "\n"
 
 
@@ -165,19 +200,24 @@ def render_alternatives(result: PhaseResult) -> str:
     from .alternatives import alternatives
 
     alt = alternatives(result)
-    if alt.count == 1 and not alt.capped:
-        return "Consistent resolutions: 1 (no circular movement or paradox)\n"
-    lines = [f"Consistent resolutions: {'at least ' if alt.capped else ''}{alt.count}"]
+    capped = "at least " if alt.capped else ""
+    lines = [f"Consistent resolutions: {capped}{alt.count}" + (" (no circular movement or paradox)" if alt.count == 1
+                                                       and not alt.capped and alt.without_rulebook_rule is None else "")]
+    if alt.without_rulebook_rule is not None:
+        n = alt.without_rulebook_rule
+        lines += _wrap("  ", f"A convoy paradox as the DATC defines it: {n} resolution{'s' if n != 1 else ''} "
+                             f"without the {alt.rulebook} convoy rule (DATC 4.A.2), {alt.count} with it.", 4)
     if alt.count == 0:
         lines.append("  No resolution satisfies the rules: a paradox. Orders in its core:")
         lines += [f"    {order}" for order in alt.core]
-    else:
+    elif alt.count > 1 or alt.capped:
         listed = f" (the first {len(alt.resolutions)})" if len(alt.resolutions) < alt.count else ""
         lines.append(f"  They differ in{listed}:")
         for i, values in enumerate(alt.resolutions, start=1):
             mark = "  <- taken" if alt.chosen == i - 1 else ""
             lines.append(f"  Resolution {i}{mark}")
-            lines += [f"    {value}" for value in values]
+            width = max((len(kind) for kind, _ in values), default=0)
+            lines += [f"    {kind + ':':<{width + 1}} {value}" for kind, value in values]
         if alt.chosen is None:
             lines.append("  None of them is taken: the backup rule changes the result.")
     for rule in alt.rules:
@@ -185,44 +225,27 @@ def render_alternatives(result: PhaseResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def comparison_rows(results: dict[str, PhaseResult]) -> list[tuple[str, list[str]]]:
-    """(order, status per profile) for each order whose result differs between profiles."""
-    names = list(results)
-    first = results[names[0]]
-    rows = []
-    for k, r in enumerate(first.results):
-        statuses = [status_word(results[n].results[k]) for n in names]
-        if len(set(statuses)) > 1:
-            rows.append((format_order(r.order), statuses))
-    dislodged = {n: {d.unit for d in results[n].after.dislodged} | _disbanded_units(results[n]) for n in names}
-    for unit in sorted(set().union(*dislodged.values()), key=str):
-        marks = ["dislodged" if unit in dislodged[n] else "stays" for n in names]
-        if len(set(marks)) > 1:
-            rows.append((f"{unit} (unit)", marks))
-    boards = [sorted(map(str, results[n].after.units)) for n in names]
-    if len({tuple(b) for b in boards}) > 1 and not rows:
-        rows.append(("(board)", ["differs"] * len(names)))
-    return rows
-
-
-def _disbanded_units(result: PhaseResult) -> set[Unit]:
-    """Units dislodged with no retreat (gone from the board at once)."""
-    if result.before.phase.kind is not PhaseKind.MOVEMENT:
-        return set()
-    return {info.unit for info in disbanded_report(result)}
-
-
-def render_comparison(results: dict[str, PhaseResult]) -> str:
+def render_comparison(results: dict[str, PhaseResult], width: int | None = None) -> str:
+    """One row per difference between the results (:func:`dipsat.compare.comparison_rows`),
+    as wide as the terminal (``COLUMNS``); a subject wider than its column is printed on
+    its own line, never cut."""
     names = list(results)
     rows = comparison_rows(results)
     if not rows:
-        return f"Compared {', '.join(names)}: all profiles agree on every order.\n"
-    widths = [max(len(n), *(len(s[i]) for _, s in rows)) for i, n in enumerate(names)]
-    room = WIDTH - 2 - sum(w + 2 for w in widths)  # keep the table within 80 columns
-    ow = max(12, min(max(len(order) for order, _ in rows), 36, room))
+        return (f"Compared {', '.join(names)}: all agree (orders, dislodgements, retreats, standoffs, builds, "
+                f"removals, units and centres).\n")
+    width = width or shutil.get_terminal_size((WIDTH, 24)).columns
+    widths = [max(len(n), *(len(row.values[i]) for row in rows)) for i, n in enumerate(names)]
+    room = width - sum(w + 2 for w in widths)
+    labels = [f"{row.what}: {row.subject}" for row in rows]
+    ow = max(12, min(max(len(label) for label in labels), room))
     lines = [f"Compared {', '.join(names)}: {len(rows)} difference(s)", ""]
-    lines.append(f"{'order':<{ow}}  " + "  ".join(f"{n:<{w}}" for n, w in zip(names, widths)))
-    for order, statuses in rows:
-        text = order if len(order) <= ow else order[:ow - 1] + "…"
-        lines.append(f"{text:<{ow}}  " + "  ".join(f"{s:<{w}}" for s, w in zip(statuses, widths)))
+    lines.append(f"{'':<{ow}}  " + "  ".join(f"{n:<{w}}" for n, w in zip(names, widths)))
+    for label, row in zip(labels, rows):
+        cells = "  ".join(f"{v:<{w}}" for v, w in zip(row.values, widths))
+        if len(label) > ow:
+            lines.append(label)
+            lines.append(f"{'':<{ow}}  {cells}")
+        else:
+            lines.append(f"{label:<{ow}}  {cells}")
     return "\n".join(line.rstrip() for line in lines) + "\n"

@@ -90,9 +90,9 @@ class RecordedGame:
     variant: Variant
     phases: list[RecordedPhase]
     format: str = "diplomacy"
-    """The archive format it was read from: ``diplomacy`` (the package's saved-game
-    JSON, webDiplomacy exports), ``godip`` (Droidippy/godip histories) or ``dipsat``
-    (a dipsat game file)."""
+    """The archive (and so the adjudicator) it comes from: ``diplomacy`` (the package's
+    saved-game JSON), ``webdiplomacy`` (exports in that format without per-order
+    results), ``godip`` (Droidippy/godip histories) or ``dipsat`` (a dipsat game file)."""
 
 
 # --- names -------------------------------------------------------------------------------

@@ -2,40 +2,43 @@
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .board import Location, Unit
 from .orders import Order
+from .outcomes import DisorderRemoval, Outcome, Reason
 from .rules import Rules
 from .state import Dislodged, State
 
+if TYPE_CHECKING:
+    from .movement import MovementTrace
 
-class Reason(enum.Enum):
-    """Why an order failed (or, for ILLEGAL/VOID, why it had no effect)."""
-
-    ILLEGAL = "illegal"  # DATC 4.E.1: not a possible order; ignored, the unit holds
-    VOID = "void"  # a support or convoy that matches no order
-    BOUNCED = "bounced"  # the move was not strong enough (standoff or beaten)
-    NO_PATH = "no convoy"  # no undisrupted convoy route
-    CUT = "cut"  # support cut
-    DISLODGED = "dislodged"  # the unit was dislodged (support/convoy fails)
-    PARADOX = "paradox"  # decided by a backup rule (DATC 5.B.9)
-    BLOCKED = "blocked"  # retreat/build not possible (occupied, two retreats, no centre ...)
-
-    def __str__(self) -> str:
-        return self.value
+__all__ = ["OrderResult", "PhaseResult", "Reason"]
 
 
 @dataclass(frozen=True)
 class OrderResult:
-    """The outcome of one order as given."""
+    """One order as given, the unit it went to, and its outcome (a value naming what
+    decided it, :mod:`dipsat.outcomes`)."""
 
     order: Order
     unit: Unit | None
-    succeeded: bool
-    reason: Reason | None = None
-    detail: str = ""
+    outcome: Outcome
+
+    @property
+    def succeeded(self) -> bool:
+        return self.outcome.succeeds
+
+    @property
+    def reason(self) -> Reason | None:
+        """The result code of a failed order (None when it succeeded)."""
+        return self.outcome.code
+
+    @property
+    def detail(self) -> str:
+        """The outcome's short note (``attack 2 vs hold 1``, ``cut by A mun`` ...)."""
+        return self.outcome.detail
 
     @property
     def status(self) -> str:
@@ -59,8 +62,12 @@ class PhaseResult:
     (:attr:`dislodged` lists only those left to retreat)."""
     standoffs: frozenset[str] = frozenset()
     """Movement: the areas left empty by a standoff (no retreat there, DATC 6.H)."""
-    trace: object | None = field(default=None, compare=False, repr=False)
-    """Movement only: the prescan and the solved model, read by :mod:`dipsat.explain`."""
+    civil_disorder: tuple[DisorderRemoval, ...] = ()
+    """Adjustment: the units the civil-disorder rule removed (DATC 4.D.8), with the distances
+    and the tie-break that chose each."""
+    trace: MovementTrace | None = field(default=None, compare=False, repr=False)
+    """Movement only: the prescan and the solved model, for ``--all`` (the consistent
+    resolutions before any backup rule, and a paradox's core)."""
     resolutions_capped: bool = False
     """Movement: there are more consistent resolutions than :attr:`resolutions` (the
     driver stops enumerating at its cap, ``dipsat.driver.MAX_RESOLUTIONS`` per independent part)."""

@@ -3,26 +3,35 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 
-from .board import Location, Unit, UnitKind
+from .board import Location, Power, Unit, UnitKind
 from .orders import Disband, Order, Retreat
 from .legality import fleet_destination
 from .phases import after_retreats, retreat_options
-from .results import OrderResult, PhaseResult, Reason
+from .outcomes import Disbands, Illegal, IllegalCode, RetreatBounced, RetreatCode, RetreatRefused, Retreats
+from .results import OrderResult, PhaseResult
 from .rules import MultipleOrders, Rules
 from .state import Dislodged, State
 
 
-def adjudicate_retreats(state: State, orders: list[Order], rules: Rules) -> PhaseResult:
-    """Retreats to the same area all fail; unordered dislodged units are disbanded."""
+def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
+                        silent: Mapping[Power, str] | None = None) -> PhaseResult:
+    """Retreats to the same area all fail; unordered dislodged units are disbanded. The
+    orders of the powers in `silent` (power -> why) are illegal with that reason."""
     by_province = {d.unit.province: d for d in state.dislodged}
     results: dict[int, OrderResult] = {}
     legal: dict[str, list[tuple[int, Location | None]]] = {}  # province -> (order, where it goes)
     for k, order in enumerate(orders):
         d = by_province.get(order.unit.province) if isinstance(order, (Retreat, Disband)) else None
-        where, why = _destination(state, order, by_province, rules)
+        power = order.power or (d.unit.power if d else None)
+        why: Illegal | None
+        if silent and power is not None and power in silent:
+            where, why = None, Illegal(IllegalCode.SILENCED, silent[power])
+        else:
+            where, why = _destination(state, order, by_province, rules)
         if why is not None:
-            results[k] = OrderResult(order, d.unit if d else None, False, Reason.ILLEGAL, why)
+            results[k] = OrderResult(order, d.unit if d else None, why)
         else:
             assert isinstance(order, (Retreat, Disband))  # _destination finds every other order illegal
             legal.setdefault(order.unit.province, []).append((k, where))
@@ -32,8 +41,8 @@ def adjudicate_retreats(state: State, orders: list[Order], rules: Rules) -> Phas
         unit = by_province[province].unit
         for k, _ in candidates:
             if pick is None or (k != pick[0] and orders[k] != orders[pick[0]]):
-                results[k] = OrderResult(orders[k], unit, False, Reason.ILLEGAL,
-                                         "the unit has more than one order (DATC 4.D.3)")
+                results[k] = OrderResult(orders[k], unit, Illegal(IllegalCode.SEVERAL_ORDERS,
+                                                                  "the unit has more than one order (DATC 4.D.3)"))
         if pick is not None:
             chosen[province] = pick
     targets = Counter(where.province for _, where in chosen.values() if where is not None)
@@ -44,12 +53,13 @@ def adjudicate_retreats(state: State, orders: list[Order], rules: Rules) -> Phas
             if j in results:
                 continue
             if where is None:
-                results[j] = OrderResult(orders[j], unit, True)
+                results[j] = OrderResult(orders[j], unit, Disbands())
             elif targets[where.province] > 1:
-                results[j] = OrderResult(orders[j], unit, False, Reason.BOUNCED,
-                                         f"several units retreat to {where.province}: all are disbanded")
+                others = tuple(sorted(by_province[p].unit for p, (_, w) in chosen.items()
+                                      if p != province and w is not None and w.province == where.province))
+                results[j] = OrderResult(orders[j], unit, RetreatBounced(where.province, others))
             else:
-                results[j] = OrderResult(orders[j], unit, True)
+                results[j] = OrderResult(orders[j], unit, Retreats(where))
         if where is not None and targets[where.province] == 1:
             survivors.append(Unit(unit.power, unit.kind, where))
     after = after_retreats(state.with_(units=state.units + tuple(survivors)))
@@ -67,15 +77,15 @@ def _one_order(orders: list[Order], candidates: list[tuple[int, Location | None]
 
 
 def _destination(state: State, order: Order, by_province: dict[str, Dislodged],
-                 rules: Rules) -> tuple[Location | None, str | None]:
+                 rules: Rules) -> tuple[Location | None, Illegal | None]:
     """Where a retreat order goes (None for a disband), or why it is illegal."""
     if not isinstance(order, (Retreat, Disband)):
-        return None, f"not a retreat-phase order ({type(order).__name__})"
+        return None, Illegal(IllegalCode.WRONG_PHASE, f"not a retreat-phase order ({type(order).__name__})")
     d = by_province.get(order.unit.province)
     if d is None:
-        return None, f"no dislodged unit in {order.unit.province}"
+        return None, Illegal(IllegalCode.NO_UNIT, f"no dislodged unit in {order.unit.province}")
     if order.power is not None and order.power != d.unit.power:
-        return None, f"the unit belongs to {d.unit.power}"
+        return None, Illegal(IllegalCode.FOREIGN_UNIT, f"the unit belongs to {d.unit.power}")
     if isinstance(order, Disband):
         return None, None
     options = retreat_options(state, d, rules)
@@ -83,10 +93,25 @@ def _destination(state: State, order: Order, by_province: dict[str, Dislodged],
     if d.unit.kind is UnitKind.FLEET:  # coasts as in a move (DATC 4.B.1-4.B.3)
         exact, why = fleet_destination(state.map, d.unit.location, dest, rules)
         if exact is None:
-            return None, why
+            assert why is not None
+            code = RetreatCode.OTHER_COAST if why.why is IllegalCode.COAST else RetreatCode.NOT_ADJACENT
+            return None, RetreatRefused(IllegalCode.NOT_RETREATABLE, why.text, code)
         dest = exact
     else:
         dest = Location(dest.province)
     if dest not in options:
-        return None, f"{order.dest} is not a possible retreat (options: {', '.join(map(str, options)) or 'none'})"
+        code, words = _refusal(state, d, dest)
+        listed = ", ".join(map(str, options)) or "none"
+        return None, RetreatRefused(IllegalCode.NOT_RETREATABLE, f"{order.dest}: {words} (options: {listed})", code)
     return dest, None
+
+
+def _refusal(state: State, d: Dislodged, dest: Location) -> tuple[RetreatCode, str]:
+    """Why `dest` is not among a dislodged unit's retreat options (DATC 6.H)."""
+    if state.unit_at(dest.province) is not None:
+        return RetreatCode.OCCUPIED, "occupied"
+    if dest.province == d.attacker_origin:
+        return RetreatCode.ATTACKER_ORIGIN, "the area the attacker came from (DATC 6.H.5)"
+    if dest.province in state.standoffs:
+        return RetreatCode.STANDOFF, "left empty by a standoff (DATC 6.H.6)"
+    return RetreatCode.NOT_ADJACENT, "not a possible retreat"

@@ -24,10 +24,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from .board import Location, PhaseKind, Unit, UnitKind
-from .maps.geometry import Geometry, load_geometry, rings_path
+from .maps.geometry import Geometry, load_geometry
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                      Waive, order_power)
 from .results import OrderResult, PhaseResult
@@ -54,47 +54,34 @@ INK = "#222222"
 FAILED = "#d0141b"
 PARADOX = "#8e2bd0"
 OPTION = "#7a7a7a"
+HIGHLIGHT = "#ff00b4"
 
 
-# --- reading a result: the one place that knows OrderResult's reason and detail -------
+# --- reading a result: the one place that looks at an order's outcome value -----------------
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What a picture shows of one order's result."""
+    """What a picture shows of one order's outcome (:mod:`dipsat.outcomes`)."""
 
     succeeded: bool
     mark: str
-    """``succeeds``, or why not: ``bounced``, ``cut``, ``dislodged``, ``no-convoy``,
+    """``succeeds``, or the result code: ``bounced``, ``cut``, ``dislodged``, ``no-convoy``,
     ``paradox``, ``illegal``, ``void``, ``blocked``, ``fails``."""
     text: str
-    """In words, for the tooltip."""
+    """In words, for the tooltip: the outcome's first fact (``fails: bounced ...: standoff with ...``)."""
 
 
 def outcome_of(result: OrderResult) -> Outcome:
-    """Read one order's result. The only function here that looks inside an OrderResult's
-    outcome, so a change of how results are represented touches this function alone."""
-    if result.succeeded:
-        return Outcome(True, "succeeds", "succeeds" + (f": {result.detail}" if result.detail else ""))
-    mark = str(result.reason).replace(" ", "-") if result.reason is not None else "fails"
-    words = str(result.reason) if result.reason is not None else "fails"
-    return Outcome(False, mark, words + (f": {result.detail}" if result.detail else ""))
-
-
-def _standoffs(result: PhaseResult) -> frozenset[str]:
-    """Provinces left empty by a standoff: two or more moves into it bounced, none entered
-    (the result's next state keeps them only when a retreat phase follows)."""
-    bounced: dict[str, int] = {}
-    entered: set[str] = set()
-    for r in result.results:
-        if isinstance(r.order, Move):
-            outcome = outcome_of(r)
-            if outcome.succeeded:
-                entered.add(r.order.dest.province)
-            elif outcome.mark == "bounced":
-                bounced[r.order.dest.province] = bounced.get(r.order.dest.province, 0) + 1
-    occupied = {u.province for u in result.after.units}
-    return frozenset(p for p, n in bounced.items() if n >= 2 and p not in entered and p not in occupied)
+    """What to draw of one order's outcome value: whether it succeeded, its result code as
+    a CSS class, and its decisive fact in words (:func:`dipsat.explain.explain_order`)."""
+    from .explain import explain_order
+    outcome = result.outcome
+    text = explain_order(result)[0]
+    if outcome.succeeds:
+        return Outcome(True, "succeeds", text)
+    code = outcome.code
+    return Outcome(False, str(code).replace(" ", "-") if code is not None else "fails", text)
 
 
 # --- layout helpers -------------------------------------------------------------------
@@ -167,7 +154,8 @@ class _Drawn:
 def board(state: State | None = None, *, result: PhaseResult | None = None,
           orders: Sequence[Order] | None = None, area: Iterable[str] | str | None = None,
           size: int | None = None, legend: bool = True, labels: bool = True,
-          title: str | None = None, colours: Mapping[str, str] | None = None) -> str:
+          title: str | None = None, colours: Mapping[str, str] | None = None,
+          highlight: Iterable[str] = ()) -> str:
     """The board as SVG text.
 
     :param state: the position (with ``result``: leave it out, the result's position before
@@ -181,6 +169,7 @@ def board(state: State | None = None, *, result: PhaseResult | None = None,
     :param labels: write the province abbreviations.
     :param title: the legend's title (default: the phase).
     :param colours: power name -> colour (``#rrggbb``), over :data:`POWER_COLOURS`.
+    :param highlight: province ids to outline in :data:`HIGHLIGHT` (e.g. where two adjudications differ).
     """
     if state is None:
         if result is None:
@@ -188,6 +177,7 @@ def board(state: State | None = None, *, result: PhaseResult | None = None,
         state = result.before
     geometry = load_geometry(state.map.name)
     painter = _Painter(state, geometry, result, colours or {})
+    painter.highlight = sorted(set(highlight))
     if result is not None:
         painter.results(result)
     elif orders:
@@ -223,17 +213,18 @@ class _Painter:
         self.moves: dict[str, _Drawn] = {}  # province of a moving unit -> its arrow
         self.given: tuple[Order, ...] = ()
         self.box = (0.0, 0.0, geometry.width, geometry.height)
+        self.highlight: list[str] = []  # provinces outlined
         for d in state.dislodged:
             self.dislodged[d.unit] = self._displaced(d.unit.location, d.attacker_origin)
         if result is not None and state.phase.kind is PhaseKind.MOVEMENT:
-            from .formats.dipsat_json import dislodged_report
+            from .report import dislodged_report
             for info in dislodged_report(result):
                 unit = info.dislodged.unit
                 self.dislodged[unit] = self._displaced(unit.location, info.dislodged.attacker_origin)
                 self.retreat_options[unit] = info.options
-            self.standoffs = result.after.standoffs | _standoffs(result)
+            self.standoffs = result.after.standoffs | result.standoffs
         elif state.phase.kind is PhaseKind.RETREAT:
-            from .retreats import retreat_options
+            from .phases import retreat_options
             from .rules import Rules
             rules = result.rules if result is not None else Rules.profile()
             for d in state.dislodged:
@@ -270,7 +261,7 @@ class _Painter:
             pending.append((r.order, outcome_of(r), r.unit))
         self._draw_all(pending)
         if result.before.phase.kind is PhaseKind.ADJUSTMENT:
-            from .formats.dipsat_json import disbanded_report
+            from .report import disbanded_report
             for info in disbanded_report(result):  # civil-disorder removals
                 if info.unit not in self.gone:
                     self._cross(self._unit_point(info.unit), f"removed-{_loc_id(info.unit.location)}",
@@ -576,6 +567,13 @@ class _Painter:
             out.append(f'<path id="crossing-{a}-{b}" class="crossing {c.kind}" d="M{_f(x1)} {_f(y1)}L{_f(x2)} {_f(y2)}" '
                        f'stroke="{BORDER}" stroke-width="{_f(self.r * 0.3)}" stroke-dasharray="{_f(self.r * 0.3)} '
                        f'{_f(self.r * 0.25)}" fill="none"/>')
+        for pid in self.highlight:
+            shape = geo.provinces.get(pid) or geo.impassable.get(pid)
+            if shape is None:
+                raise ValueError(f"highlight: unknown province {pid!r}")
+            self.used.add("highlight")
+            out.append(f'<path id="highlight-{pid}" class="highlight" d="{shape.path}" fill="none" stroke="{HIGHLIGHT}" '
+                       f'stroke-width="{_f(self.r * 0.3)}" stroke-opacity="0.8" stroke-linejoin="round"/>')
         if labels:
             size = _f(self.r * 1.0)
             texts = []
@@ -756,6 +754,7 @@ _LEGEND = [
     ("build", "build"),
     ("blockade", "centre blockaded by a wing"),
     ("crossing", "crossing (strait, waterway)"),
+    ("highlight", "highlighted province"),
 ]
 
 
@@ -825,6 +824,7 @@ def _legend_symbol(key: str) -> str:
         "blockade": f'<circle cx="12" cy="8" r="4" fill="#ffffff" stroke="{INK}"/><circle cx="12" cy="8" r="7.5" '
                     f'fill="none" stroke="{INK}" stroke-width="2" stroke-dasharray="3 2"/>',
         "crossing": f'<path d="M2 8L22 8" stroke="{BORDER}" stroke-width="3" stroke-dasharray="3 2"/>',
+        "highlight": f'<rect x="3" y="1" width="18" height="14" fill="none" stroke="{HIGHLIGHT}" stroke-width="3"/>',
     }.get(key, "")
 
 

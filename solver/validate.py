@@ -129,23 +129,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .adjudicator import adjudicate, adjudicate_many
-from .board import Location, PhaseKind, Unit, UnitKind
+from .board import PhaseKind, Unit, UnitKind
 from .explain import explain
 from .formats.diplomacy_json import read_game
 from .formats.casefile import format_unit_line, write_case
 from .formats.godip import read_godip_game
 from .notation import format_order
+from .pictures import position_pictures, validation_pictures
 from .printers import prestate_results
 from .records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name,
                       with_attackers)
 from .rule_scope import issues_touched
-from .state import Dislodged, State
+from .state import State
 from .orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, ordered_province
 from .results import OrderResult, PhaseResult, Reason
 from .rules import ISSUES, Rules
 
 __all__ = ["AGREED", "DISAGREED", "RULE_DIFFERENCE", "REJECTED", "FINAL", "Difference", "PhaseReport",
-           "GameReport", "validate_game", "validate_text", "rejected_record", "alternative_rules"]
+           "GameReport", "validate_game", "validate_text", "rejected_record", "alternative_rules", "case_name"]
 
 AGREED = "agreed"
 DISAGREED = "disagreed"
@@ -168,6 +169,9 @@ KNOWN_READINGS: dict[str, dict[str, str]] = {
     # godip (Droidippy): the same adjacent-convoy reading; civil disorder by distance to
     # the nearest home centre, armies and fleets both over land and sea
     "godip": {"4.A.3": "intent", "4.D.8": "godip"},
+    # webDiplomacy (its exports in the package's format, without results): an army goes by
+    # convoy to an adjacent province only when the order says VIA (and a convoy is ordered)
+    "webdiplomacy": {"4.A.3": "via"},
 }
 """The readings each archive format's adjudicator is known to follow: tried first when the
 rules of a record are inferred, and taken when another option explains a game equally well."""
@@ -216,6 +220,13 @@ class PhaseReport:
     case: str = ""
     """With ``cases=True``: the phase as a jDip case file (position, orders, the record's
     outcome as POSTSTATE, ours as comments), for disagreements and rule differences."""
+    pictures: dict[str, str] = field(default_factory=dict)
+    """With ``pictures=True`` (``dipsat validate --html``), drawn by the process that judged the
+    phase, for disagreements, rule differences and rejected phases with a position: SVG texts
+    by name (:func:`dipsat.pictures.validation_pictures`): ``before`` (the position, the
+    recorded orders and our results), and where the boards differ ``record`` (the record's
+    next position) and ``ours`` (ours), of the same corner of the map; ``error``: why a
+    picture could not be drawn."""
 
     @property
     def board_differs(self) -> bool:
@@ -298,16 +309,17 @@ def rejected_record(source: str, reason: str, rules: Rules | None = None, game: 
     return GameReport(game or source, source, str(rules or Rules.profile()), [], reason)
 
 
-def validate_text(text: str, source: str, rules: Rules, cases: bool = False) -> GameReport:
+def validate_text(text: str, source: str, rules: Rules, cases: bool = False, *, pictures: bool = False) -> GameReport:
     """One saved game as JSON text (a ``.json`` file or one line of a ``.jsonl``)."""
     try:
         record = json.loads(text)
     except (ValueError, RecursionError) as exc:
         return rejected_record(source, f"malformed JSON: {exc}", rules)
-    return validate_game(record, rules, source, cases)
+    return validate_game(record, rules, source, cases, pictures=pictures)
 
 
-def validate_game(record: dict, rules: Rules, source: str = "", cases: bool = False) -> GameReport:
+def validate_game(record: dict, rules: Rules, source: str = "", cases: bool = False, *,
+                  pictures: bool = False) -> GameReport:
     """Validate every phase of one recorded game of the ``diplomacy`` package; never raises."""
     try:
         game = read_game(record)
@@ -316,10 +328,10 @@ def validate_game(record: dict, rules: Rules, source: str = "", cases: bool = Fa
         return rejected_record(source, str(exc), rules, str(gid) if gid is not None else None)
     except Exception as exc:  # noqa: BLE001 - a report, never an exception
         return rejected_record(source, f"unreadable record: {type(exc).__name__}: {exc}", rules)
-    return validate_recorded(game, rules, source, cases)
+    return validate_recorded(game, rules, source, cases, pictures=pictures)
 
 
-def validate_godip(text: str, source: str, rules: Rules, cases: bool = False) -> GameReport:
+def validate_godip(text: str, source: str, rules: Rules, cases: bool = False, *, pictures: bool = False) -> GameReport:
     """One Droidippy/godip game history (the text of a ``game_N.txt``); never raises."""
     try:
         game = read_godip_game(text, source)
@@ -327,10 +339,11 @@ def validate_godip(text: str, source: str, rules: Rules, cases: bool = False) ->
         return rejected_record(source, str(exc), rules)
     except Exception as exc:  # noqa: BLE001 - a report, never an exception
         return rejected_record(source, f"unreadable record: {type(exc).__name__}: {exc}", rules)
-    return validate_recorded(game, rules, source, cases)
+    return validate_recorded(game, rules, source, cases, pictures=pictures)
 
 
-def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases: bool = False) -> GameReport:
+def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases: bool = False, *,
+                      pictures: bool = False) -> GameReport:
     """Validate every phase of a recorded game of any archive format; never raises.
 
     The game is judged under `rules`; then the options of the DATC chapter-4 issues
@@ -338,7 +351,8 @@ def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases:
     (:func:`dipsat.rule_scope.issues_touched`), and an option is taken as the
     record's reading when it makes more of those phases agree (:meth:`_Judge.infer`).
     Phases that agree only under the inferred options are rule differences. With
-    `cases`, each disagreement and rule difference carries its case file (:attr:`PhaseReport.case`)."""
+    `cases`, each disagreement and rule difference carries its case file (:attr:`PhaseReport.case`);
+    with `pictures`, they and the rejected phases carry their pictures (:attr:`PhaseReport.pictures`)."""
     report = GameReport(game.id, source or game.id, str(rules))
     try:
         judge = _Judge(game, rules)
@@ -355,7 +369,12 @@ def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases:
                 phase.case = judge.case_text(i, phase)
             report.phases.append(phase)
         except Exception as exc:  # noqa: BLE001 - a crash of ours is reported, the run goes on
-            report.phases.append(_crash(rec, exc))
+            report.phases.append(phase := _crash(rec, exc))
+        if pictures and phase.status in (DISAGREED, RULE_DIFFERENCE, REJECTED):
+            try:
+                phase.pictures = judge.pictures(i, phase)
+            except Exception as exc:  # noqa: BLE001 - a picture must not sink the report
+                phase.pictures = {"error": f"{type(exc).__name__}: {exc}"}
     return report
 
 
@@ -542,6 +561,23 @@ class _Judge:
                 del used[n]
         return tuple(sorted(used.items()))
 
+    def pictures(self, i: int, report: PhaseReport) -> dict[str, str]:
+        """The pictures of a phase that differs or is rejected (:attr:`PhaseReport.pictures`),
+        of the corner of the map the differences and the orders involved touch."""
+        rec, nxt, _ = self.context(i)
+        if rec.state is None:
+            return {}
+        provinces = rec.state.map.provinces
+        area = sorted(p for p in _involved_provinces(rec, report.differences)[1] if p in provinces)
+        if report.status == REJECTED or i not in self.scope:
+            return position_pictures(rec.state, [o for o, _ in rec.orders], area)
+        result, _ = self.judge([i], self.rules)[i]
+        record = ours = None
+        if report.board_differs and nxt is not None and nxt.state is not None:
+            record, ours = nxt.state, _ours_after(result, nxt, self.rules)
+        differing = sorted(p for p in _subject_provinces(report.differences) if p in provinces)
+        return validation_pictures(result, area, record, ours, differing)
+
     def case_text(self, i: int, report: PhaseReport) -> str:
         rec, nxt, _ = self.context(i)
         result, _ = self.judge([i], self.rules)[i]
@@ -616,11 +652,16 @@ def disagreement_case(game_id: str, rec: RecordedPhase, nxt: RecordedPhase | Non
     if nxt is not None and nxt.state is not None and nxt.kind is PhaseKind.RETREAT:
         dislodged = [d.unit for d in nxt.state.dislodged
                      if not (nxt.retreat_options_recorded and not nxt.retreat_options.get(d.unit.province))]
-    case_id = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{game_id}.{rec.name}")
+    case_id = case_name(game_id, rec.name)
     write_case(handle, case_id, state.phase, list(state.units), [format_order(o) for o, _ in rec.orders], after,
                dislodged, list(state.owners), str(result.rules), prestate_dislodged=[d.unit for d in state.dislodged],
                prestate_results=prestate_results(state))
     return handle.getvalue()
+
+
+def case_name(game_id: str, phase: str) -> str:
+    """The case id (and file name, with ``.txt``) of a phase written as a case file."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{game_id}.{phase}")
 
 
 def _combo_text(combo: tuple[tuple[str, str], ...]) -> str:
@@ -754,10 +795,8 @@ def _position_differences(rec: RecordedPhase, result: PhaseResult, nxt: Recorded
     all) agrees when we dislodged it too, and a retreat phase in which no recorded unit
     has a retreat is the same as the phase we go to instead."""
     assert nxt.state is not None
-    after = result.after
+    after = _ours_after(result, nxt, rules)
     retreat_options = dict(result.retreat_options)
-    if after.phase.kind is PhaseKind.ADJUSTMENT and nxt.kind is PhaseKind.MOVEMENT:
-        after = adjudicate(after, [], rules).after  # the record skipped an adjustment phase with nothing to do
     diffs = []
     ours_all = {d.unit for d in result.dislodgements}
     ours_open = {d.unit for d in after.dislodged} if after.phase.kind is PhaseKind.RETREAT else set()
@@ -797,6 +836,14 @@ def _position_differences(rec: RecordedPhase, result: PhaseResult, nxt: Recorded
     return diffs
 
 
+def _ours_after(result: PhaseResult, nxt: RecordedPhase, rules: Rules) -> State:
+    """Our position to compare with the record's next one."""
+    after = result.after
+    if after.phase.kind is PhaseKind.ADJUSTMENT and nxt.kind is PhaseKind.MOVEMENT:
+        after = adjudicate(after, [], rules).after  # the record skipped an adjustment phase with nothing to do
+    return after
+
+
 def _options(unit: Unit, options) -> set[str]:
     if unit.kind is UnitKind.ARMY:
         return {o.province.upper() for o in options}
@@ -817,11 +864,7 @@ def _involved(rec: RecordedPhase, result: PhaseResult, diffs: list[Difference]) 
     """The recorded orders that touch the provinces of the differences, or the provinces
     those orders touch (one step further: the convoying fleets, the attacks on them, the
     supports ...), and our explanation of each."""
-    provinces = {word[:3].lower() for d in diffs for word in d.subject.replace(":", " ").split()
-                 if _LOCATION_WORD.match(word)}
-    touched = [_touched(order) for order, _ in rec.orders]
-    first = [t for t in touched if t & provinces]
-    wider = provinces.union(*first) if first else provinces
+    touched, wider = _involved_provinces(rec, diffs)
     try:
         facts = explain(result)
     except Exception as exc:  # noqa: BLE001 - an explanation must not sink the report
@@ -834,6 +877,21 @@ def _involved(rec: RecordedPhase, result: PhaseResult, diffs: list[Difference]) 
             explanation[label] = [r.status + (f" ({r.detail})" if r.detail else "")] + [
                 f for f in facts[k] if f != r.status]
     return orders, explanation
+
+
+def _involved_provinces(rec: RecordedPhase, diffs: list[Difference]) -> tuple[list[set[str]], set[str]]:
+    """The provinces each recorded order touches, and those of the differences with those
+    of the orders touching them."""
+    provinces = _subject_provinces(diffs)
+    touched = [_touched(order) for order, _ in rec.orders]
+    first = [t for t in touched if t & provinces]
+    return touched, provinces.union(*first) if first else provinces
+
+
+def _subject_provinces(diffs: list[Difference]) -> set[str]:
+    """The provinces the differences name (words such as ``BUR``, ``STP/NC``)."""
+    return {word[:3].lower() for d in diffs for word in d.subject.replace(":", " ").split()
+            if _LOCATION_WORD.match(word)}
 
 
 def _touched(order: Order) -> set[str]:

@@ -95,20 +95,68 @@ def test_text_report_lists_units_disbanded_in_retreat_phase():
 # --- JSON output -------------------------------------------------------------------------
 
 
+def test_json_names_the_strengths_and_orders_that_bounced_a_move(tmp_path):
+    """A bounced move's outcome in JSON: its attack strength and the opposing strength and
+    order as numbers and orders (docs/json.md), not only text; and a cut support with its cutter."""
+    case = tmp_path / "bounce.txt"
+    case.write_text("""VARIANT_ALL Standard
+CASE json.bounce
+PRESTATE_SETPHASE Spring 1901, Movement
+PRESTATE
+    France: A par
+    France: A pic
+    Germany: A mun
+    Germany: A ruh
+    England: A bel
+ORDERS
+    France: A par - bur
+    France: A pic S A par - bur
+    Germany: A mun - bur
+    Germany: A ruh S A mun - bur
+    England: A bel - pic
+END
+""", encoding="utf-8")
+    res = run("adjudicate", str(case), "--format", "json")
+    assert res.exit_code == 0, res.output
+    by_order = {o["order"]: o for o in json.loads(res.stdout)["orders"]}
+    bounced = by_order["France: A par - bur"]["outcome"]
+    assert bounced["kind"] == "bounced"
+    assert bounced["attack"] == {"kind": "attack", "value": 1, "of": "France: A par - bur", "supports": [],
+                                 "not_counted": [{"unit": "France: A pic", "why": "cut",
+                                                  "by": ["England: A bel - pic"]}]}
+    (culprit,) = bounced["by"]
+    assert culprit["order"] == "Germany: A mun - bur" and culprit["unit"] == "Germany: A mun"
+    assert culprit["strength"] == {"kind": "prevent", "value": 2, "of": "Germany: A mun - bur",
+                                   "supports": ["Germany: A ruh"], "not_counted": []}
+    assert by_order["France: A pic S A par - bur"]["outcome"]["by"] == ["England: A bel - pic"]
+    assert by_order["Germany: A mun - bur"]["outcome"]["kind"] == "moves"
+
+
 def test_json_result_of_rulebook_figure_8():
     res = run("adjudicate", FIGURES, "--case", "rulebook.fig08", "--format", "json")
     assert res.exit_code == 0
     doc = json.loads(res.stdout)
     assert list(doc) == ["format", "type", "rules", "phase", "next_phase", "orders", "dislodged",
-                         "disbanded", "solver", "after", "before"]
+                         "disbanded", "civil_disorder", "solver", "after", "before"]
     assert doc["format"] == FORMAT and doc["type"] == "result" and doc["rules"] == "2000"
     assert doc["phase"] == {"year": 1901, "season": "Spring", "kind": "Movement"}
     assert doc["next_phase"] == {"year": 1901, "season": "Spring", "kind": "Retreat"}
     orders = {o["order"]: o for o in doc["orders"]}
-    assert orders["France: A mar - bur"] == {
+    move = dict(orders["France: A mar - bur"])
+    outcome = move.pop("outcome")
+    assert move == {
         "index": 0, "order": "France: A mar - bur", "type": "move", "power": "France",
         "unit": {"power": "France", "kind": "A", "location": "mar"}, "succeeded": True,
         "result": "succeeds", "reason": None, "detail": "attack 2 vs hold 1"}
+    assert outcome["kind"] == "moves"
+    assert outcome["attack"] == {"kind": "attack", "value": 2, "of": "France: A mar - bur",
+                                 "supports": ["France: A gas"], "not_counted": []}
+    assert (outcome["resistance"]["kind"], outcome["resistance"]["value"], outcome["resistance"]["unit"]) == (
+        "hold", 1, "Germany: A bur")
+    assert outcome["dislodged_by"] is None if "dislodged_by" in outcome else True
+    assert orders["Germany: A bur H"]["outcome"]["by"] == {
+        "unit": "Germany: A bur", "by": "France: A mar - bur", "by_convoy": False, "attack": 2,
+        "supports": ["France: A gas"]}
     assert orders["France: A gas S A mar - bur"]["succeeded"] is True
     hold = orders["Germany: A bur H"]
     assert (hold["succeeded"], hold["reason"], hold["type"]) == (False, "dislodged", "hold")
@@ -433,3 +481,41 @@ def test_every_bundled_case_through_adjudicate(tmp_path, source, case_id):
     path.write_text(run("adjudicate", source, "--case", case_id, "--format", "case").stdout)
     check = run("cases", str(path))
     assert check.exit_code == 0, check.stdout
+
+
+SILENCED = """VARIANT_ALL Standard
+CASE silenced.circle A circular movement beside a neutral power's order
+PLAYERS 6
+PRESTATE_SETPHASE Spring 1901, Movement
+PRESTATE
+    Turkey: F ank
+    Turkey: A con
+    Turkey: A smy
+    Italy: A ven
+ORDERS
+    Turkey: F ank - con
+    Turkey: A con - smy
+    Turkey: A smy - ank
+{italy}END
+"""
+
+
+def test_explain_and_all_work_the_same_when_a_power_is_silenced(tmp_path):
+    """Italy is neutral in the six-player game: its order is illegal (silenced), and
+    --explain and --all still read the whole solved model, as without that order."""
+    with_order, without = tmp_path / "with.txt", tmp_path / "without.txt"
+    with_order.write_text(SILENCED.format(italy="    Italy: A ven - tri\n"), encoding="utf-8")
+    without.write_text(SILENCED.format(italy=""), encoding="utf-8")
+    outputs = []
+    for path in (with_order, without):
+        res = run("adjudicate", str(path), "--explain", "--all")
+        assert res.exit_code == 0, res.output
+        outputs.append(res.stdout)
+    silenced, plain = outputs
+    assert "Italy is neutral in the 6-player game" in silenced
+    for text in (silenced, plain):
+        assert "circular movement (DATC 5.B.9): every move in the cycle succeeds" in text
+        assert "Consistent resolutions: 2" in text and "<- taken" in text
+    explanations = lambda text: [line for line in text[text.index("Explanations:"):].splitlines()
+                                 if "Italy" not in line and "illegal" not in line]
+    assert explanations(silenced)[:12] == explanations(plain)[:12]

@@ -60,7 +60,7 @@ def test_mypy_strict_reports_only_what_the_allow_list_says(package_tree: Path) -
 
 def test_import_layer_contracts_hold(package_tree: Path) -> None:
     run = subprocess.run([sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; "
-                          "sys.exit(lint_imports_command())", "--no-cache"],
+                          "sys.exit(lint_imports_command())", "--no-cache", "--no-logo"],
                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(package_tree)}, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     contracts = PYPROJECT["tool"]["importlinter"]["contracts"]

@@ -17,7 +17,7 @@ from dipsat.encodings.model import PhaseModel
 from dipsat.errors import SolverError
 from dipsat.formats.casefile import read_cases
 from dipsat.movement import prescan
-from dipsat.printers import render_alternatives, render_text
+from dipsat.printers import render_alternatives
 
 from .conftest import CASES
 
@@ -103,7 +103,7 @@ def test_seven_independent_rings_have_128_resolutions_counted_part_by_part():
     assert len({tuple(sorted(r.items())) for r in solved.resolutions}) == 128
     assert len(result.backup_rules) == 7 and all(r.startswith("circular movement") for r in result.backup_rules)
     assert all(r.succeeded for r in result.results)  # DATC 5.B.9: each circular movement succeeds
-    assert "Consistent resolutions: 128" in render_text(result)
+    assert render_alternatives(result).startswith("Consistent resolutions: 128\n")
 
 
 def test_the_cap_is_reported_not_silent(monkeypatch):
@@ -111,7 +111,6 @@ def test_the_cap_is_reported_not_silent(monkeypatch):
     state, orders, rules = _seven_rings()
     result = dipsat.adjudicate(state, orders, rules)
     assert result.resolutions == 1 and result.resolutions_capped
-    assert "Consistent resolutions: at least 1" in render_text(result)
     assert all(r.succeeded for r in result.results)  # the cap limits what is listed, not the result
     alt = alternatives(result)
     assert alt.capped and render_alternatives(result).startswith("Consistent resolutions: at least 1")

@@ -332,8 +332,7 @@ def _run(case_id: str):
 
 def _dislodged_units(result) -> set[dipsat.Unit]:
     """Every unit the solved model dislodges (also those disbanded at once for want of a retreat)."""
-    trace = result.trace
-    return {trace.units[u] for (name, u), value in trace.solved.values.items() if name == "dislodged" and value}
+    return {d.unit for d in result.dislodgements}
 
 
 def test_the_table_has_one_entry_per_figure():

@@ -155,15 +155,16 @@ def test_a_dislodged_unit_without_a_retreat_listed_by_the_record() -> None:
 
 def test_the_rules_a_record_follows_are_inferred() -> None:
     """A record without results where an army ordered VIA to an adjacent province, with
-    no fleet to convoy it, goes by land (the DATC v2.x reading, 4.A.3=intent, the one the
-    `diplomacy` package follows; 4.A.3=fallback explains it as well)."""
+    no fleet to convoy it, goes by land. Without per-order results the record is taken for
+    a webDiplomacy export, whose reading is tried first: 4.A.3=via (intent and fallback
+    explain it as well)."""
     record = fallback_game()
     for phase in record["phases"]:
         phase["results"] = {}
     report = validate_game(record, RULES)
     first = report.phases[0]
-    assert first.status == RULE_DIFFERENCE and first.rule == "4.A.3=intent" and first.basis == POSITIONS
-    assert report.inferred == "4.A.3=intent" and report.record_line()["inferred_rules"] == "4.A.3=intent"
+    assert first.status == RULE_DIFFERENCE and first.rule == "4.A.3=via" and first.basis == POSITIONS
+    assert report.inferred == "4.A.3=via" and report.record_line()["inferred_rules"] == "4.A.3=via"
     # judged under the reading it follows, it simply agrees
     again = validate_game(record, Rules.profile("2000", {"4.A.3": "fallback"}))
     assert again.phases[0].status == AGREED and again.inferred == ""
@@ -184,7 +185,7 @@ def test_an_option_that_breaks_other_phases_is_not_inferred() -> None:
     report = validate_game(record, RULES)
     statuses = [p.status for p in report.phases]
     assert report.inferred == "" and statuses[:2] == [DISAGREED, AGREED]
-    assert "4.A.3=intent" in report.phases[0].note and "would reproduce this phase" in report.phases[0].note
+    assert "4.A.3=via" in report.phases[0].note and "would reproduce this phase" in report.phases[0].note
 
 
 # --- the command ------------------------------------------------------------------------------------
@@ -227,7 +228,7 @@ def test_summary_as_json(tmp_path: Path) -> None:
     summary = json.loads(result.output)
     assert summary["phases"]["total"] == {"phases": 2, "agreed": 0, "board": 0, "codes": 0, "rule diff": 1,
                                           "rejected": 0, "final": 1}
-    assert summary["inferred_rules"] == {"4.A.3=intent": 1} and summary["rule_differences"] == {"4.A.3=intent": 1}
+    assert summary["inferred_rules"] == {"4.A.3=via": 1} and summary["rule_differences"] == {"4.A.3=via": 1}
     assert summary["positions_only"] == 1 and summary["records"] == 1
 
 

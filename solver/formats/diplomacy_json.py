@@ -47,7 +47,7 @@ whole game; a record that is not a saved game at all raises one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from ..board import Location, Phase, PhaseKind, Power, Season, Unit, UnitKind
@@ -444,7 +444,10 @@ def read_game(record: Any) -> RecordedGame:
     reader = _Reader(record)
     phases = reader.phases()
     gid = reader.game if reader.game is not None else "?"
-    return RecordedGame(gid, reader.map_name, reader.rules, reader.variant, phases)
+    # records without any per-order result are webDiplomacy exports (Meta's Cicero games):
+    # the same format, another adjudicator
+    fmt = "diplomacy" if any(p.results for p in phases) else "webdiplomacy"
+    return RecordedGame(gid, reader.map_name, reader.rules, reader.variant, phases, format=fmt)
 
 
 # --- the record against itself ----------------------------------------------------------------

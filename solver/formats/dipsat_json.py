@@ -13,7 +13,7 @@ collects every problem, and raises one :class:`JsonFormatError` whose
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
@@ -21,13 +21,13 @@ from ..errors import DipsatError, NotationError
 from ..maps import Variant, fold, load_variant
 from ..notation import format_order, parse_location
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
-                      SupportMove, Waive, ordered_province)
-from ..results import OrderResult, PhaseResult, Reason
+                      SupportMove, Waive)
+from ..report import disbanded_report, dislodged_report, loc_key, order_power, sorted_results, status_word, unit_key
+from ..results import PhaseResult
 from ..state import Dislodged, State
 
 __all__ = ["FORMAT", "JsonFormatError", "state_to_json", "state_from_json", "position_from_json",
-           "result_to_json", "state_problems", "dislodged_report", "disbanded_report", "sorted_results",
-           "DislodgedInfo", "DisbandedInfo"]
+           "result_to_json", "state_problems"]
 
 FORMAT = "dipsat/1"
 
@@ -58,18 +58,6 @@ class JsonFormatError(DipsatError, ValueError):
 # --- writing ---------------------------------------------------------------------------
 
 
-def _loc_key(loc: Location) -> tuple[str, str]:
-    return (loc.province, loc.coast or "")
-
-
-def _unit_key(unit: Unit) -> tuple[str, str, str, str]:
-    return (*_loc_key(unit.location), unit.power, unit.kind.value)
-
-
-def _power_key(unit: Unit) -> tuple[str, str, str]:
-    return (unit.power, *_loc_key(unit.location))
-
-
 def unit_to_json(unit: Unit) -> dict[str, str]:
     return {"power": unit.power, "kind": unit.kind.value, "location": str(unit.location)}
 
@@ -87,9 +75,9 @@ def _state_body(state: State) -> dict[str, Any]:
         "variant": state.variant.name,
         "wings": state.variant.wings,
         "phase": phase_to_json(state.phase),
-        "units": [unit_to_json(u) for u in sorted(state.units, key=_unit_key)],
+        "units": [unit_to_json(u) for u in sorted(state.units, key=unit_key)],
         "owners": {centre: power for centre, power in sorted(state.owners)},
-        "dislodged": [_dislodged_to_json(d) for d in sorted(state.dislodged, key=lambda d: _unit_key(d.unit))],
+        "dislodged": [_dislodged_to_json(d) for d in sorted(state.dislodged, key=lambda d: unit_key(d.unit))],
         "standoffs": sorted(state.standoffs),
     }
 
@@ -100,125 +88,6 @@ def state_to_json(state: State, orders: list[Order] | None = None) -> dict[str, 
     if orders is not None:
         doc["orders"] = [format_order(o) for o in orders]
     return doc
-
-
-def order_power(result: OrderResult) -> str | None:
-    """Who gave the order: its power prefix, else the owner of the unit it went to."""
-    return result.order.power or (result.unit.power if result.unit else None)
-
-
-def status_word(result: OrderResult) -> str:
-    """``succeeds``, or the reason it failed (``bounced``, ``cut``, ``illegal`` ...)."""
-    if result.succeeded:
-        return "succeeds"
-    return str(result.reason) if result.reason else "fails"
-
-
-def sorted_results(result: PhaseResult) -> list[tuple[int, OrderResult]]:
-    """The order results with their index in the given orders, sorted by power,
-    then the ordered unit's location, then the index (orders without a power last)."""
-    def key(item: tuple[int, OrderResult]):
-        index, r = item
-        power = order_power(r)
-        where = r.unit.location if r.unit else _order_location(r.order)
-        return (power is None, power or "", *(_loc_key(where) if where else ("", "")), index)
-    return sorted(enumerate(result.results), key=key)
-
-
-def _order_location(order: Order) -> Location | None:
-    if isinstance(order, Build):
-        return order.location
-    if isinstance(order, Waive):
-        return None
-    return order.unit.location if ordered_province(order) else None
-
-
-@dataclass(frozen=True)
-class DislodgedInfo:
-    """A unit dislodged by a movement phase, with where it may go."""
-
-    dislodged: Dislodged
-    options: tuple[Location, ...]
-
-    @property
-    def disbanded(self) -> bool:
-        """No retreat is possible: the unit is disbanded at once."""
-        return not self.options
-
-
-@dataclass(frozen=True)
-class DisbandedInfo:
-    """A unit that left the board without a successful order of its own."""
-
-    unit: Unit
-    reason: str
-
-
-def dislodged_report(result: PhaseResult) -> list[DislodgedInfo]:
-    """Every unit the movement phase dislodged, including those with no retreat
-    (which the new state no longer holds: they are disbanded at once)."""
-    before, after = result.before, result.after
-    if before.phase.kind is not PhaseKind.MOVEMENT:
-        return []
-    waiting = {d.unit: d for d in after.dislodged} if after.phase.kind is PhaseKind.RETREAT else {}
-    moves = [r for r in result.results if r.succeeded and isinstance(r.order, Move) and r.unit is not None]
-    moved_from = {r.unit.province for r in moves}
-    after_units = set(after.units)
-    out = []
-    for unit in before.units:
-        if unit in waiting:
-            d = waiting[unit]
-            out.append(DislodgedInfo(d, tuple(result.retreat_options.get(unit, ()))))
-        elif unit.province not in moved_from and unit not in after_units:
-            out.append(DislodgedInfo(_reconstruct(unit, moves, before), ()))
-    return sorted(out, key=lambda i: _power_key(i.dislodged.unit))
-
-
-def _reconstruct(unit: Unit, moves: list[OrderResult], state: State) -> Dislodged:
-    """The dislodgement of a unit the new state dropped (no retreat): from the move that entered."""
-    for r in moves:
-        order = r.order
-        if order.dest.province == unit.province:
-            by_convoy = r.unit.kind is UnitKind.ARMY and (
-                order.via_convoy or not state.map.can_move(UnitKind.ARMY, r.unit.location, Location(unit.province)))
-            return Dislodged(unit, r.unit.province, by_convoy)
-    return Dislodged(unit)
-
-
-def disbanded_report(result: PhaseResult) -> list[DisbandedInfo]:
-    """Units removed from the board without a successful order of their own:
-    dislodged with no retreat (movement), retreat failed or not ordered (retreat),
-    removed in civil disorder (adjustment)."""
-    before, after = result.before, result.after
-    kind = before.phase.kind
-    out: list[DisbandedInfo] = []
-    if kind is PhaseKind.MOVEMENT:
-        out = [DisbandedInfo(i.dislodged.unit, "dislodged with no possible retreat")
-               for i in dislodged_report(result) if i.disbanded]
-    elif kind is PhaseKind.RETREAT:
-        by_unit: dict[Unit, list[OrderResult]] = {}
-        for r in result.results:
-            if r.unit is not None:
-                by_unit.setdefault(r.unit, []).append(r)
-        for d in before.dislodged:
-            rs = by_unit.get(d.unit, [])
-            if any(r.succeeded for r in rs):
-                continue  # retreated, or disbanded as ordered
-            if any(r.reason is Reason.BOUNCED for r in rs):
-                why = "retreat failed: disbanded"
-            elif rs:
-                why = "no legal retreat order: disbanded"
-            else:
-                why = "no retreat order: disbanded"
-            out.append(DisbandedInfo(d.unit, why))
-    else:
-        removed = {r.unit for r in result.results if r.succeeded and isinstance(r.order, Remove) and r.unit}
-        removed |= {before.unit_at(r.order.unit.province) for r in result.results
-                    if r.succeeded and isinstance(r.order, Remove)}
-        after_units = set(after.units)
-        out = [DisbandedInfo(u, "removed in civil disorder") for u in before.units
-               if u not in after_units and u not in removed]
-    return sorted(out, key=lambda i: _power_key(i.unit))
 
 
 def result_to_json(result: PhaseResult) -> dict[str, Any]:
@@ -235,10 +104,12 @@ def result_to_json(result: PhaseResult) -> dict[str, Any]:
             "result": status_word(r),
             "reason": str(r.reason) if r.reason else None,
             "detail": r.detail,
+            "outcome": r.outcome.to_json(),
         })
-    dislodged = [{**_dislodged_to_json(i.dislodged), "retreat_options": [str(o) for o in sorted(i.options, key=_loc_key)]}
+    dislodged = [{**_dislodged_to_json(i.dislodged), "retreat_options": [str(o) for o in sorted(i.options, key=loc_key)]}
                  for i in dislodged_report(result)]
     disbanded = [{**unit_to_json(i.unit), "reason": i.reason} for i in disbanded_report(result)]
+    disorder = [d.to_json() for d in result.civil_disorder]
     return {
         "format": FORMAT,
         "type": "result",
@@ -248,6 +119,7 @@ def result_to_json(result: PhaseResult) -> dict[str, Any]:
         "orders": orders,
         "dislodged": dislodged,
         "disbanded": disbanded,
+        "civil_disorder": disorder,
         "solver": {
             "calls": result.solver_calls,
             "resolutions": result.resolutions,
@@ -513,7 +385,7 @@ class _Reader:
                 self.fail(f"{where}.by_convoy", f"expected true or false, found {self._show(by_convoy)}")
                 by_convoy = False
             out.append(Dislodged(unit, origin, by_convoy))
-        return sorted(out, key=lambda d: _unit_key(d.unit))
+        return sorted(out, key=lambda d: unit_key(d.unit))
 
     def standoffs(self, data: dict, path: str, phase: Phase | None, units: list[Unit]) -> list[str]:
         value = data.get("standoffs", [])
@@ -650,14 +522,17 @@ def alternatives_json(result: PhaseResult) -> dict:
     from ..alternatives import alternatives
 
     alt = alternatives(result)
-    return {"count": alt.count, "capped": alt.capped, "differing": alt.differing, "resolutions": alt.resolutions,
-            "chosen": alt.chosen, "backup_rules": alt.rules, "paradox_core": alt.core}
+    return {"count": alt.count, "capped": alt.capped, "differing": alt.differing,
+            "resolutions": [[{"kind": kind, "value": value} for kind, value in r] for r in alt.resolutions],
+            "chosen": alt.chosen, "backup_rules": alt.rules, "paradox_core": alt.core,
+            "without_rulebook_rule": alt.without_rulebook_rule}
 
 
 def comparison_json(results: dict[str, PhaseResult]) -> dict:
-    from ..printers import comparison_rows
+    """The rows of :func:`dipsat.compare.comparison_rows`: every difference, named."""
+    from ..compare import comparison_rows
 
     rows = comparison_rows(results)
-    return {"profiles": list(results), "rules": {n: str(r.rules) for n, r in results.items()},
-            "differences": [{"order": order, "results": dict(zip(results, statuses))} for order, statuses in rows],
-            "all_agree": not rows}
+    names = list(results)
+    return {"profiles": names, "rules": {n: str(r.rules) for n, r in results.items()},
+            "differences": [row.to_json(names) for row in rows], "all_agree": not rows}

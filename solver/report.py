@@ -1,0 +1,138 @@
+"""What the reports of a phase say, whatever the output: the order of the results,
+each result's status word, the dislodged and disbanded units and why.
+
+The text report (:mod:`dipsat.printers`), the JSON documents
+(:mod:`dipsat.formats.dipsat_json`) and the pictures (:mod:`dipsat.svg`) all print
+these, so they say the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import Location, PhaseKind, Unit
+from .orders import Build, Order, Waive, ordered_province
+from .outcomes import DisorderRemoval, Reason
+from .results import OrderResult, PhaseResult
+from .state import Dislodged
+
+__all__ = ["order_power", "status_word", "sorted_results", "DislodgedInfo", "DisbandedInfo", "dislodged_report",
+           "disbanded_report", "disorder_reason", "loc_key", "unit_key", "power_key"]
+
+
+def loc_key(loc: Location) -> tuple[str, str]:
+    return (loc.province, loc.coast or "")
+
+
+def unit_key(unit: Unit) -> tuple[str, str, str, str]:
+    return (*loc_key(unit.location), unit.power, unit.kind.value)
+
+
+def power_key(unit: Unit) -> tuple[str, str, str]:
+    return (unit.power, *loc_key(unit.location))
+
+
+def order_power(result: OrderResult) -> str | None:
+    """Who gave the order: its power prefix, else the owner of the unit it went to."""
+    return result.order.power or (result.unit.power if result.unit else None)
+
+
+def status_word(result: OrderResult) -> str:
+    """``succeeds``, or the reason it failed (``bounced``, ``cut``, ``illegal`` ...)."""
+    if result.succeeded:
+        return "succeeds"
+    return str(result.reason) if result.reason else "fails"
+
+
+def sorted_results(result: PhaseResult) -> list[tuple[int, OrderResult]]:
+    """The order results with their index in the given orders, sorted by power,
+    then the ordered unit's location, then the index (orders without a power last)."""
+    def key(item: tuple[int, OrderResult]):
+        index, r = item
+        power = order_power(r)
+        where = r.unit.location if r.unit else _order_location(r.order)
+        return (power is None, power or "", *(loc_key(where) if where else ("", "")), index)
+    return sorted(enumerate(result.results), key=key)
+
+
+def _order_location(order: Order) -> Location | None:
+    if isinstance(order, Build):
+        return order.location
+    if isinstance(order, Waive):
+        return None
+    return order.unit.location if ordered_province(order) else None
+
+
+@dataclass(frozen=True)
+class DislodgedInfo:
+    """A unit dislodged by a movement phase, with where it may go."""
+
+    dislodged: Dislodged
+    options: tuple[Location, ...]
+
+    @property
+    def disbanded(self) -> bool:
+        """No retreat is possible: the unit is disbanded at once."""
+        return not self.options
+
+
+@dataclass(frozen=True)
+class DisbandedInfo:
+    """A unit that left the board without a successful order of its own."""
+
+    unit: Unit
+    reason: str
+
+
+def dislodged_report(result: PhaseResult) -> list[DislodgedInfo]:
+    """Every unit the movement phase dislodged, including those with no retreat
+    (which the new state no longer holds: they are disbanded at once)."""
+    if result.before.phase.kind is not PhaseKind.MOVEMENT:
+        return []
+    out = [DislodgedInfo(d, tuple(result.retreat_options.get(d.unit, ()))) for d in result.dislodgements]
+    return sorted(out, key=lambda i: power_key(i.dislodged.unit))
+
+
+def disbanded_report(result: PhaseResult) -> list[DisbandedInfo]:
+    """Units removed from the board without a successful order of their own:
+    dislodged with no retreat (movement), retreat failed or not ordered (retreat),
+    removed in civil disorder (adjustment)."""
+    before = result.before
+    kind = before.phase.kind
+    out: list[DisbandedInfo] = []
+    if kind is PhaseKind.MOVEMENT:
+        out = [DisbandedInfo(i.dislodged.unit, "dislodged with no possible retreat")
+               for i in dislodged_report(result) if i.disbanded]
+    elif kind is PhaseKind.RETREAT:
+        by_unit: dict[Unit, list[OrderResult]] = {}
+        for r in result.results:
+            if r.unit is not None:
+                by_unit.setdefault(r.unit, []).append(r)
+        for d in before.dislodged:
+            rs = by_unit.get(d.unit, [])
+            if any(r.succeeded for r in rs):
+                continue  # retreated, or disbanded as ordered
+            if any(r.reason is Reason.BOUNCED for r in rs):
+                why = "retreat failed: disbanded"
+            elif rs:
+                why = "no legal retreat order: disbanded"
+            else:
+                why = "no retreat order: disbanded"
+            out.append(DisbandedInfo(d.unit, why))
+    else:
+        out = [DisbandedInfo(d.unit, "removed in civil disorder: " + disorder_reason(d)) for d in result.civil_disorder]
+    return sorted(out, key=lambda i: power_key(i.unit))
+
+
+def disorder_reason(d: DisorderRemoval) -> str:
+    """Why the civil-disorder rule removed this unit (DATC 4.D.8): its distance and what
+    chose it over the first unit kept."""
+    text = f"distance {d.distance} (DATC 4.D.8, reading {d.reading})"
+    if d.others:
+        kept, distance = d.others[0]
+        how = {"farther": "farther than", "fleet before army": "a fleet before the army",
+               "alphabetical": "alphabetically before", "by abbreviation": "by abbreviation before"}.get(d.tie_break, "before")
+        text += f"; {how} {kept.kind} {kept.location} ({distance})"
+    return text
+
+
