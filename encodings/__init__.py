@@ -8,7 +8,22 @@ definition reads which other decision: the dependency graph the solve driver
 uses for the acyclic fast path and for applying backup rules per cycle.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .problem import ConvoyOrder, Key, MoveOrder, Problem, SupportOrder, UnitSlot
-from .model import Encoding
+
+if TYPE_CHECKING:
+    from .model import Encoding
 
 __all__ = ["ConvoyOrder", "Encoding", "Key", "MoveOrder", "Problem", "SupportOrder", "UnitSlot"]
+
+
+def __getattr__(name: str) -> object:
+    """``Encoding`` is imported on first use: it needs OR-Tools, which takes half a second
+    to import, and the rule options (``dipsat.encodings.options``) are read without it."""
+    if name == "Encoding":
+        from .model import Encoding
+        return Encoding
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -57,6 +57,7 @@ class PowerInfo:
     home_centres: tuple[str, ...]
     units: tuple[Unit, ...]
     country: tuple[str, ...] = ()  # the provinces of its home country (centres or not)
+    aliases: tuple[str, ...] = ()  # other names, as the map file writes them (AUS, Österreich ...)
 
 
 @functools.lru_cache(maxsize=1 << 16)  # a pure function of short strings, asked again and again by the parsers
@@ -81,8 +82,11 @@ class Map:
     province_names: dict[str, str]  # folded alias -> province id
     coast_names: dict[str, str]  # folded alias -> coast id
     coast_titles: dict[str, str]  # coast id -> "north coast"
-    impassable: dict[str, str]  # folded alias -> display name
+    impassable: dict[str, str]  # folded alias -> id of an impassable area (Switzerland: swi)
     wing_adjacency: dict[str, frozenset[str]] = field(default_factory=dict)
+    impassable_titles: dict[str, str] = field(default_factory=dict)  # impassable id -> "Switzerland"
+    aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)  # province, impassable or coast id -> its
+    # other names as the map file writes them (English, German, Dutch, abbreviations): `dipsat map`
 
     # --- geography -------------------------------------------------------
     def province(self, pid: str) -> Province:
@@ -208,7 +212,9 @@ class Map:
 
     # --- names -----------------------------------------------------------
     def province_title(self, pid: str) -> str:
-        return self.provinces[pid].name
+        """The full name of a province (or of an impassable area: orders may name one)."""
+        prov = self.provinces.get(pid)
+        return prov.name if prov is not None else self.impassable_titles[pid]
 
     def location_title(self, loc: Location) -> str:
         base = self.provinces[loc.province].name
@@ -286,6 +292,12 @@ def load_map(name_or_path: str = "standard") -> Map:
     return load_variant(name_or_path).map
 
 
+def _other_names(key: str, entry: dict[str, Any]) -> tuple[str, ...]:
+    """A map entry's aliases as written, without its id and its name, each once."""
+    name = entry.get("name", key)
+    return tuple(dict.fromkeys(a for a in entry.get("aliases", []) if fold(a) not in (fold(key), fold(name))))
+
+
 class _Loader:
     """Staged validation: provinces -> names -> edges -> powers."""
 
@@ -310,13 +322,17 @@ class _Loader:
             for pid, p in provinces.items()
         }
         names = self.province_names(provinces, set(power_names) | set(coast_names))
-        impassable = {
-            fold(alias): entry.get("name", pid)
-            for pid, entry in self.data.get("impassable", {}).items()
-            for alias in [pid, entry.get("name", pid), *entry.get("aliases", [])]
-        }
+        closed = self.data.get("impassable", {})
+        impassable = {fold(alias): pid for pid, entry in closed.items()
+                      for alias in [pid, entry.get("name", pid), *entry.get("aliases", [])]}
+        for alias, pid in impassable.items():
+            if alias in names:
+                raise self.fail(f"impassable.{pid}", f"name {alias!r} also names the province {names[alias]!r}")
+        written = {key: _other_names(key, entry) for table in ("provinces", "impassable", "coasts")
+                   for key, entry in self.data.get(table, {}).items()}
         the_map = Map(info.get("name", "?"), provinces, army, fleet, names, coast_names,
-                      coast_titles, impassable, wing)
+                      coast_titles, impassable, wing, {pid: entry.get("name", pid) for pid, entry in closed.items()},
+                      written)
         for power in powers:
             for unit in power.units:
                 if not the_map.can_occupy(unit.kind, unit.location):
@@ -438,7 +454,8 @@ class _Loader:
             for pid in country:
                 if pid not in provinces:
                     raise self.fail(key, f"country province {pid!r} is unknown")
-            infos.append(PowerInfo(name, adjective, tuple(entry.get("home_centres", [])), tuple(units), country))
+            infos.append(PowerInfo(name, adjective, tuple(entry.get("home_centres", [])), tuple(units), country,
+                                   tuple(a for a in entry.get("aliases", []) if a not in (name, adjective))))
         if not infos:
             raise self.fail("powers", "no powers")
         return homes, infos, names

@@ -69,8 +69,9 @@ class Geometry:
     crossings: tuple[Crossing, ...]
 
     def unit_point(self, location: Location) -> Point:
-        """Where a unit at `location` stands (a fleet on a split coast: on that coast)."""
-        shape = self.provinces[location.province]
+        """Where a unit at `location` stands (a fleet on a split coast: on that coast); for an
+        impassable area an (illegal) order names, its middle."""
+        shape = self.provinces.get(location.province) or self.impassable[location.province]
         if location.coast is not None:
             return dict(shape.coasts).get(location.coast, shape.unit)
         return shape.unit

@@ -1,4 +1,8 @@
-"""One entry point for every phase kind."""
+"""One entry point for every phase kind.
+
+The movement phase's solver (OR-Tools, half a second to import) is imported on the
+first movement phase, so that ``import dipsat`` and the command line start fast.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,6 @@ from .adjustments import adjudicate_adjustments
 from collections.abc import Mapping
 
 from .board import PhaseKind, Power
-from .movement import adjudicate_movement, adjudicate_movements
 from .orders import Order
 from .results import PhaseResult
 from .retreats import adjudicate_retreats
@@ -24,6 +27,8 @@ def adjudicate(state: State, orders: list[Order], rules: Rules | None = None,
     rules = rules or Rules.profile()
     kind = state.phase.kind
     if kind is PhaseKind.MOVEMENT:
+        from .movement import adjudicate_movement
+
         return adjudicate_movement(state, list(orders), rules, silent)
     if kind is PhaseKind.RETREAT:
         return adjudicate_retreats(state, list(orders), rules, silent)
@@ -34,6 +39,8 @@ def adjudicate_many(items: list[tuple[State, list[Order], Rules]], batch: int = 
     """Adjudicate independent phases (e.g. every phase of recorded games): movement
     turns are solved `batch` at a time in one CP-SAT model. Same results as
     calling :func:`adjudicate` on each."""
+    from .movement import adjudicate_movements
+
     out: list[PhaseResult | None] = [None] * len(items)
     movement = [i for i, (state, _, _) in enumerate(items) if state.phase.kind is PhaseKind.MOVEMENT]
     for start in range(0, len(movement), batch):

@@ -6,9 +6,9 @@ from collections import deque
 from collections.abc import Mapping
 
 from .board import Location, Power, Unit, UnitKind
-from .legality import default_coast
+from .legality import default_coast, impassable_problem
 from .maps import ProvinceKind
-from .orders import Build, Order, Remove, Waive, order_power
+from .orders import Build, Order, Remove, Waive, kind_name, order_power
 from .phases import after_adjustments
 from .outcomes import (BuildRefused, BuildRefusedCode, Built, DisorderRemoval, Illegal, IllegalCode, NoBuildsLeft,
                        NoRemovalsLeft, Removed, Waived)
@@ -88,7 +88,7 @@ def _power_of(state: State, order: Order) -> Power | None:
 
 def _unowned(state: State, order: Order) -> Illegal:
     if not isinstance(order, (Build, Remove, Waive)):
-        return Illegal(IllegalCode.WRONG_PHASE, f"not an adjustment-phase order ({type(order).__name__})")
+        return Illegal(IllegalCode.WRONG_PHASE, f"a {kind_name(order)} order is not an adjustment-phase order")
     unit = state.unit_at(order.unit.province) if isinstance(order, Remove) else None
     if unit is not None:
         return Illegal(IllegalCode.FOREIGN_UNIT, f"the unit in {unit.province} belongs to {unit.power}")
@@ -163,6 +163,9 @@ def _refused(code: BuildRefusedCode, text: str) -> tuple[None, BuildRefused]:
 def _build_unit(state: State, order: Build, pending: list[Unit],
                 rules: Rules) -> tuple[Unit | None, BuildRefused | None]:
     the_map = state.map
+    closed = impassable_problem(the_map, order)
+    if closed is not None:
+        return None, BuildRefused(IllegalCode.IMPASSABLE, closed.text, BuildRefusedCode.NOT_HOME)
     province = order.location.province
     power = order.power or state.variant.home_of.get(province)
     if state.variant.home_of.get(province) != power:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from .board import Location, PhaseKind, Power
 from .errors import NotationError
 from .maps import Variant, fold
-from .notation import format_order, parse_order
+from .notation import format_order, parse_order, power_header
 from .orders import Disband, Order, Retreat, UnitRef
 from .phases import retreat_options
 from .rules import Rules
@@ -137,19 +137,25 @@ class AdvanceRetreats:
 def split_advance(text: str, variant: Variant) -> tuple[str, AdvanceRetreats, list[tuple[int, str]]]:
     """Separate the advance retreat lines of a movement order file from the rest.
 
-    Returns the remaining text (the advance lines blanked, so line numbers stay), the
-    advance orders, and ``(line number, message)`` for every advance line rejected."""
+    Returns the remaining text (the advance lines made comments, so line numbers stay), the
+    advance orders, and ``(line number, message)`` for every advance line rejected. A
+    power's name alone on a line applies to the lines under it, as in order lists."""
     advance = AdvanceRetreats()
     errors: list[tuple[int, str]] = []
     kept: list[str] = []
+    header: Power | None = None  # a power's name alone on a line: its orders follow (dipsat.notation)
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
+        if not raw.strip():
+            header = None
+        header = power_header(line, variant) or header
         power, body = _prefix(line, variant)
+        power = power or header
         fallback = _FALLBACK.match(body) if body else None
         if not body or not (fallback or _RETREAT_WORD.search(body) or _disband_line(body)):
             kept.append(raw)
             continue
-        kept.append("")
+        kept.append("#")  # a comment: the line numbers stay, and a power's block goes on
         try:
             if fallback:
                 if power is None:

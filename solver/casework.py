@@ -14,7 +14,7 @@ from .errors import CaseFileError, DipsatError, NotationError
 from .formats.casefile import Case, parse_phase, parse_unit_line, read_cases, resolve_variant
 from .adjudicator import adjudicate
 from .maps import Variant, fold
-from .notation import format_order, parse_order
+from .notation import format_order, parse_order, parse_order_lines
 from .orders import Convoy, Move, Order
 from .results import PhaseResult
 from .rules import DEFAULT_PROFILE, Rules
@@ -111,8 +111,21 @@ def build_position(case: Case, rules: Rules) -> tuple[State, list[Order], list[s
     occupied = {u.province for u in units}
     standoffs = _standoffs(previous, occupied)
     state = State(variant, phase, tuple(units), owners, dislodged, standoffs)
-    orders = [o for _, o in _orders(case, "ORDERS", variant, phase.kind, problems)]
+    orders, errors = case_orders(case, variant, phase.kind)
+    problems += [f"{case.source}:{e.line}: ORDERS: {e}" for e in errors]
     return state, orders, problems
+
+
+def case_orders(case: Case, variant: Variant, kind: PhaseKind) -> tuple[list[Order], list[NotationError]]:
+    """A case's ORDERS, read as any order list (:func:`dipsat.notation.parse_orders`): a
+    power's name alone on a line gives that power to the orders under it, up to the next
+    such line or a blank line (the DATC's layout). Errors carry their line numbers."""
+    lines: list[tuple[int, str]] = []
+    for line in case.block("ORDERS"):
+        if line.blank_before:
+            lines.append((line.number - 1, ""))
+        lines.append((line.number, line.text))
+    return parse_order_lines(lines, variant, kind)
 
 
 def apply_players(case: Case, state: State) -> tuple[State, dict[str, str]]:

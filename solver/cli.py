@@ -3,35 +3,36 @@
 from __future__ import annotations
 
 import difflib
+import contextlib
 import io
 import json
 import os
 import sys
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from .casework import apply_players, build_position, case_files, load_cases, run_cases
+from . import __version__
 from .errors import DipsatError, NotationError
-from .formats.casefile import Case, read_cases, resolve_variant
-from .formats.dipsat_json import JsonFormatError, position_from_json, result_to_json, state_problems
-from .printers import (render_alternatives, render_comparison, render_explanations, render_text,
-                       write_result_case)
-from .formats.dipsat_json import alternatives_json, comparison_json, explanations_json
-from .adjudicator import adjudicate
-from .maps import load_variant
-from .notation import parse_order, parse_orders
-from .orders import Order
 from .runtime import tune_for_batches
 from .rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Profile, Rules, RulesError
-from .state import State
 
+if TYPE_CHECKING:
+    from .formats.casefile import Case
+    from .notation import RejectedOrder
+    from .orders import Order
+    from .state import State
+
+# The commands import what they use when they run: `dipsat --help`, `--version` and shell
+# completion load only click and the rule options (OR-Tools is imported on the first solve).
 
 
 @click.group()
-@click.version_option(package_name="dipsat")
+@click.version_option(version=__version__, package_name="dipsat")  # not read from the metadata: 0.15 s
 def main() -> None:
     """dipsat: a Diplomacy adjudicator built on the CP-SAT constraint solver."""
     tune_for_batches()
@@ -50,6 +51,8 @@ def main() -> None:
 def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool, workers: int,
                   svg_dir: str | None, list_only: bool, case_id: str | None) -> None:
     """Run case files (jDip/DATC format): PASS/FAIL per case, then a tally."""
+    from .casework import run_cases
+
     if list_only or case_id:
         found = _listed_cases(paths, case_id)
         if list_only:
@@ -75,6 +78,8 @@ def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool, wo
 
 def _listed_cases(paths: tuple[str, ...], case_id: str | None) -> list[Case]:
     """The cases of the files and folders, or only those with the id `case_id`."""
+    from .casework import case_files, load_cases
+
     out = []
     for path in case_files(paths):
         cases, _ = load_cases(path)
@@ -165,20 +170,40 @@ class _Position:
     players: int | None = None  # the case's PLAYERS line
     crop: bool = False  # pictures show a corner of the map (a case)
     title: str = ""  # the case's title
+    rejected: list[RejectedOrder] = field(default_factory=list)  # order lines that came with it and cannot be read
 
 
 def _warn(message: str) -> None:
     click.echo(message, err=True)
 
 
-def _read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
+@contextlib.contextmanager
+def _input_or_exit() -> Iterator[None]:
+    """Reading a command's input: a position or a file that cannot be read, or rules that
+    cannot be parsed, is one line per problem on stderr and exit status 2."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise _Unreadable([f"{path}: cannot read: {reason}"]) from None
+        yield
+    except _Unreadable as exc:
+        for problem in exc.problems:
+            _warn(problem)
+        sys.exit(2)
+    except RulesError as exc:
+        _warn(f"rules: {exc}")
+        sys.exit(2)
+
+
+def _read_text(path: str) -> str:
+    """A file (or stdin) as people save it (:mod:`dipsat.textfile`): a byte-order mark,
+    Windows line ends, a file that is not UTF-8 (read as Windows-1252, with a warning)."""
+    from .textfile import read_stream, read_text
+
+    try:
+        text, warning = read_stream(sys.stdin) if path == "-" else read_text(path)
+    except OSError as exc:
+        raise _Unreadable([f"{path}: cannot read: {exc.strerror or exc}"]) from None
+    if warning:
+        _warn(warning)
+    return text
 
 
 def _load_position(path: str, case_id: str | None) -> _Position:
@@ -194,6 +219,8 @@ def _load_position(path: str, case_id: str | None) -> _Position:
 
 def _find_case(folder: str, case_id: str | None) -> str:
     """The case file under `folder` that holds the case `case_id` (``--case`` across folders)."""
+    from .casework import case_files, load_cases
+
     if case_id is None:
         raise _Unreadable([f"{folder}: a folder of case files: name the case with --case ID"])
     seen: list[str] = []
@@ -209,6 +236,9 @@ def _find_case(folder: str, case_id: str | None) -> str:
 
 
 def _json_position(path: str, text: str) -> _Position:
+    from .formats.dipsat_json import JsonFormatError, position_from_json
+    from .notation import RejectedOrder, parse_order
+
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -217,20 +247,25 @@ def _json_position(path: str, text: str) -> _Position:
         state, order_texts = position_from_json(data, source=path)
     except JsonFormatError as exc:
         raise _Unreadable(exc.problems) from None
-    orders = None
+    orders, rejected = None, []
     if order_texts is not None:
         orders = []
         for where, line in order_texts:
             try:
                 orders.append(parse_order(line, state.variant, state.phase.kind))
             except NotationError as exc:
-                _warn(f"{path}: {where}: {exc} (order skipped)")
+                rejected.append(RejectedOrder.of(f"{path}: {where}", exc))
     rules = data.get("rules") if isinstance(data, dict) else None
     words = rules.split() if isinstance(rules, str) else []
-    return _Position(state, Path(path).stem, orders, words)
+    return _Position(state, Path(path).stem, orders, words, rejected=rejected)
 
 
 def _case_position(path: str, text: str, case_id: str | None) -> _Position:
+    from .casework import apply_players, build_position, case_orders
+    from .formats.casefile import read_cases
+    from .formats.dipsat_json import state_problems
+    from .notation import RejectedOrder
+
     cases, errors = read_cases(io.StringIO(text), path)
     if case_id is None:
         if not cases:
@@ -254,21 +289,17 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
     problems += [f"{path}:{case.line}: case {case.id}: {p}" for p in state_problems(state)]
     if problems:
         raise _Unreadable(problems)
-    orders = None
-    if case.has("ORDERS"):
-        orders = []
-        for line in case.block("ORDERS"):
-            try:
-                orders.append(parse_order(line.text, state.variant, state.phase.kind))
-            except NotationError as exc:
-                _warn(f"{path}:{line.number}: {exc} (order skipped)")
+    orders, errors = case_orders(case, state.variant, state.phase.kind) if case.has("ORDERS") else (None, [])
     return _Position(state, case.id, orders, list(case.rules or []), silent, case.players, crop=True,
-                     title=case.title)
+                     title=case.title, rejected=[RejectedOrder.of(path, e) for e in errors])
 
 
 def _initial_position(variant_name: str) -> _Position:
     """The initial position of a variant named as in case files (``Standard``,
     ``DATC_Standard``) or as a bundled map file (``standard``)."""
+    from .formats.casefile import resolve_variant
+    from .maps import load_variant
+
     try:
         variant = resolve_variant(variant_name)
     except ValueError as exc:
@@ -281,13 +312,14 @@ def _initial_position(variant_name: str) -> _Position:
     return _Position(variant.initial_state(), f"{variant.name}.initial")
 
 
-def _read_orders(path: str, state: State) -> list[Order]:
+def _read_orders(path: str, state: State) -> tuple[list[Order], list[RejectedOrder]]:
+    """The orders of an ORDERS file (or stdin), and the lines that cannot be read."""
+    from .notation import RejectedOrder, parse_orders
+
     text = _read_text(path)
     name = "<stdin>" if path == "-" else path
     orders, errors = parse_orders(text, state.variant, state.phase.kind)
-    for exc in errors:
-        _warn(f"{name}:{getattr(exc, 'line', '?')}: {exc} (order skipped)")
-    return orders
+    return orders, [RejectedOrder.of(name, exc) for exc in errors]
 
 
 def _position_arguments(position: str | None, orders_path: str | None, initial: bool) -> tuple[str | None, str | None]:
@@ -324,36 +356,44 @@ def _position_arguments(position: str | None, orders_path: str | None, initial: 
 @click.option("--compare", "compare", metavar="RULES",
               help="Adjudicate under each of these rules too and show where results differ: profiles and options, "
                    "e.g. 1971,1982,2000,2023,datc,dptg or 2000,2000+4.A.2=d (all: every profile).")
+@click.option("--strict", is_flag=True, help="An order line that cannot be read is an error (exit status 1), "
+                                            "not left out.")
 def adjudicate_command(position: str | None, orders_path: str | None, case_id: str | None, phase_name: str | None,
                        initial: bool, variant_name: str, profile: str | None, overrides: tuple[str, ...], fmt: str,
-                       explain: bool, show_all: bool, compare: str | None, output: str | None) -> None:
+                       explain: bool, show_all: bool, compare: str | None, output: str | None, strict: bool) -> None:
     """Adjudicate one phase: POSITION plus orders in, every result and the new position out.
 
     POSITION is a case file (its first case, or --case ID; its ORDERS block is used
     when no ORDERS file is given) or a dipsat JSON state or result (.json).
-    ORDERS is a file with one order per line, or - for stdin. Problems with single
-    orders are reported on stderr (file:line) and those orders skipped; the exit code
-    is 0 when the phase was adjudicated, 2 when the position cannot be read.
+    ORDERS is a file with one order per line, or - for stdin; a power's name alone on a
+    line ("Germany:") gives that power to the orders under it, up to a blank line (the
+    DATC's layout). Files may be UTF-8 (with a byte-order mark or not) or Windows-1252.
+    An order line that cannot be read is reported on stderr (file:line), left out and
+    listed in the result ("rejected" in JSON); with --strict it is an error. Exit
+    status 0 when the phase was adjudicated, 1 when --strict found an unreadable order,
+    2 when the position cannot be read.
     """
+    from .adjudicator import adjudicate
+    from .formats.dipsat_json import alternatives_json, comparison_json, explanations_json, result_to_json
+    from .printers import render_alternatives, render_comparison, render_explanations, render_text, write_result_case
+
     position, orders_path = _position_arguments(position, orders_path, initial)
     if position == "-" and orders_path == "-":
         raise click.UsageError("only one of POSITION and ORDERS can be read from stdin (-)")
-    try:
+    with _input_or_exit():
         if phase_name is not None:
             pos = _recorded_position(position, phase_name, case_id, profile, overrides)
         else:
             pos = _initial_position(variant_name) if initial else _load_position(position, case_id)
         words = [profile] if profile else list(pos.rule_words)
         rules = Rules.parse(words + list(overrides))
-        orders = _read_orders(orders_path, pos.state) if orders_path is not None else (pos.orders or [])
+        orders, rejected = _read_orders(orders_path, pos.state) if orders_path is not None else (
+            pos.orders or [], pos.rejected)
         compared = _compare_rules(compare, overrides) if compare else {}
-    except _Unreadable as exc:
-        for problem in exc.problems:
-            _warn(problem)
-        sys.exit(2)
-    except RulesError as exc:
-        _warn(f"rules: {exc}")
-        sys.exit(2)
+    for line in rejected:
+        _warn(f"{line} ({'error: --strict' if strict else 'order skipped'})")
+    if strict and rejected:
+        sys.exit(1)
     result = adjudicate(pos.state, orders, rules, pos.silent)
     results = {name: adjudicate(pos.state, orders, r, pos.silent) for name, r in compared.items()}
     if fmt in ("svg", "png"):
@@ -362,7 +402,11 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         return
     out = io.StringIO() if output else sys.stdout
     if fmt == "json":
-        data = result_to_json(result)
+        data = {}
+        for key, value in result_to_json(result).items():  # the lines not read go beside the orders
+            data[key] = value
+            if key == "orders":
+                data["rejected"] = [line.to_json() for line in rejected]
         if explain:
             data["explanations"] = explanations_json(result)
         if show_all:
@@ -371,11 +415,11 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
             data["comparison"] = comparison_json(results)
         out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     elif fmt == "case":
-        write_result_case(out, pos.name, result, orders, pos.players)
+        write_result_case(out, pos.name, result, orders, pos.players, rejected)
     else:
         if pos.title:
             out.write("\n".join(textwrap.wrap(f"Case {pos.name}: {pos.title}", 80, subsequent_indent="  ")) + "\n")
-        out.write(render_text(result, pos.name))
+        out.write(render_text(result, pos.name, rejected))
         if explain:
             out.write(render_explanations(result))
         if show_all:
@@ -491,9 +535,12 @@ def _bundled_cases() -> Path:
 from .cli_game import game  # noqa: E402  (dipsat game ...: solver/cli_game.py)
 from .cli_validate import validate_command  # noqa: E402  (dipsat validate: solver/cli_validate.py)
 from .cli_draw import draw_command  # noqa: E402  (dipsat draw: solver/cli_draw.py)
+from .cli_reference import map_command, orders_command  # noqa: E402  (dipsat map, dipsat orders)
 main.add_command(game)
 main.add_command(validate_command)
 main.add_command(draw_command)
+main.add_command(map_command)
+main.add_command(orders_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import pictures
 from .pictures import FORMATS, PictureError
-from .results import PhaseResult
-from .state import State
+
+if TYPE_CHECKING:
+    from .results import PhaseResult
+    from .state import State
 
 
 def _board(*args, **kwargs) -> str:
@@ -85,16 +88,15 @@ def draw_command(position: str | None, orders_path: str | None, case_id: str | N
     ID; its ORDERS are drawn unless --no-orders or an ORDERS file is given) or a dipsat JSON
     state. ORDERS is a file with one order per line, or - for stdin.
     """
-    from .cli import _initial_position, _load_position, _position_arguments, _read_orders, _Unreadable, _warn
+    from .cli import _initial_position, _input_or_exit, _load_position, _position_arguments, _read_orders, _warn
 
     position, orders_path = _position_arguments(position, orders_path, initial)
-    try:
+    with _input_or_exit():
         pos = _initial_position(variant_name) if initial else _load_position(position, case_id)
-        orders = _read_orders(orders_path, pos.state) if orders_path is not None else (pos.orders or [])
-    except _Unreadable as exc:
-        for problem in exc.problems:
-            _warn(problem)
-        sys.exit(2)
+        orders, rejected = _read_orders(orders_path, pos.state) if orders_path is not None else (
+            pos.orders or [], pos.rejected)
+    for line in rejected:
+        _warn(f"{line} (order skipped)")
     if no_orders:
         orders = []
     crop = not initial and not str(position).lower().endswith(".json")

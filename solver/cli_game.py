@@ -12,16 +12,18 @@ import json
 import sys
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 import click
 
-from .adjudicator import adjudicate
-from .adjustments import blockaded_centres, counted_centres
 from .board import PhaseKind
 from .errors import DipsatError
-from .game import Game, GameError, PhaseRecord, load_game, new_game, parse_game_orders
-from .formats.casefile import write_case
-from .printers import prestate_results, render_text, write_result_case
 from .rules import DEFAULT_PROFILE, PROFILES, Rules, RulesError
+
+if TYPE_CHECKING:
+    from .game import Game, PhaseRecord
+
+# The commands import the game logic when they run (`dipsat --help` stays fast).
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -48,6 +50,8 @@ def game() -> None:
 def new_command(path: str, variant_name: str, players: int | None, seed: int, profile: str,
                 overrides: tuple[str, ...], force: bool) -> None:
     """Start a game at the variant's (or the set-up's) first phase and save it to GAME.json."""
+    from .game import new_game
+
     if Path(path).exists() and not force:
         _fail(f"{path}: exists (use --force to overwrite)")
     try:
@@ -80,16 +84,23 @@ def turn_command(path: str, orders_path: str, fmt: str) -> None:
     cannot be read are reported on stderr (file:line) and skipped. Exit code 0 when the
     phase was played, 1 when the game is already over, 2 when a file cannot be read.
     """
+    from .game import GameError, load_game, parse_game_orders
+    from .printers import render_text
+
     try:
         g = load_game(path)
     except GameError as exc:
         _fail(str(exc))
     if g.over:
         _fail(f"{path}: the game is over: {g.detail}", 1)
+    from .textfile import read_stream, read_text
+
     try:
-        text = sys.stdin.read() if orders_path == "-" else Path(orders_path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail(f"{orders_path}: cannot read: {getattr(exc, 'strerror', None) or exc}")
+        text, warning = read_stream(sys.stdin) if orders_path == "-" else read_text(orders_path)
+    except OSError as exc:
+        _fail(f"{orders_path}: cannot read: {exc.strerror or exc}")
+    if warning:
+        click.echo(warning, err=True)
     orders, advance, problems = parse_game_orders(text, g)
     name = "<stdin>" if orders_path == "-" else orders_path
     for line, message in problems:
@@ -130,6 +141,8 @@ def turn_command(path: str, orders_path: str, fmt: str) -> None:
 @click.option("-o", "--output", metavar="FILE", help="svg, png: write the picture to FILE.")
 def show_command(path: str, phase_name: str | None, fmt: str, output: str | None) -> None:
     """The game: players, position, centre counts, history; or one phase with --phase."""
+    from .game import GameError, load_game
+
     try:
         g = load_game(path)
         record = g.find(phase_name) if phase_name else None
@@ -145,6 +158,9 @@ def show_command(path: str, phase_name: str | None, fmt: str, output: str | None
         write_picture(text, fmt, output)
         return
     if fmt == "case":
+        from .formats.casefile import write_case
+        from .printers import prestate_results, write_result_case
+
         record = record or g.current
         out = io.StringIO()
         name = f"{Path(path).stem}.{record.name}"
@@ -184,6 +200,8 @@ def _describe(g: Game) -> str:
 
 
 def render_position(g: Game, record: PhaseRecord) -> str:
+    from .adjustments import blockaded_centres, counted_centres
+
     state = record.state
     lines = [f"Position ({state.phase}):"]
     powers = [p.name for p in g.variant.powers]
@@ -298,6 +316,8 @@ def render_record(g: Game, record: PhaseRecord) -> str:
 def replay(g: Game, record: PhaseRecord):
     """The result of a played phase, adjudicated again from its recorded orders (the same
     result: adjudication is deterministic) for the picture of its orders and results."""
+    from .adjudicator import adjudicate
+
     state, orders, silent = g.replay_input(g.phases.index(record))
     return adjudicate(state, orders, g.rules, silent)
 

@@ -28,26 +28,21 @@ import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from .adjudicator import adjudicate
-from .casework import build_position, compare, load_cases, run_case
 from .errors import DipsatError
-from .explain import explain
-from .html_report import HtmlReport
 from .board import PhaseKind
-from .formats.casefile import Case, parse_phase
-from .notation import format_order
 from .rules import DEFAULT_PROFILE, ISSUES, PROFILES, Rules, RulesError
-from .formats.godip import is_godip_history
-from .validate import (AGREED, DISAGREED, RULE_DIFFERENCE, REJECTED, Difference, GameReport, PhaseReport,
-                       alternative_rules, case_name, kind_name, rejected_record, validate_godip, validate_text)
-from .validate_summary import Summary, report_text
-from .pictures import validation_pictures
 
-__all__ = ["validate_command", "Item", "iter_items", "validate_item", "Summary", "report_text"]
+if TYPE_CHECKING:
+    from .formats.casefile import Case
+    from .validate import GameReport
+
+# The validation itself is imported where it is used, so that `dipsat --help` stays fast.
+
+__all__ = ["validate_command", "Item", "iter_items", "validate_item"]
 
 GAME_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 CASE_SUFFIXES = (".txt", ".case", ".dat")
@@ -128,6 +123,8 @@ def _whole_file_item(path: Path, gz: bool) -> Item:
 def _text_items(path: Path) -> Iterator[Item]:
     """A ``.txt`` (``.case``, ``.dat``) file: a godip game history (its first line is
     ``PHASE ...``) or a case file."""
+    from .formats.godip import is_godip_history
+
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -141,6 +138,8 @@ def _text_items(path: Path) -> Iterator[Item]:
 
 
 def _case_items(path: Path) -> Iterator[Item]:
+    from .casework import load_cases
+
     cases, errors = load_cases(path)
     for error in errors:
         yield Item(f"{error.source}:{error.line}", "unreadable", f"case file: {error}")
@@ -179,6 +178,8 @@ class Judging:
 
 def validate_item(item: Item, rules: Rules | Judging) -> GameReport:
     """Judge one item; never raises (a pool can map this)."""
+    from .validate import rejected_record, validate_godip, validate_text
+
     how = rules if isinstance(rules, Judging) else Judging(rules)
     if item.kind == "unreadable":
         return rejected_record(item.source, item.text, how.rules)
@@ -194,6 +195,15 @@ def validate_case(case: Case, source: str, rules: Rules | None = None, pictures:
     """One case as a one-phase game: agreed (PASS), disagreed (FAIL), rule difference
     (FAIL, but PASS under another single option), rejected (ERROR). It is judged
     under `rules` when given (``--rules``/``--rule``), else under its own RULES line."""
+    from .adjudicator import adjudicate
+    from .casework import build_position, compare, run_case
+    from .explain import explain
+    from .formats.casefile import parse_phase
+    from .notation import format_order
+    from .pictures import validation_pictures
+    from .validate import (AGREED, DISAGREED, REJECTED, RULE_DIFFERENCE, Difference, GameReport, PhaseReport,
+                           alternative_rules, kind_name)
+
     run = run_case(case, rules=rules)
     try:  # the phase the case ran in (no phase line: the variant's first, a movement)
         phase_kind = run.result.before.phase.kind if run.result is not None else (
@@ -276,6 +286,8 @@ def _judge(task: tuple[Item, Judging]) -> GameReport:
 
 
 def _failed_record(item: Item, rules: Rules, reason: str) -> GameReport:
+    from .validate import rejected_record
+
     return rejected_record(item.source, f"the worker failed on this record: {reason}", rules)
 
 
@@ -403,6 +415,8 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     counted exactly once: agreed, disagreed, rule difference, or rejected with its
     reason. The report is the same, byte for byte, whatever the number of workers.
     """
+    from .validate_summary import Summary, report_text
+
     try:
         rules = Rules.parse([profile or DEFAULT_PROFILE, *overrides])
     except RulesError as exc:
@@ -416,6 +430,8 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
             os.makedirs(folder, exist_ok=True)
         except OSError as exc:
             raise click.FileError(folder, str(exc)) from None
+    from .html_report import HtmlReport
+
     html = HtmlReport(html_dir) if html_dir is not None else None
     if resume_path and report_path and os.path.abspath(resume_path) != os.path.abspath(report_path):
         raise click.UsageError("--resume completes the report it names: give the same file to --report (or none)")
@@ -468,6 +484,8 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
 
 def _write_cases(folder: str, report: GameReport) -> None:
     """Each disagreement and rule difference of a record as ``GAME.PHASE.txt``."""
+    from .validate import case_name
+
     for phase in report.phases:
         if phase.case:
             name = case_name(report.game, phase.name) + ".txt"

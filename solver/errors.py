@@ -16,17 +16,22 @@ class NotationError(DipsatError, ValueError):
     """Text that is not an order (or a unit, a phase ...).
 
     ``text`` is the whole input, ``position`` the 0-based offset where reading
-    failed and ``expected`` what would have been understood there.
+    failed and ``expected`` what would have been understood there; ``hint`` a
+    suggestion (``did you mean North Sea (nth)?``). Readers of many lines set
+    ``line`` (1-based) to the line the text came from.
     """
 
-    def __init__(self, text: str, position: int, expected: str, found: str | None = None) -> None:
+    line: int | None = None
+
+    def __init__(self, text: str, position: int, expected: str, found: str | None = None, hint: str = "") -> None:
         self.text = text
         self.position = position
         self.expected = expected
+        self.hint = hint
         self.found = found if found is not None else _fragment(text, position)
         where = f"at column {position + 1}"
         got = f"found {self.found!r}" if self.found else "found end of text"
-        super().__init__(f"{text.rstrip()!r}: {where}: expected {expected}, {got}")
+        super().__init__(f"{text.rstrip()!r}: {where}: expected {expected}, {got}" + (f"; {hint}" if hint else ""))
 
 
 class UnknownNameError(NotationError):

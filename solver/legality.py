@@ -10,10 +10,45 @@ from __future__ import annotations
 
 from .board import Location, Unit, UnitKind
 from .maps import Map, ProvinceKind
-from .orders import Convoy, Hold, Move, SupportHold, SupportMove
+from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, kind_name, order_locations
 from .outcomes import Illegal, IllegalCode
-from .rules import ImpossibleCoast, OmittedCoastOne, OmittedCoastTwo, Rules, UnknownCoast
+from .rules import (ImpossibleCoast, MissingUnitDesignation, OmittedCoastOne, OmittedCoastTwo, Rules, UnknownCoast,
+                    WrongUnitDesignation)
 from .state import State
+
+
+def impassable_problem(the_map: Map, order: Order) -> Illegal | None:
+    """An order naming an impassable area (Switzerland; Modern: Iceland and the islands) is
+    illegal (DATC 4.E.1): no unit can stand in, enter, support into or retreat to it."""
+    for loc in order_locations(order):
+        if loc.province not in the_map.provinces:
+            return Illegal(IllegalCode.IMPASSABLE, f"{the_map.province_title(loc.province)} is impassable")
+    return None
+
+
+def designation_note(written: UnitRef, unit: Unit, rules: Rules) -> str:
+    """Which DATC 4.C rule let an order reach `unit` although it names no unit type or the
+    wrong one ('' when the order names the unit's type)."""
+    if written.kind is None:
+        choice = rules.missing_unit_designation
+        key = "c: no other order for the unit names it" if choice is MissingUnitDesignation.UNLESS_OTHER else choice.v3
+        return f"the order names no unit type: read as the {_word(unit.kind)} in {unit.location} (DATC 4.C.1 {key})"
+    if written.kind is not unit.kind:
+        choice = rules.wrong_unit_designation
+        key = "c: no other order for the unit names it" if choice is WrongUnitDesignation.UNLESS_OTHER else choice.v3
+        article = "an" if unit.kind is UnitKind.ARMY else "a"
+        return (f"the order says {written.kind}, but the unit in {unit.location} is {article} {_word(unit.kind)}: "
+                f"the order is read as the {_word(unit.kind)}'s (DATC 4.C.2 {key})")
+    return ""
+
+
+def _word(kind: UnitKind) -> str:
+    return kind.name.lower()
+
+
+def _designated(text: str, written: UnitRef, unit: Unit, rules: Rules) -> str:
+    note = designation_note(written, unit, rules)
+    return f"{text}; {note}" if note else text
 
 
 def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tuple[Location | None, Illegal | None]:
@@ -25,7 +60,10 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
     if unit.kind is UnitKind.FLEET:
         if order.via_convoy and not the_map.can_reach_province(unit.kind, unit.location, dest.province):
             return None, Illegal(IllegalCode.CONVOY, "only armies can be convoyed (DATC 6.A.7)")
-        return fleet_destination(the_map, unit.location, dest, rules)
+        found, why = fleet_destination(the_map, unit.location, dest, rules)
+        if why is not None and the_map.provinces[dest.province].kind is ProvinceKind.LAND:
+            why = Illegal(why.why, _designated(why.text, order.unit, unit, rules))  # a fleet inland
+        return found, why
     if dest.coast is not None and rules.unknown_coast is UnknownCoast.FAILS:
         return None, Illegal(IllegalCode.COAST, "an army move names a coast (DATC 4.B.6 a)")
     dest = Location(dest.province)
@@ -38,7 +76,8 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
     if convoy_route_on_board(state, unit.province, dest.province):
         return dest, None
     if the_map.provinces[dest.province].kind is ProvinceKind.SEA:
-        return None, Illegal(IllegalCode.UNREACHABLE, "an army cannot move to sea (DATC 6.A.2)")
+        return None, Illegal(IllegalCode.UNREACHABLE,
+                             _designated("an army cannot move to sea (DATC 6.A.2)", order.unit, unit, rules))
     return None, Illegal(IllegalCode.UNREACHABLE, "not adjacent, and no chain of fleets could convoy it (DATC 6.A.1, 6.D.32)")
 
 
@@ -93,7 +132,7 @@ def can_move_somehow(state: State, unit: Unit, dest: str, without: str | None = 
     return the_map.can_reach_province(unit.kind, unit.location, dest)
 
 
-def support_problem(state: State, unit: Unit, order: SupportHold | SupportMove) -> Illegal | None:
+def support_problem(state: State, unit: Unit, order: SupportHold | SupportMove, rules: Rules) -> Illegal | None:
     """Why a support order is illegal, or None."""
     target = state.unit_at(order.target.province)
     if isinstance(order, SupportHold):
@@ -107,11 +146,14 @@ def support_problem(state: State, unit: Unit, order: SupportHold | SupportMove) 
         if order.target.province == unit.province:
             return Illegal(IllegalCode.SELF, "a unit cannot support its own move")
     if not state.map.can_reach_province(unit.kind, unit.location, where):
-        return Illegal(IllegalCode.SUPPORT, f"{unit.kind} {unit.location} could not move to {where} itself (DATC 6.A.10, 6.B.5)")
+        return Illegal(IllegalCode.SUPPORT, _designated(
+            f"{unit.kind} {unit.location} could not move to {where} itself (DATC 6.A.10, 6.B.5)", order.unit, unit, rules))
     if target is None:
         return Illegal(IllegalCode.SUPPORT, f"there is no unit in {order.target.province} (DATC 6.D.32)")
     if isinstance(order, SupportMove) and not can_move_somehow(state, target, order.dest.province, without=unit.province):
-        return Illegal(IllegalCode.SUPPORT, f"{target.kind} {target.location} cannot move to {order.dest.province} (DATC 6.D.22-24, 6.D.31)")
+        return Illegal(IllegalCode.SUPPORT, _designated(
+            f"{target.kind} {target.location} cannot move to {order.dest.province} (DATC 6.D.22-24, 6.D.31)",
+            order.target, target, rules))
     return None
 
 
@@ -142,7 +184,7 @@ def order_problem(state: State, unit: Unit, order, rules: Rules) -> Illegal | No
     if isinstance(order, Move):
         return move_destination(state, unit, order, rules)[1]
     if isinstance(order, (SupportHold, SupportMove)):
-        return support_problem(state, unit, order)
+        return support_problem(state, unit, order, rules)
     if isinstance(order, Convoy):
         return convoy_problem(state, unit, order)
-    return Illegal(IllegalCode.WRONG_PHASE, f"a {type(order).__name__.lower()} order is not a movement-phase order")
+    return Illegal(IllegalCode.WRONG_PHASE, f"a {kind_name(order)} order is not a movement-phase order")

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from .board import Location, Power, Unit, UnitKind
 from .driver import Solved, solve, solve_batch
 from .encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
-from .legality import default_coast, move_destination, order_problem
-from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
+from .legality import default_coast, impassable_problem, move_destination, order_problem
+from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, kind_name
 from .outcomes import Illegal, IllegalCode, Outcome, Void, VoidCode
 from .phases import after_movement
 from .resolution import Resolution
@@ -109,8 +109,11 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
 def _ordered_unit(state: State, order: Order, index_of: dict[str, int],
                   rules: Rules) -> tuple[int | None, Illegal | None]:
     if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
-        return None, Illegal(IllegalCode.WRONG_PHASE, f"not a movement-phase order ({type(order).__name__})")
+        return None, Illegal(IllegalCode.WRONG_PHASE, f"a {kind_name(order)} order is not a movement-phase order")
     u = index_of.get(order.unit.province)
+    closed = impassable_problem(state.map, order)
+    if closed is not None:
+        return u, closed
     if u is None:
         return None, Illegal(IllegalCode.NO_UNIT, f"there is no unit in {order.unit.province}")
     unit = state.units[u]

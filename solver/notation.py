@@ -5,16 +5,21 @@ any case (English, the 2000 rulebook's, German and Dutch aliases from the map),
 ``-``/``->``/``–``/``to``, ``H``/``hold``/``XXX``, ``S``/``supports``, ``C``/``convoys``,
 ``via convoy``, coasts as ``spa/nc``, ``spa nc``, ``spa(nc)``, ``Spain (north
 coast)``, power prefixes ``England:``/``ENG:``, nationality in supports
-(``S Turkish F con - bul``). Syntax needs no position; errors are
-:class:`~dipsat.errors.NotationError` naming the text, the column and what was
-expected. Which orders are *legal* is not decided here (DATC 4.E.1).
+(``S Turkish F con - bul``), and order lists as people paste them: a power's name
+alone on a line (``Germany:``, the DATC's layout) gives that power to the orders
+under it. Syntax needs no position; errors are :class:`~dipsat.errors.NotationError`
+naming the text, the column and what was expected, with "did you mean" for a
+misspelt province or power. Which orders are *legal* is not decided here (DATC
+4.E.1): an order naming an impassable province (Switzerland) is read, and the
+adjudicator finds it illegal.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .board import Location, PhaseKind, Power, UnitKind
 from .errors import NotationError, UnknownNameError
@@ -22,7 +27,8 @@ from .maps import Variant, fold
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                      SupportMove, UnitRef, Waive)
 
-__all__ = ["parse_order", "parse_orders", "format_order", "parse_location", "format_unit_ref"]
+__all__ = ["parse_order", "parse_orders", "parse_order_lines", "power_header", "RejectedOrder", "format_order",
+           "parse_location", "format_unit_ref"]
 
 _KINDS = {
     "a": UnitKind.ARMY, "army": UnitKind.ARMY, "armee": UnitKind.ARMY, "leger": UnitKind.ARMY,
@@ -84,9 +90,9 @@ class _Cursor:
             return word
         return None
 
-    def error(self, expected: str, cls: type[NotationError] = NotationError) -> NotationError:
+    def error(self, expected: str, cls: type[NotationError] = NotationError, hint: str = "") -> NotationError:
         self.skip_space()
-        return cls(self.text, self.pos, expected)
+        return cls(self.text, self.pos, expected, hint=hint)
 
 
 class _Parser:
@@ -154,16 +160,35 @@ class _Parser:
         self.cur.pos = save
         return None
 
-    def location(self) -> Location:
+    def location(self, impassable: bool = True) -> Location:
+        """A province (with its coast). An impassable area (Switzerland) is read as a
+        location of its own when `impassable`: the order naming it is illegal (DATC 4.E.1)."""
         found = self._longest(self.map.province_names)
         if found is None:
             closed = self._longest(self.map.impassable)
+            if closed is not None and impassable:
+                self.cur.pos = closed[1]
+                return Location(closed[0])  # type: ignore[arg-type]
             if closed is not None:
-                raise self.cur.error(f"a province ({closed[0]} is impassable)", UnknownNameError)
-            raise self.cur.error("a province name or abbreviation", UnknownNameError)
+                raise self.cur.error(f"a province ({self.map.province_title(closed[0])} is impassable)",  # type: ignore[arg-type]
+                                     UnknownNameError)
+            raise self.cur.error("a province name or abbreviation", UnknownNameError, self._province_hint())
         pid, end = found
         self.cur.pos = end
         return Location(pid, self.coast(pid))  # type: ignore[arg-type]
+
+    def _province_hint(self) -> str:
+        """'did you mean North Sea (nth)?' for a misspelt province name at the cursor."""
+        cur = self.cur
+        cur.skip_space()
+        words = re.match(r"[^\-–—>=:/(),]*", cur.text[cur.pos:]).group().split()[:4]  # type: ignore[union-attr]
+        names = {**self.map.province_names, **self.map.impassable}
+        for n in range(len(words), 0, -1):
+            close = difflib.get_close_matches(fold(" ".join(words[:n])), list(names), n=3, cutoff=0.75)
+            if close:
+                ids = list(dict.fromkeys(names[c] for c in close))
+                return "did you mean " + " or ".join(f"{self.map.province_title(p)} ({p})" for p in ids) + "?"
+        return ""
 
     def coast(self, pid: str) -> str | None:
         cur = self.cur
@@ -205,8 +230,20 @@ class _Parser:
 
     # --- orders --------------------------------------------------------------
     def order(self, phase: PhaseKind | None) -> Order:
-        cur = self.cur
         power = self.power_prefix()
+        try:
+            return self._order(power, phase)
+        except NotationError as exc:
+            head, colon, _ = self.cur.text.partition(":")
+            if power is None and colon and exc.position <= len(head) and _WORDS.fullmatch(head.strip()):
+                # 'Itly: A ven H': a power's name before the colon, misspelt
+                start = len(head) - len(head.lstrip())
+                raise UnknownNameError(self.cur.text, start, "a power's name before ':'", head.strip(),
+                                       _power_hint(head, self.variant)) from None
+            raise
+
+    def _order(self, power: Power | None, phase: PhaseKind | None) -> Order:
+        cur = self.cur
         if cur.at_end():
             raise cur.error("an order")
         head = cur.peek()
@@ -299,6 +336,15 @@ class _Parser:
         return order
 
 
+_WORDS = re.compile(r"[^\W\d_]+(?:[ .'’-]+[^\W\d_]+)*")
+
+
+def _power_hint(text: str, variant: Variant) -> str:
+    names = {fold(p.name): p.name for p in variant.powers} | {fold(p.adjective): p.name for p in variant.powers}
+    close = difflib.get_close_matches(fold(text), list(names), n=2, cutoff=0.6)
+    return ("did you mean " + " or ".join(dict.fromkeys(names[c] for c in close)) + "?") if close else ""
+
+
 def parse_order(text: str, variant: Variant, phase: PhaseKind | None = None) -> Order:
     """Parse one order. `phase` decides what ``A par - bur`` and ``D`` mean.
 
@@ -358,26 +404,79 @@ def _canonical_location(text: str | None, variant: Variant) -> Location | None:
 
 
 def parse_orders(text: str, variant: Variant, phase: PhaseKind | None = None) -> tuple[list[Order], list[NotationError]]:
-    """Parse one order per line; returns the orders and one error per bad line."""
+    """Parse one order per line; returns the orders and one error per bad line (its
+    ``line`` set). A power's name alone on a line (``Germany:``) gives that power to the
+    orders under it that name none, up to the next such line or a blank line: the DATC
+    writes its test cases so."""
+    return parse_order_lines(enumerate(text.splitlines(), start=1), variant, phase)
+
+
+def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant,
+                      phase: PhaseKind | None = None) -> tuple[list[Order], list[NotationError]]:
+    """:func:`parse_orders` for numbered lines (a blank text is a blank line)."""
     orders: list[Order] = []
     errors: list[NotationError] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not _strip_comment(line).strip():
+    header: Power | None = None
+    for number, line in lines:
+        body = _strip_comment(line)
+        if not body.strip():
+            if not line.strip():
+                header = None  # a blank line ends a power's block; a comment line does not
+            continue
+        power = power_header(body, variant)
+        if power is not None:
+            header = power
             continue
         try:
-            orders.append(parse_order(line, variant, phase))
+            order = parse_order(body, variant, phase)
         except NotationError as exc:
-            exc.line = number  # type: ignore[attr-defined]
+            exc.line = number
             errors.append(exc)
+            continue
+        orders.append(replace(order, power=header) if header is not None and order.power is None else order)
     return orders, errors
 
 
+@dataclass(frozen=True, slots=True)
+class RejectedOrder:
+    """An order line that could not be read: it is left out of the adjudication, and the
+    result lists it (``rejected`` in JSON, a comment in case files, a line in the text)."""
+
+    source: str  # the file, "<stdin>", or what else the line came from
+    line: int | None
+    text: str
+    reason: str  # one line: what was expected where, and "did you mean" when there is a guess
+
+    @classmethod
+    def of(cls, source: str, error: NotationError, line: int | None = None) -> RejectedOrder:
+        return cls(source, line if line is not None else error.line, error.text.strip(), str(error))
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}: {self.reason}" if self.line is not None else f"{self.source}: {self.reason}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"source": self.source, "line": self.line, "text": self.text, "error": self.reason}
+
+
+def power_header(line: str, variant: Variant) -> Power | None:
+    """The power a line names and nothing else (``Germany:``, ``GERMANY``), else None."""
+    text = _strip_comment(line).strip()
+    if not text:
+        return None
+    if text[-1] != ":":
+        return variant.power_names.get(fold(text))
+    parser = _Parser(text, variant)
+    power = parser.power_prefix()
+    return power if power is not None and parser.cur.at_end() else None
+
+
 def parse_location(text: str, variant: Variant) -> Location:
+    """A location of a position (a unit's place): an impassable area is an error here."""
     known = _canonical_location(text.strip(), variant)
     if known is not None:
         return known
     parser = _Parser(text, variant)
-    loc = parser.location()
+    loc = parser.location(impassable=False)
     parser.end(None)  # type: ignore[arg-type]
     return loc
 

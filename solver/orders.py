@@ -110,6 +110,32 @@ RETREAT_ORDERS = (Retreat, Disband)
 ADJUSTMENT_ORDERS = (Build, Remove, Waive)
 
 
+_KIND_NAMES = {Hold: "hold", Move: "move", SupportHold: "support", SupportMove: "support", Convoy: "convoy",
+               Retreat: "retreat", Disband: "disband", Build: "build", Remove: "removal", Waive: "waive"}
+
+
+def kind_name(order: Order) -> str:
+    """What kind of order it is, in the game's words (``retreat``, ``build``, ``support`` ...)."""
+    return _KIND_NAMES.get(type(order), "unknown")
+
+
+def order_locations(order: Order) -> tuple[Location, ...]:
+    """Every location an order names: the unit's, the supported or convoyed unit's, the
+    destination, a convoy path written out (DATC 4.A.6), a build's."""
+    if isinstance(order, Build):
+        return (order.location,)
+    if isinstance(order, Waive):
+        return ()
+    out = [order.unit.location]
+    if isinstance(order, (SupportHold, SupportMove, Convoy)):
+        out.append(order.target.location)
+    if isinstance(order, Move):
+        out += [Location(p) for p in order.path]
+    if isinstance(order, (Move, SupportMove, Convoy, Retreat)):
+        out.append(order.dest)
+    return tuple(out)
+
+
 def ordered_province(order: Order) -> str | None:
     """The province of the unit an order is given to (None for builds/waives)."""
     if isinstance(order, (Build,)):

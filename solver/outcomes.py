@@ -59,6 +59,7 @@ class IllegalCode(enum.Enum):
     WRONG_PHASE = "wrong phase"  # an order of another phase kind
     SELF = "own area"  # to or for its own area (DATC 6.A.4, 6.A.8, 6.D.34)
     UNREACHABLE = "unreachable"  # not adjacent, no convoy possible (DATC 6.A.1, 6.A.2, 6.A.3)
+    IMPASSABLE = "impassable"  # names an impassable area (Switzerland; Modern: Iceland, the islands)
     COAST = "coast"  # a coast missing, impossible or named for an army (DATC 4.B)
     CONVOY = "convoy"  # a convoy order nobody could carry out (DATC 6.A.5, 6.A.7, 6.F.1)
     SUPPORT = "support"  # a support the supporter or the supported unit could not give or use

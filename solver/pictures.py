@@ -7,12 +7,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import svg
 from .errors import DipsatError
-from .orders import Order
-from .results import PhaseResult
-from .state import State
+
+if TYPE_CHECKING:
+    from .orders import Order
+    from .results import PhaseResult
+    from .state import State
 
 __all__ = ["FORMATS", "PictureError", "render", "result_picture", "state_picture", "case_pictures",
            "validation_pictures", "position_pictures"]
@@ -37,7 +39,9 @@ def render(text: str, fmt: str) -> bytes:
 
 def board(*args, **kwargs) -> str:
     """svg.board, with a map that has no geometry reported as a :class:`PictureError`."""
+    from . import svg  # imported when a picture is drawn: the command line starts without it
     from .errors import MapError
+
     try:
         return svg.board(*args, **kwargs)
     except MapError as exc:

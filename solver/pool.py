@@ -92,7 +92,10 @@ class Pool:
                         slot.task = todo.pop()
                         slot.started = time.monotonic()
                         tries[slot.task] += 1
-                        slot.conn.send((slot.task, payloads[slot.task]))
+                        try:
+                            slot.conn.send((slot.task, payloads[slot.task]))
+                        except OSError:  # the worker died idle (BrokenPipeError): not the task's try,
+                            tries[slot.task] -= 1  # found dead below and the task given to a fresh one
                 busy = [s for s in slots if s.task is not None]
                 ready = wait([s.conn for s in busy] + [s.process.sentinel for s in busy], timeout=0.25)
                 for i, slot in enumerate(slots):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 import textwrap
+from collections.abc import Sequence
 from typing import TextIO
 
 from .board import PhaseKind, Unit
@@ -14,7 +15,7 @@ from .compare import comparison_rows
 from .formats.casefile import format_unit_line, write_case
 from .report import (disbanded_report, disorder_reason, dislodged_report, order_power, sorted_results,
                                   status_word)
-from .notation import format_order
+from .notation import RejectedOrder, format_order
 from .orders import Order
 from .results import PhaseResult
 from .state import State
@@ -39,8 +40,9 @@ def _units_text(units: list[Unit]) -> str:
     return ", ".join(f"{u.kind} {u.location}" for u in units)
 
 
-def render_text(result: PhaseResult, name: str = "") -> str:
-    """The people's report: orders and results, dislodgements, the new position."""
+def render_text(result: PhaseResult, name: str = "", rejected: Sequence[RejectedOrder] = ()) -> str:
+    """The people's report: orders and results, the order lines that could not be read
+    (`rejected`), dislodgements, the new position."""
     before, after = result.before, result.after
     lines = _wrap(f"{name + ': ' if name else ''}", f"{before.phase} (rules {result.rules})", indent=4)
     ranked = sorted_results(result)
@@ -59,6 +61,10 @@ def render_text(result: PhaseResult, name: str = "") -> str:
             lines += _wrap(f"{head}{status_word(r):<{sw}}  ", r.detail)
     else:
         lines.append("Orders: none" + (" (every unit holds)" if before.phase.kind is PhaseKind.MOVEMENT else ""))
+    if rejected:
+        lines.append("Not read (skipped):")
+        for line in rejected:
+            lines += _wrap("  ", str(line), 4)
     if before.phase.kind is PhaseKind.ADJUSTMENT:
         counts = adjustment_lines(result)
         if counts:
@@ -111,14 +117,17 @@ def render_text(result: PhaseResult, name: str = "") -> str:
 
 
 def write_result_case(handle: TextIO, case_id: str, result: PhaseResult, orders: list[Order],
-                      players: int | None = None) -> None:
+                      players: int | None = None, rejected: Sequence[RejectedOrder] = ()) -> None:
     """The position, the orders and the adjudicated board as one case, so another
-    adjudicator (or ``dipsat cases``) can run it."""
+    adjudicator (or ``dipsat cases``) can run it; order lines that could not be read
+    (`rejected`) are comments."""
     before, after = result.before, result.after
     variant = before.variant.name
     if variant == "standard":
         variant = "DATC_Standard" if before.variant.wings else "Standard"
     handle.write(f"# Written by dipsat adjudicate: POSTSTATE is dipsat's result under rules {result.rules}.\n")
+    for line in rejected:
+        handle.write(f"# Not read, skipped: {' '.join(str(line).split())}\n")
     handle.write(f"VARIANT_ALL {variant}\n\n")
     dislodged: list[Unit] = []
     if before.phase.kind is PhaseKind.MOVEMENT and after.phase.kind is PhaseKind.RETREAT:

@@ -6,9 +6,10 @@ from collections import Counter
 from collections.abc import Mapping
 
 from .board import Location, Power, Unit, UnitKind
-from .orders import Disband, Order, Retreat
-from .legality import fleet_destination
-from .phases import after_retreats, retreat_options
+from .orders import Disband, Order, Retreat, kind_name
+from .legality import fleet_destination, impassable_problem
+from .phases import after_retreats
+from .phases import retreat_options as retreat_options  # the rule lives in phases; read here too
 from .outcomes import Disbands, Illegal, IllegalCode, RetreatBounced, RetreatCode, RetreatRefused, Retreats
 from .results import OrderResult, PhaseResult
 from .rules import MultipleOrders, Rules
@@ -80,7 +81,10 @@ def _destination(state: State, order: Order, by_province: dict[str, Dislodged],
                  rules: Rules) -> tuple[Location | None, Illegal | None]:
     """Where a retreat order goes (None for a disband), or why it is illegal."""
     if not isinstance(order, (Retreat, Disband)):
-        return None, Illegal(IllegalCode.WRONG_PHASE, f"not a retreat-phase order ({type(order).__name__})")
+        return None, Illegal(IllegalCode.WRONG_PHASE, f"a {kind_name(order)} order is not a retreat-phase order")
+    closed = impassable_problem(state.map, order)
+    if closed is not None:
+        return None, closed
     d = by_province.get(order.unit.province)
     if d is None:
         return None, Illegal(IllegalCode.NO_UNIT, f"no dislodged unit in {order.unit.province}")

@@ -139,7 +139,8 @@ def _closed_map(the_map: Map, closed: frozenset[str]) -> Map:
              for l, s in the_map.fleet_adjacency.items()}
     name = f"{the_map.name} (closed: {', '.join(sorted(closed))})"
     return Map(name, the_map.provinces, army, fleet, the_map.province_names, the_map.coast_names,
-               the_map.coast_titles, the_map.impassable, wing)
+               the_map.coast_titles, the_map.impassable, wing, the_map.impassable_titles,
+               the_map.aliases)
 
 
 # --- reading the map file ------------------------------------------------------------

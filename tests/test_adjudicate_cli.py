@@ -136,7 +136,7 @@ def test_json_result_of_rulebook_figure_8():
     res = run("adjudicate", FIGURES, "--case", "rulebook.fig08", "--format", "json")
     assert res.exit_code == 0
     doc = json.loads(res.stdout)
-    assert list(doc) == ["format", "type", "rules", "phase", "next_phase", "orders", "dislodged",
+    assert list(doc) == ["format", "type", "rules", "phase", "next_phase", "orders", "rejected", "dislodged",
                          "disbanded", "civil_disorder", "solver", "after", "before"]
     assert doc["format"] == FORMAT and doc["type"] == "result" and doc["rules"] == "2000"
     assert doc["phase"] == {"year": 1901, "season": "Spring", "kind": "Movement"}

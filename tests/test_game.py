@@ -11,10 +11,10 @@ from click.testing import CliRunner
 import dipsat
 from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from dipsat.cli import main
-from dipsat.errors import NotationError
 from dipsat.game import Game, GameError, load_game, new_game
 from dipsat.notation import parse_orders
 from dipsat.setups import SetupError, coin_flip, setup_for
+from dipsat.outcomes import IllegalCode
 
 
 def run(*args: str, input: str | None = None):
@@ -404,10 +404,12 @@ def test_two_player_coin_is_seeded():
 
 @pytest.mark.parametrize("name", ["ice", "Iceland", "Island", "Sicily", "Sardinia", "Corsica", "Crete", "Cyprus",
                                   "Malta", "Balearics"])
-def test_modern_impassable_areas_cannot_be_named(name):
+def test_modern_impassable_areas_are_illegal_orders(name):
     variant = dipsat.load_variant("modern")
-    with pytest.raises(NotationError, match="impassable"):
-        dipsat.notation.parse_order(f"Britain: F nao - {name}", variant)
+    order = dipsat.notation.parse_order(f"Britain: F nao - {name}", variant)
+    (result,) = dipsat.adjudicate(variant.initial_state(), [order]).results
+    assert result.outcome.why is IllegalCode.IMPASSABLE
+    assert result.detail == f"{variant.map.province_title(order.dest.province)} is impassable"
 
 
 def test_modern_impassable_areas_are_not_on_the_map():

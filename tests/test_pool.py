@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import multiprocessing
+
 from dipsat.pool import Pool, TaskFailure
 
 from . import pool_tasks
@@ -21,6 +23,15 @@ def test_a_worker_killed_once_is_retried(tmp_path, monkeypatch):
     monkeypatch.setenv("DIPSAT_TEST_MARKER", str(tmp_path / "killed"))
     out = dict(Pool(pool_tasks.task, workers=1).run([1, "suicide-once", 3]))
     assert out == {0: 10, 1: "survived", 2: 30}
+
+
+def test_a_worker_that_dies_between_tasks_is_replaced():
+    results = Pool(pool_tasks.task, workers=1).run([1, 2, 3])
+    first = next(results)  # the worker now waits for its next task: kill it there
+    for child in multiprocessing.active_children():
+        child.kill()
+        child.join()
+    assert dict([first, *results]) == {0: 10, 1: 20, 2: 30}  # sending to the dead worker is not an error
 
 
 def test_results_do_not_depend_on_worker_count():

@@ -24,6 +24,7 @@ VARIANTS = {"standard": ("standard", False), "datc_standard": ("standard", True)
 class CaseLine:
     number: int
     text: str
+    blank_before: bool = False  # a blank line came before it (it ends a power's block of orders)
 
 
 @dataclass
@@ -58,10 +59,13 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
     variant = "Standard"
     case: Case | None = None
     block: str | None = None
+    blank = False
     for number, raw in enumerate(handle, start=1):
         text = raw.split("#", 1)[0].rstrip()
         if not text.strip():
+            blank = blank or not raw.strip()  # a comment line is not blank
             continue
+        blank_before, blank = blank, False
         indented = text[0] in " \t"
         words = text.split()
         keyword = words[0].upper()
@@ -69,7 +73,7 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
             if case is None or block is None:
                 errors.append(CaseFileError(source, number, f"unexpected indented line {text.strip()!r} (no open block)"))
                 continue
-            case.blocks[block].append(CaseLine(number, text.strip()))
+            case.blocks[block].append(CaseLine(number, text.strip(), blank_before))
             continue
         block = None
         if keyword == "VARIANT_ALL":

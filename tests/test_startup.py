@@ -1,0 +1,76 @@
+"""A fast start: `dipsat --help`, `--version` and shell completion load neither OR-Tools
+nor pandas (they cost half a second to import); `import dipsat` loads no submodule
+until a name is used, and `from dipsat import adjudicate` still works."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("ortools", "pandas", "numpy")
+
+PROBE = """
+import sys
+from dipsat.cli import main
+try:
+    main({args!r}, prog_name="dipsat")
+except SystemExit:
+    pass
+heavy = sorted({{m.split(".")[0] for m in sys.modules}} & {heavy!r})
+print("HEAVY:", ",".join(heavy))
+"""
+
+
+def _heavy_after(args: list[str], env: dict[str, str] | None = None) -> tuple[str, str]:
+    run = subprocess.run([sys.executable, "-c", PROBE.format(args=args, heavy=set(HEAVY))], capture_output=True,
+                         text=True, env={**os.environ, **(env or {})}, timeout=120)
+    assert run.returncode == 0, run.stderr
+    output, _, heavy = run.stdout.rpartition("HEAVY:")
+    return output, heavy.strip()
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["adjudicate", "--help"], ["game", "--help"],
+                                  ["validate", "--help"], ["draw", "--help"], ["rules"]])
+def test_help_version_and_rules_do_not_import_the_solver(args):
+    output, heavy = _heavy_after(args)
+    assert output.strip()
+    assert heavy == ""
+
+
+def test_shell_completion_answers_without_the_solver():
+    env = {"_DIPSAT_COMPLETE": "bash_complete", "COMP_WORDS": "dipsat adj", "COMP_CWORD": "1"}
+    output, heavy = _heavy_after([], env)
+    assert "adjudicate" in output
+    assert heavy == ""
+    env = {"_DIPSAT_COMPLETE": "bash_complete", "COMP_WORDS": "dipsat adjudicate --rul", "COMP_CWORD": "2"}
+    output, heavy = _heavy_after([], env)
+    assert "--rules" in output and "--rule" in output
+    assert heavy == ""
+
+
+def test_import_dipsat_is_lazy_but_complete():
+    code = ("import sys, dipsat; before = sorted(m for m in sys.modules if m.startswith('dipsat.')); "
+            "from dipsat import adjudicate, Rules, notation; import dipsat.casework; "
+            "print(before, callable(adjudicate), Rules.__name__, notation.__name__, dipsat.casework.__name__)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["[]", "True", "Rules", "dipsat.notation", "dipsat.casework"]
+
+
+def test_every_public_name_resolves():
+    import dipsat
+
+    for name in dipsat.__all__:
+        assert getattr(dipsat, name) is not None
+    with pytest.raises(AttributeError):
+        dipsat.no_such_name  # noqa: B018
+
+
+def test_version_is_the_installed_distribution_version():
+    import dipsat
+
+    assert dipsat.__version__ == importlib.metadata.version("dipsat")
