@@ -11,7 +11,7 @@ decisions that can matter, and a fixed decision depends on nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from ortools.sat.python import cp_model
 
@@ -152,7 +152,7 @@ class Encoding:
             self.cache[key] = build()
             self._reads[key] = self._collecting.pop()
         self._note(self._reads[key])
-        return cast(T, self.cache[key])  # a key names one kind of term: the same T as when built
+        return self.cache[key]  # type: ignore[return-value]  # a key names one kind of term, the T it was built as
 
     def _note(self, keys: Iterable[Key]) -> None:
         for collector in self._collecting:

@@ -118,58 +118,69 @@ def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
 
 def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
     """A turn with a cycle, part by part (see the module docstring)."""
-    resolutions, unsettled, calls = _resolutions(problem, rules.model, enc)
+    options = rules.model
+    known = dict(enc.known)
+    cyclic, _ = _parts(enc.deps, known)
+    alone = len(cyclic) == 1  # one part: the whole board's encoding serves as the part's
+    calls = 0
+    parts = []
+    capped = False
     overrides: dict[Key, bool] = {}
     backups: list[tuple[str, tuple[Key, ...]]] = []
-    for part in unsettled:
-        calls += _settle(problem, rules, part, enc.known, overrides, backups)
-    final = _enumerate(Encoding(problem, rules.model, overrides) if overrides else enc, limit=1)
-    calls += 1
-    if len(final.solutions) != 1 or final.capped:
-        raise SolverError(f"{'several' if final.capped else 'no'} resolutions after the backup rules "
-                          f"{', '.join(name for name, _ in backups) or '(none)'}")
-    values, strengths = final.solutions[0]
-    return Solved(values, strengths, calls, resolutions, backups)
-
-
-def _resolutions(problem: Problem, options: ModelOptions, enc: Encoding) \
-        -> tuple[Resolutions, list[list[Key]], int]:
-    """The consistent resolutions of a turn with a cycle before any backup rule, the parts
-    without exactly one, and the solver calls made.
-
-    Each part is encoded on its own with the decisions the whole board's encoding
-    settled while building fixed to those values: then its definitions read only
-    decisions of the part (they read no more than they did on the whole board)."""
-    known = dict(enc.known)
-    cyclic, rest = _parts(enc.deps, known)
-    calls = 0
-    common = dict(known)
-    if rest:
-        rest_enc = _part_encoding(problem, options, known, rest)
-        if rest_enc.lits:
-            values, _ = _solve_once(rest_enc)
-            calls += 1
-            common.update((k, values[k]) for k in rest)
-    parts = []
-    unsettled = []
-    capped = False
+    final: _Found | None = None  # a whole-board enumeration with exactly one resolution
     for part in cyclic:
-        found = _enumerate(_part_encoding(problem, options, known, part), part)
+        part_enc = enc if alone else _part_encoding(problem, options, known, part)
+        found = _enumerate(part_enc, part)
         calls += 1
         parts.append(tuple(found.resolutions()))
         capped = capped or found.capped
         if len(found.solutions) != 1 or found.capped:
-            unsettled.append(part)
-    return Resolutions(common, tuple(parts), capped), unsettled, calls
+            found, more = _settle(problem, rules, part, part_enc, known, overrides, backups, alone)
+            calls += more
+        if alone:
+            final = found
+    if final is None:  # several parts: the whole board under the backup rules, which must settle it
+        final = _enumerate(Encoding(problem, options, overrides) if overrides else enc, limit=1)
+        calls += 1
+    if len(final.solutions) != 1 or final.capped:
+        raise SolverError(f"{'several' if final.capped else 'no'} resolutions after the backup rules "
+                          f"{', '.join(name for name, _ in backups) or '(none)'}")
+    values, strengths = final.solutions[0]
+    in_parts = {k for part in cyclic for k in part}
+    common = {k: v for k, v in values.items() if k not in in_parts}
+    if any(k in known and known[k] != v for k, v in overrides.items()):
+        # A backup rule changed a decision settled while building (All Hold on a move whose
+        # route is in the paradox): the others as they were before it, from their own model.
+        rest = [k for k in enc.deps if k not in in_parts and k not in known]
+        common = dict(known)
+        if rest:
+            common.update(_solve_once(_part_encoding(problem, options, known, rest))[0])
+            calls += 1
+    return Solved(values, strengths, calls, Resolutions(common, tuple(parts), capped), backups)
 
 
-def _settle(problem: Problem, rules: Rules, part: list[Key], known: dict[Key, bool], overrides: dict[Key, bool],
-            backups: list[tuple[str, tuple[Key, ...]]]) -> int:
+def _resolutions(problem: Problem, options: ModelOptions, enc: Encoding) -> tuple[int, bool]:
+    """How many consistent resolutions a turn with a cycle has before any backup rule,
+    and whether that is capped (a lower bound)."""
+    known = dict(enc.known)
+    cyclic, _ = _parts(enc.deps, known)
+    count, capped = 1, False
+    for part in cyclic:
+        found = _enumerate(enc if len(cyclic) == 1 else _part_encoding(problem, options, known, part), part)
+        count *= len(found.solutions)
+        capped = capped or found.capped
+    return count, capped
+
+
+def _settle(problem: Problem, rules: Rules, part: list[Key], current: Encoding, known: dict[Key, bool],
+            overrides: dict[Key, bool], backups: list[tuple[str, tuple[Key, ...]]],
+            whole: bool) -> tuple[_Found, int]:
     """The backup rules (DATC 5.B.9) for one independent part without exactly one
     resolution, one cycle at a time, dependencies first, until it has exactly one.
-    Adds to `overrides` and `backups`; returns the solver calls made."""
+    `current` encodes the part (`whole`: the whole board, the part being its only one).
+    Adds to `overrides` and `backups`; returns the last enumeration (of the part, or of
+    the whole board) and the solver calls made."""
     calls = 0
-    current = _part_encoding(problem, rules.model, known, part)
     while True:
         for component in cyclic_components(current.deps):
             sub = _part_encoding(problem, rules.model, {**known, **overrides}, component, part)
@@ -186,13 +197,13 @@ def _settle(problem: Problem, rules: Rules, part: list[Key], known: dict[Key, bo
                 break
         else:
             raise SolverError(f"{len(part)} decisions without exactly one resolution but no cycle to settle")
-        # What the backup rules settle beyond their own decisions, on the whole board:
-        known = {**Encoding(problem, rules.model, overrides).known, **overrides}
-        current = _part_encoding(problem, rules.model, known, part)
-        found = _enumerate(current, part)
+        board = Encoding(problem, rules.model, overrides)  # what the backup rules settle beyond their own
+        known = {**board.known, **overrides}
+        current = board if whole else _part_encoding(problem, rules.model, known, part)
+        found = _enumerate(current, None if whole else part)
         calls += 1
         if len(found.solutions) == 1 and not found.capped:
-            return calls
+            return found, calls
 
 
 def _part_encoding(problem: Problem, options: ModelOptions, fixed: dict[Key, bool], roots: list[Key],
@@ -253,7 +264,7 @@ def count_resolutions(problem: Problem, options: ModelOptions) -> int:
     enc = Encoding(problem, options)
     if not has_cycle(enc.deps):
         return 1
-    return len(_resolutions(problem, options, enc)[0])
+    return _resolutions(problem, options, enc)[0]
 
 
 def paradox_core(problem: Problem, rules: Rules, component: list[Key]) -> list[Key]:

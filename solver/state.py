@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -77,7 +76,12 @@ class State:
         return tuple(c for c, p in self.owners if p == power)
 
     def with_(self, **changes: Any) -> State:
-        return dataclasses.replace(self, **changes)
+        """A new state with these fields changed (what ``dataclasses.replace`` does, in a
+        third of its time: phase logic calls it for every phase)."""
+        fields: dict[str, Any] = {"variant": self.variant, "phase": self.phase, "units": self.units,
+                                  "owners": self.owners, "dislodged": self.dislodged, "standoffs": self.standoffs}
+        fields.update(changes)
+        return State(**fields)
 
     def __hash__(self) -> int:
         return hash((self.phase, self.units, self.owners, self.dislodged, self.standoffs))
