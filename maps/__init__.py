@@ -71,6 +71,11 @@ def fold(name: str) -> str:
     return " ".join(plain.split())
 
 
+_CACHED = (("fleet_locations", None), ("reachable_coasts", None), ("can_reach_province", None),
+           ("_convoy_routes", 4096))  # bounded: the seas with fleets differ from game to game
+"""The methods of :class:`Map` each map caches for itself, with the size of the cache."""
+
+
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: maps are loaded once and cached
 class Map:
     """The geography of a variant: provinces, locations and adjacency per kind."""
@@ -88,29 +93,35 @@ class Map:
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)  # province, impassable or coast id -> its
     # other names as the map file writes them (English, German, Dutch, abbreviations): `dipsat map`
 
+    def __post_init__(self) -> None:
+        self._add_caches()
+
+    def _add_caches(self) -> None:
+        """Each map answers the questions asked again and again of every phase once, from
+        caches of its own (the map never changes): they go when the map goes."""
+        for name, size in _CACHED:
+            method = getattr(type(self), name).__get__(self)
+            object.__setattr__(self, name, functools.lru_cache(maxsize=size)(method))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in dict(_CACHED)}  # caches are not data
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._add_caches()
+
     # --- geography -------------------------------------------------------
     def province(self, pid: str) -> Province:
         return self.provinces[pid]
 
     def fleet_locations(self, pid: str) -> tuple[Location, ...]:
         """Where a fleet can stand in a province (its coasts, or the province)."""
-        return self._fleet_locations[pid]
-
-    @functools.cached_property
-    def _fleet_locations(self) -> dict[str, tuple[Location, ...]]:
-        out: dict[str, tuple[Location, ...]] = {}
-        for pid, prov in self.provinces.items():
-            if prov.coasts:
-                out[pid] = tuple(Location(pid, c) for c in prov.coasts)
-            else:
-                out[pid] = () if prov.kind is ProvinceKind.LAND else (Location(pid),)
-        return out
-
-    @functools.cached_property
-    def _answers(self) -> dict[tuple[object, ...], object]:
-        """Answers to questions about the map, kept with it (it never changes), so they
-        go when the map goes: the few questions asked again and again of every phase."""
-        return {}
+        prov = self.provinces[pid]
+        if prov.coasts:
+            return tuple(Location(pid, c) for c in prov.coasts)
+        if prov.kind is ProvinceKind.LAND:
+            return ()
+        return (Location(pid),)
 
     def can_occupy(self, kind: UnitKind, loc: Location) -> bool:
         prov = self.provinces.get(loc.province)
@@ -132,12 +143,7 @@ class Map:
 
     def reachable_coasts(self, src: Location, dst_province: str) -> tuple[Location, ...]:
         """The locations of dst_province a fleet at src can move to directly."""
-        key = ("reachable", src, dst_province)
-        answer = self._answers.get(key)
-        if answer is None:
-            adjacent = self.fleet_adjacency.get(src, ())
-            answer = self._answers[key] = tuple(l for l in self.fleet_locations(dst_province) if l in adjacent)
-        return answer  # type: ignore[return-value]
+        return tuple(l for l in self.fleet_locations(dst_province) if l in self.fleet_adjacency.get(src, ()))
 
     def can_reach_province(self, kind: UnitKind, src: Location, dst_province: str) -> bool:
         """Could the unit move into the province at all (any coast)? DATC 6.B.4."""
@@ -182,13 +188,7 @@ class Map:
 
     def convoy_routes(self, src: str, dst: str, seas: Iterable[str]) -> tuple[frozenset[str], ...]:
         """Minimal chains of `seas` from src to dst: no route contains another (DATC 6.G.19)."""
-        key = ("convoy routes", src, dst, frozenset(seas))
-        answer = self._answers.get(key)
-        if answer is None:  # the same question comes for every fleet of a convoy
-            if len(self._answers) >= 1 << 14:
-                self._answers.clear()  # bounded: the seas with fleets differ from game to game
-            answer = self._answers[key] = self._convoy_routes(src, dst, key[3])
-        return answer  # type: ignore[return-value]
+        return self._convoy_routes(src, dst, frozenset(seas))
 
     def _convoy_routes(self, src: str, dst: str, allowed: frozenset[str]) -> tuple[frozenset[str], ...]:
         found: set[frozenset[str]] = set()

@@ -457,7 +457,7 @@ def _read(enc: Encoding, solution: list[int]) -> tuple[dict[Key, bool], Strength
 
 
 def _strength_terms(enc: Encoding) -> dict[tuple[str, int], Term]:
-    return {k: cast(Term, term) for k, term in enc.cache.items() if k[0] in STRENGTHS}
+    return cast(dict[tuple[str, int], Term], {k: term for k, term in enc.cache.items() if k[0] in STRENGTHS})
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import pickle
 import weakref
 
 import dipsat
@@ -48,6 +49,8 @@ def test_a_maps_answers_go_with_the_map():
     assert the_map.reachable_coasts(Location("mao"), "spa") == (Location("spa", "nc"), Location("spa", "sc"))
     assert the_map.can_reach_province(UnitKind.FLEET, Location("lyo"), "spa")
     assert the_map.convoy_routes("lon", "tun", ["eng", "mao", "wes"]) == (frozenset({"eng", "mao", "wes"}),)
+    copy = pickle.loads(pickle.dumps(the_map))  # the caches are no data: a copy gets its own
+    assert copy.reachable_coasts(Location("mao"), "spa") == the_map.reachable_coasts(Location("mao"), "spa")
     gone = weakref.ref(the_map)
     del variant, the_map
     gc.collect()
