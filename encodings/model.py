@@ -10,23 +10,40 @@ decisions that can matter, and a fixed decision depends on nothing.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from ortools.sat.python import cp_model
 
+from . import move, path, support
+from .literals import Condition, negate
 from .options import ModelOptions
 from .problem import Key, Problem
 
-Condition = bool | cp_model.IntVar  # a known value or a literal
+__all__ = ["Condition", "Encoding", "PhaseModel", "negate"]
+
+T = TypeVar("T")
+if TYPE_CHECKING:
+    import numpy as np
+
+    Linear: TypeAlias = cp_model.BoundedLinearExpression | bool | np.bool_  # what CpModel.add takes
 
 
 class PhaseModel(cp_model.CpModel):
-    """A CpModel without the deprecated CamelCase aliases OR-Tools installs on every
-    instance (about 0.8 ms per model in 9.15; we use only the snake_case API)."""
+    """A CpModel without the deprecated CamelCase aliases OR-Tools 9.15 installs on every
+    instance (we use only the snake_case API).
 
-    def _add_pre_pep8_methods(self) -> None:
-        pass
+    9.15's ``CpModel.__init__`` calls the private ``_add_pre_pep8_methods``, which binds
+    about 60 aliases per model: 0.13 ms, a fifth of a movement phase (measured with
+    ``scripts/bench_model.py``). 9.10-9.14 define the aliases on the class (nothing per
+    instance) and have no such method; then nothing is overridden and this is a plain
+    CpModel. ``tests/test_driver.py::test_phase_model_skips_only_the_camel_case_aliases``
+    pins the behaviour: if a later OR-Tools changes the method, that test fails.
+    """
+
+    if hasattr(cp_model.CpModel, "_add_pre_pep8_methods"):  # ortools 9.15; absent in 9.10-9.14
+        def _add_pre_pep8_methods(self) -> None:
+            pass
 
 
 class Encoding:
@@ -36,17 +53,21 @@ class Encoding:
     backup rule (DATC 5.B.9) is imposed on a cycle. Every definition reads other
     decisions through :meth:`cond`, which records the dependency edge.
     With ``assumptions`` every definition is guarded by a literal (for paradox
-    cores) and nothing is folded.
+    cores) and nothing is folded. With ``switch`` (a literal of a shared ``model``)
+    every constraint of this turn holds only when the switch is true, so a batch can
+    switch a turn off. Every constraint is made through :meth:`enforce` (the ``add*``
+    methods), which attaches these enforcement literals as the constraint is made.
     """
 
     def __init__(self, problem: Problem, options: ModelOptions, overrides: dict[Key, bool] | None = None,
                  roots: Iterable[Key] | None = None, assumptions: bool = False,
-                 model: cp_model.CpModel | None = None) -> None:
+                 model: cp_model.CpModel | None = None, switch: cp_model.IntVar | None = None) -> None:
         self.problem = problem
         self.options = options  # the rule options the definitions read (DATC 4.A.1, 4.A.2, 4.A.4, 4.A.7)
         self.overrides = dict(overrides or {})
         self.model = model if model is not None else PhaseModel()  # batches share one model
-        self.first_constraint = len(self.model.proto.constraints)
+        self._switch: list[cp_model.IntVar] = [] if switch is None else [switch]
+        self._enforcement = self._switch  # the literals every new constraint gets
         self.lits: dict[Key, cp_model.IntVar] = {}  # decisions that needed a variable
         self.known: dict[Key, bool] = {}  # decisions fixed while building
         self.deps: dict[Key, set[Key]] = {}
@@ -62,13 +83,29 @@ class Encoding:
             self.cond(key)
         self._define_pending()
 
-    def disable(self, off: cp_model.IntVar) -> None:
-        """Switch this encoding's constraints off in a shared model (`off` is fixed false)."""
-        for i in range(self.first_constraint, len(self.model.proto.constraints)):
-            self.model.proto.constraints[i].enforcement_literal.append(off.index)
+    # --- making constraints --------------------------------------------------------------
+    def enforce(self, constraint: cp_model.Constraint) -> cp_model.Constraint:
+        """Every constraint of the encoding is made through here: it holds only under the
+        turn's switch (batch) and the assumption literal of the definition being built
+        (paradox cores), for every constraint type."""
+        if self._enforcement:
+            constraint.only_enforce_if(self._enforcement)
+        return constraint
+
+    def add(self, linear: Linear) -> cp_model.Constraint:
+        return self.enforce(self.model.add(linear))
+
+    def add_bool_or(self, literals: Sequence[Condition]) -> cp_model.Constraint:
+        return self.enforce(self.model.add_bool_or(literals))
+
+    def add_bool_and(self, literals: Sequence[Condition]) -> cp_model.Constraint:
+        return self.enforce(self.model.add_bool_and(literals))
+
+    def add_implication(self, a: Condition, b: Condition) -> cp_model.Constraint:
+        return self.enforce(self.model.add_implication(a, b))
 
     # --- reading decisions -------------------------------------------------------------
-    def cond(self, key: Key) -> Condition:
+    def cond(self, key: Key) -> bool | cp_model.IntVar:
         """A decision as a condition: its value when already fixed, else its literal.
         Reading it from a definition records a dependency."""
         self._note((key,))
@@ -89,7 +126,7 @@ class Encoding:
             var = self.model.new_bool_var(f"{key[0]}[{key[1]}]")
             self.lits[key] = var
             if key in self.known:
-                self.model.add(var == int(self.known[key]))
+                self.add(var == int(self.known[key]))
         return var
 
     def fix(self, key: Key, value: bool) -> None:
@@ -98,24 +135,24 @@ class Encoding:
             self.known[key] = value
             self.deps[key].clear()
             if key in self.lits:
-                self.model.add(self.lits[key] == int(value))
+                self.add(self.lits[key] == int(value))
         else:
-            self.model.add(self.var(key) == int(value))
+            self.add(self.var(key) == int(value))
 
-    def values(self, solution: list[int]) -> dict[Key, bool]:
+    def values(self, solution: Sequence[int]) -> dict[Key, bool]:
         """Every decision's value in a solution (a list indexed by variable index)."""
         out = {k: bool(solution[v.index]) for k, v in self.lits.items()}
         out.update(self.known)
         return out
 
-    def memo(self, key: tuple[str, int], build: Callable[[], object]) -> object:
+    def memo(self, key: tuple[str, int], build: Callable[[], T]) -> T:
         """A term (strength, condition) built once; every definition using it depends on what it reads."""
         if key not in self.cache:
             self._collecting.append(set())
             self.cache[key] = build()
             self._reads[key] = self._collecting.pop()
         self._note(self._reads[key])
-        return self.cache[key]
+        return self.cache[key]  # type: ignore[return-value]  # a key names one kind of term, the T it was built as
 
     def _note(self, keys: Iterable[Key]) -> None:
         for collector in self._collecting:
@@ -128,45 +165,38 @@ class Encoding:
 
     # --- defining decisions ------------------------------------------------------------
     def _define(self, key: Key) -> None:
-        saved = self._current, self._collecting
+        saved = self._current, self._collecting, self._enforcement
         self._current, self._collecting = key, []
-        first = len(self.model.proto.constraints) if self._assumptions else 0
+        if self._assumptions:
+            # Paradox cores: the definition holds only under its own literal, so an
+            # infeasible model names the definitions in its core.
+            guard = self.model.new_bool_var(f"defined[{key[0]},{key[1]}]")
+            self.assumed[key] = guard
+            self._enforcement = self._switch + [guard]
         if key in self.overrides:
             # DATC 5.B.9: a backup rule decides this order, not its usual condition.
             self.fix(key, self.overrides[key])
         else:
-            _definitions()[key[0]](self, key[1])
-        if self._assumptions:
-            self._guard(key, first)
-        self._current, self._collecting = saved
+            _DEFINITIONS[key[0]](self, key[1])
+        self._current, self._collecting, self._enforcement = saved
 
     def _define_pending(self) -> None:
         while self._pending:
             self._define(self._pending.pop())
 
-    def _guard(self, key: Key, first: int) -> None:
-        """Make a decision's definition conditional on an assumption literal, so an
-        infeasible model names the definitions in its core."""
-        guard = self.model.new_bool_var(f"defined[{key[0]},{key[1]}]")
-        self.assumed[key] = guard
-        for i in range(first, len(self.model.proto.constraints)):
-            constraint = self.model.proto.constraints[i]
-            if constraint.has_bool_and() or constraint.has_bool_or() or constraint.has_linear():
-                constraint.enforcement_literal.append(guard.index)
-
     # --- small helpers shared by the rule families --------------------------------------
-    def iff_and(self, target: Key, conjuncts: list[Condition]) -> None:
+    def iff_and(self, target: Key, conjuncts: Sequence[Condition]) -> None:
         """decision <-> AND(conjuncts), folded when the known conjuncts settle it."""
         if any(c is False for c in conjuncts):
             self.fix(target, False)
             return
-        live = [c for c in conjuncts if c is not True]
+        live = [c for c in conjuncts if not isinstance(c, bool)]  # the rest are True
         if not live:
             self.fix(target, True)
             return
         self.literal_and(self.var(target), live)
 
-    def iff_or(self, target: Key, disjuncts: list[Condition]) -> None:
+    def iff_or(self, target: Key, disjuncts: Sequence[Condition]) -> None:
         """decision <-> OR(disjuncts), folded when the known disjuncts settle it."""
         if any(d is True for d in disjuncts):
             self.fix(target, True)
@@ -176,14 +206,14 @@ class Encoding:
             self.fix(target, False)
             return
         var = self.var(target)
-        self.model.add_bool_or(live).only_enforce_if(var)
+        self.add_bool_or(live).only_enforce_if(var)
         for d in live:
-            self.model.add_implication(d, var)
+            self.add_implication(d, var)
 
-    def literal_and(self, var: cp_model.IntVar, live: list) -> None:
+    def literal_and(self, var: cp_model.IntVar, live: Sequence[cp_model.BoolVarT]) -> None:
         """var <-> AND(live literals)."""
-        self.model.add_bool_and(live).only_enforce_if(var)
-        self.model.add_bool_or([c.Not() for c in live] + [var])
+        self.add_bool_and(live).only_enforce_if(var)
+        self.add_bool_or([c.Not() for c in live] + [var])
 
     def both(self, a: Condition, b: Condition) -> Condition:
         """a AND b as a condition (a literal is made only when both are literals)."""
@@ -198,13 +228,7 @@ class Encoding:
         return var
 
 
-@functools.cache
-def _definitions() -> dict[str, Callable[[Encoding, int], None]]:
-    """The rule family defining each kind of decision (imported late: they import this module)."""
-    from . import move, path, support
-    return {"move": move.define_move, "dislodged": move.define_dislodged, "support": support.define_support,
-            "path": path.define_path, "convoy": path.define_convoy}
-
-
-def negate(c: Condition) -> Condition:
-    return (not c) if isinstance(c, bool) else c.Not()
+_DEFINITIONS: dict[str, Callable[[Encoding, int], None]] = {
+    # the rule family defining each kind of decision (they read the Encoding only through its methods)
+    "move": move.define_move, "dislodged": move.define_dislodged, "support": support.define_support,
+    "path": path.define_path, "convoy": path.define_convoy}

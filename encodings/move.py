@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from .model import Encoding, negate
+from typing import TYPE_CHECKING
+
+from .literals import negate
 from .strength import attack_strength, prevent_strength, resisting_strength
+
+if TYPE_CHECKING:
+    from .model import Encoding
 
 
 def define_move(enc: Encoding, m: int) -> None:
@@ -25,8 +30,8 @@ def define_move(enc: Encoding, m: int) -> None:
     for i, opponent in enumerate(open_):
         beat = enc.model.new_bool_var(f"beats[{m},{i}]")
         opponent_expr = opponent.expr
-        enc.model.add(attack_expr > opponent_expr).only_enforce_if(beat)
-        enc.model.add(attack_expr <= opponent_expr).only_enforce_if(beat.Not())
+        enc.add(attack_expr > opponent_expr).only_enforce_if(beat)
+        enc.add(attack_expr <= opponent_expr).only_enforce_if(beat.Not())
         beats.append(beat)
     enc.iff_and(("move", m), beats)
 
@@ -52,9 +57,9 @@ def define_dislodged(enc: Encoding, u: int) -> None:
     dislodged = enc.var(("dislodged", u))
     live = [e for e in entered if e is not True]
     if len(live) < len(entered):  # some move in surely succeeds: dislodged iff it stays
-        enc.model.add(dislodged + enc.var(("move", unit.move)) == 1)
+        enc.add(dislodged + enc.var(("move", unit.move)) == 1)
         return
-    enc.model.add_bool_or(live).only_enforce_if(dislodged)
-    enc.model.add_implication(dislodged, stays)
+    enc.add_bool_or(live).only_enforce_if(dislodged)
+    enc.add_implication(dislodged, stays)
     for e in live:
-        enc.model.add_bool_or([stays.Not(), e.Not(), dislodged])
+        enc.add_bool_or([stays.Not(), e.Not(), dislodged])

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from .model import Encoding
+from typing import TYPE_CHECKING
+
+from .literals import Condition
+
+if TYPE_CHECKING:
+    from .model import Encoding
 
 
 def define_path(enc: Encoding, m: int) -> None:
@@ -16,12 +21,12 @@ def define_path(enc: Encoding, m: int) -> None:
         fleets = sorted({c for route in move.routes for c in route})
         enc.iff_and(("path", m), [enc.cond(("convoy", c)) for c in fleets])
         return
-    routes = []
+    routes: list[Condition] = []
     for r, route in enumerate(move.routes):
-        fleets = [enc.cond(("convoy", c)) for c in route]
-        if any(f is False for f in fleets):
+        carrying = [enc.cond(("convoy", c)) for c in route]
+        if any(f is False for f in carrying):
             continue  # this route is broken
-        live = [f for f in fleets if f is not True]
+        live = [f for f in carrying if not isinstance(f, bool)]  # the rest are True
         if not live:
             routes.append(True)  # this route surely carries
         elif len(live) == 1:
@@ -43,4 +48,4 @@ def define_convoy(enc: Encoding, c: int) -> None:
     if isinstance(dislodged, bool):
         enc.fix(("convoy", c), not dislodged)
         return
-    enc.model.add(enc.var(("convoy", c)) + dislodged == 1)
+    enc.add(enc.var(("convoy", c)) + dislodged == 1)

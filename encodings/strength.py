@@ -10,12 +10,17 @@ fallback (DATC 4.A.3 options) makes a decision too: :func:`head_to_head`.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from ortools.sat.python import cp_model
 
-from .model import Condition, Encoding, negate
+from .literals import Condition, negate
 from .options import DislodgedUnitEffect
+from .problem import Key
+
+if TYPE_CHECKING:
+    from .model import Encoding
 
 
 class Term(NamedTuple):
@@ -33,7 +38,7 @@ class Term(NamedTuple):
             return self.const
         return cp_model.LinearExpr.weighted_sum([v for v, _ in self.coefs], [c for _, c in self.coefs]) + self.const
 
-    def value(self, solution) -> int:
+    def value(self, solution: Sequence[int]) -> int:
         return self.const + sum(coef * solution[var.index] for var, coef in self.coefs)
 
 
@@ -41,7 +46,7 @@ def _constant(value: int) -> Term:
     return Term(value, value, value)
 
 
-def _count(enc: Encoding, keys: list) -> Term:
+def _count(enc: Encoding, keys: list[Key]) -> Term:
     """1 + the number of these support decisions that hold."""
     lo = hi = 1
     coefs = []
@@ -74,7 +79,7 @@ def _cases(enc: Encoding, name: str, cases: list[tuple[list[Condition], Term]]) 
     lo, hi = min(t.lo for _, t in live), max(t.hi for _, t in live)
     var = enc.model.new_int_var(lo, hi, name)
     for literals, term in live:
-        enc.model.add(var == term.expr).only_enforce_if(literals)
+        enc.add(var == term.expr).only_enforce_if(literals)
     return _variable(var, lo, hi)
 
 
@@ -101,10 +106,10 @@ def has_path(enc: Encoding, m: int) -> Condition:
 
 def head_to_head(enc: Encoding, m: int) -> Condition:
     """5.B.1: m and the opposite move meet head to head when both go over land."""
-    move = enc.problem.moves[m]
-    if move.opposite is None:
+    opposite = enc.problem.moves[m].opposite
+    if opposite is None:
         return False
-    return enc.memo(("h2h", m), lambda: enc.both(by_land(enc, m), by_land(enc, move.opposite)))
+    return enc.memo(("h2h", m), lambda: enc.both(by_land(enc, m), by_land(enc, opposite)))
 
 
 def hold_strength(enc: Encoding, province: str) -> Term:
@@ -164,8 +169,8 @@ def _prevent_strength(enc: Encoding, m: int) -> Term:
     full = _supports(enc, m)
     var = enc.model.new_int_var(0, full.hi, f"prevent_strength[{m}]")
     for z in live:
-        enc.model.add(var == 0).only_enforce_if(z)
-    enc.model.add(var == full.expr).only_enforce_if([negate(z) for z in live])
+        enc.add(var == 0).only_enforce_if(z)
+    enc.add(var == full.expr).only_enforce_if([negate(z) for z in live])
     return _variable(var, 0, full.hi)
 
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from .model import Condition, Encoding, negate
+from typing import TYPE_CHECKING
+
+from .literals import Condition, negate
 from .options import ConvoyParadox, ModelOptions, SelfAttackViaConvoy
 from .problem import MoveOrder, Problem, SupportOrder
 from .strength import by_land
 
+if TYPE_CHECKING:
+    from .model import Encoding
 
 def define_support(enc: Encoding, s: int) -> None:
     """support_given[s] <-> not dislodged and not cut (5.B.2)."""

@@ -17,9 +17,11 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..board import Location, Power, Unit, UnitKind
 from ..errors import MapError
+from ..state import State  # state.py names Variant for typing only: no cycle when the code runs
 
 MAP_DIR = Path(__file__).resolve().parent
 
@@ -69,6 +71,11 @@ def fold(name: str) -> str:
     return " ".join(plain.split())
 
 
+_CACHED = (("fleet_locations", None), ("reachable_coasts", None), ("can_reach_province", None),
+           ("_convoy_routes", 4096))  # bounded: the seas with fleets differ from game to game
+"""The methods of :class:`Map` each map caches for itself, with the size of the cache."""
+
+
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: maps are loaded once and cached
 class Map:
     """The geography of a variant: provinces, locations and adjacency per kind."""
@@ -86,11 +93,27 @@ class Map:
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)  # province, impassable or coast id -> its
     # other names as the map file writes them (English, German, Dutch, abbreviations): `dipsat map`
 
+    def __post_init__(self) -> None:
+        self._add_caches()
+
+    def _add_caches(self) -> None:
+        """Each map answers the questions asked again and again of every phase once, from
+        caches of its own (the map never changes): they go when the map goes."""
+        for name, size in _CACHED:
+            method = getattr(type(self), name).__get__(self)
+            object.__setattr__(self, name, functools.lru_cache(maxsize=size)(method))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in dict(_CACHED)}  # caches are not data
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._add_caches()
+
     # --- geography -------------------------------------------------------
     def province(self, pid: str) -> Province:
         return self.provinces[pid]
 
-    @functools.lru_cache(maxsize=None)  # the map never changes: answer each question once
     def fleet_locations(self, pid: str) -> tuple[Location, ...]:
         """Where a fleet can stand in a province (its coasts, or the province)."""
         prov = self.provinces[pid]
@@ -118,12 +141,10 @@ class Map:
             return dst in self.fleet_adjacency.get(src, ())
         return dst.province in self.wing_adjacency.get(src.province, ())
 
-    @functools.lru_cache(maxsize=None)  # the map never changes: answer each question once
     def reachable_coasts(self, src: Location, dst_province: str) -> tuple[Location, ...]:
         """The locations of dst_province a fleet at src can move to directly."""
         return tuple(l for l in self.fleet_locations(dst_province) if l in self.fleet_adjacency.get(src, ()))
 
-    @functools.lru_cache(maxsize=None)  # the map never changes: answer each question once
     def can_reach_province(self, kind: UnitKind, src: Location, dst_province: str) -> bool:
         """Could the unit move into the province at all (any coast)? DATC 6.B.4."""
         if kind is UnitKind.FLEET:
@@ -169,7 +190,6 @@ class Map:
         """Minimal chains of `seas` from src to dst: no route contains another (DATC 6.G.19)."""
         return self._convoy_routes(src, dst, frozenset(seas))
 
-    @functools.lru_cache(maxsize=4096)  # the same question comes for every fleet of a convoy
     def _convoy_routes(self, src: str, dst: str, allowed: frozenset[str]) -> tuple[frozenset[str], ...]:
         found: set[frozenset[str]] = set()
 
@@ -213,6 +233,12 @@ class Variant:
     victory_centres: int
     power_names: dict[str, Power]  # folded alias -> power
     wings: bool = False
+    tables: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+    """The map file's game-level tables the board does not read (``variant``, ``setups``),
+    read by :mod:`dipsat.setups`."""
+    derived: dict[object, Variant] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """Variants derived from this one, kept with it so that each is made once and keeps
+    its identity (maps compare by identity): :func:`dipsat.setups.closed_variant`."""
 
     def power_named(self, text: str) -> Power | None:
         """The power a name means: an exact alias, or else one power name it is a
@@ -239,8 +265,7 @@ class Variant:
     def centres(self) -> frozenset[str]:
         return frozenset(p for p, prov in self.map.provinces.items() if prov.centre)
 
-    def initial_state(self):  # -> State (import cycle kept out of module scope)
-        from ..state import State
+    def initial_state(self) -> State:
         return State.initial(self)
 
 
@@ -265,7 +290,7 @@ def load_variant(name: str = "standard") -> Variant:
     return load_variant_file(MAP_DIR / f"{name}.toml")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=None)  # the registry of loaded variants, one per map file: maps compare by identity
 def load_variant_file(path: str | Path) -> Variant:
     """Load a variant from a map file named explicitly (by a program or on a command line)."""
     path = Path(path)
@@ -282,7 +307,7 @@ def load_map(name: str = "standard") -> Map:
     return load_variant(name).map
 
 
-def _other_names(key: str, entry: dict) -> tuple[str, ...]:
+def _other_names(key: str, entry: dict[str, Any]) -> tuple[str, ...]:
     """A map entry's aliases as written, without its id and its name, each once."""
     name = entry.get("name", key)
     return tuple(dict.fromkeys(a for a in entry.get("aliases", []) if fold(a) not in (fold(key), fold(name))))
@@ -291,7 +316,7 @@ def _other_names(key: str, entry: dict) -> tuple[str, ...]:
 class _Loader:
     """Staged validation: provinces -> names -> edges -> powers."""
 
-    def __init__(self, source: str, data: dict) -> None:
+    def __init__(self, source: str, data: dict[str, Any]) -> None:
         self.source = source
         self.data = data
 
@@ -329,10 +354,11 @@ class _Loader:
                     raise self.fail(f"powers.{power.name}", f"unit {unit.kind} {unit.location} cannot stand there")
         try:
             return Variant(
-                name=info["name"], title=info.get("title", info["name"]), map=the_map,
+                name=info["name"], title=str(info.get("title", info["name"])), map=the_map,
                 powers=tuple(powers), start_year=int(info["start_year"]),
                 victory_centres=int(info["victory_centres"]), power_names=power_names,
                 wings=bool(info.get("wings", False)),
+                tables={"variant": info, "setups": self.data.get("setups", [])},
             )
         except KeyError as exc:
             raise self.fail("variant", f"missing key {exc.args[0]!r}") from None

@@ -29,7 +29,7 @@ from .errors import NotationError
 from .maps import Variant, fold
 from .notation import format_order, parse_order, power_header
 from .orders import Disband, Order, Retreat, UnitRef
-from .retreats import retreat_options
+from .phases import retreat_options
 from .rules import Rules
 from .state import Dislodged, State
 

@@ -8,9 +8,10 @@ which orders form its core (a minimal infeasibility core of the CP-SAT model).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 
-from .driver import count_resolutions, paradox_core
+from .driver import MAX_RESOLUTIONS, count_resolutions, paradox_core
 from .encodings.options import ConvoyParadox
 from .encodings import Key
 from .movement import MovementTrace
@@ -25,9 +26,10 @@ KINDS = (("move", "moves"), ("dislodged", "dislodged"), ("support", "support giv
 
 @dataclass
 class Alternatives:
-    count: int  # consistent resolutions before any backup rule
+    count: int  # consistent resolutions before any backup rule (found: see `capped`)
     differing: list[str] = field(default_factory=list)  # the decisions on which they differ
-    resolutions: list[list[tuple[str, str]]] = field(default_factory=list)  # per resolution: (kind, value) of those
+    resolutions: list[list[tuple[str, str]]] = field(default_factory=list)
+    """Per resolution: (kind, value) of those decisions; the first MAX_RESOLUTIONS when there are more."""
     chosen: int | None = None  # index of the resolution the rules picked (None: none of them)
     rules: list[str] = field(default_factory=list)  # backup rules applied
     core: list[str] = field(default_factory=list)  # orders in the paradox core (count == 0)
@@ -35,6 +37,7 @@ class Alternatives:
     """Under a rulebook's convoy rule (DATC 4.A.2 a-c): the resolutions without it, as the
     DATC defines a paradox (None: no such rule, or the same count)."""
     rulebook: str = ""  # that rule's rulebook ("2000")
+    capped: bool = False  # there are more than `count` (the driver's cap per independent part)
 
 
 def alternatives(result: PhaseResult) -> Alternatives:
@@ -53,14 +56,16 @@ def alternatives(result: PhaseResult) -> Alternatives:
 
 
 def _alternatives(trace: MovementTrace, result: PhaseResult) -> Alternatives:
-    found = trace.solved.resolutions
-    assert found is not None
+    resolutions = trace.solved.resolutions
+    assert resolutions is not None
+    found = list(itertools.islice(resolutions, MAX_RESOLUTIONS))
     words = _Words(trace)
     final = trace.solved.values
     order = {kind: n for n, (kind, _) in enumerate(KINDS)}
     differing = sorted({k for sol in found for k in sol if len({s[k] for s in found}) > 1},
                        key=lambda k: (order.get(k[0], 9), k))
-    out = Alternatives(len(found), [words.decision(k) for k in differing], rules=list(result.backup_rules))
+    out = Alternatives(len(resolutions), [words.decision(k) for k in differing], rules=list(result.backup_rules),
+                       capped=resolutions.capped)
     for sol in found:
         out.resolutions.append([(dict(KINDS)[k[0]], words.value(k, sol[k])) for k in differing])
     for i, sol in enumerate(found):
@@ -85,8 +90,8 @@ class _Words:
             self.text[("convoy", c)] = format_order(trace.orders[k])
         for slot in scan.problem.units:
             unit = trace.units[slot.index]
-            k = scan.chosen.get(slot.index)
-            self.text[("dislodged", slot.index)] = (format_order(trace.orders[k]) if k is not None
+            chosen = scan.chosen.get(slot.index)
+            self.text[("dislodged", slot.index)] = (format_order(trace.orders[chosen]) if chosen is not None
                                                     else f"{unit.power}: {unit.kind} {unit.location} H")
 
     def order_of(self, key: Key) -> str:

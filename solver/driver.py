@@ -1,16 +1,29 @@
 """The solve driver: solve, enumerate consistent resolutions, apply backup rules.
 
 With no cycle in the dependency graph of the decisions there is exactly one
-resolution and one solver call finds it (the fast path). Otherwise every
-consistent resolution is enumerated; when there is not exactly one, the backup
-rule of DATC 5.B.9 is applied per strongly connected component, dependencies
-first: moves only -> all moves in the cycle succeed (circular movement);
-convoys involved -> the convoying fleets in it do not convoy (Szykman).
+resolution and one solver call finds it (the fast path). Otherwise the board is
+cut into independent parts (no decision of one reads a decision of another): the
+parts without a cycle are solved once, together; each part with a cycle has its
+consistent resolutions enumerated on its own, so the turn's resolutions are every
+combination of one per part and their number is the product (seven separate
+circular movements: 2**7 = 128, from seven enumerations of two). A part that has
+not exactly one resolution is settled by the backup rule of DATC 5.B.9 per strongly
+connected component, dependencies first: moves only -> all moves in the cycle
+succeed (circular movement); convoys involved -> the convoying fleets in it do not
+convoy (Szykman).
+
+Every solver call has a time limit and every CP-SAT status is handled: what the
+adjudicator cannot use (an invalid model, a model without the solution it must have,
+a time limit reached) is a :class:`SolverError`.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 from ortools.sat.python import cp_model
 
@@ -19,17 +32,55 @@ from .rules import ConvoyParadox, Rules
 from .encodings import Encoding, Key, Problem
 from .encodings.options import ModelOptions
 from .encodings.model import PhaseModel
+from .encodings.options import ModelOptions
+from .encodings.strength import Term
 
 MAX_RESOLUTIONS = 64
+"""Resolutions enumerated per independent part; a part with more is reported as capped
+(:attr:`Resolutions.capped`: the count is then a lower bound), never silently cut."""
+CYCLE_LIMIT = 64
+"""Resolutions of one cycle when choosing its backup rule, which needs them all: a cycle
+with more is a :class:`SolverError`."""
+TIME_LIMIT = 10.0
+"""Seconds per solver call. A turn's model solves in milliseconds; reaching this is a
+:class:`SolverError`, not a result."""
 STRENGTHS = ("attack", "prevent", "resisting")
+
+Strengths = dict[tuple[str, int], int]
+
+
+@dataclass(frozen=True)
+class Resolutions:
+    """The consistent resolutions of a turn before any backup rule, part by part.
+
+    ``common`` holds the decisions outside every part with a cycle (one value each);
+    ``parts`` the distinct resolutions of each independent part with a cycle, each a
+    dict of that part's decisions. A whole-board resolution is ``common`` plus one
+    resolution of every part: iterating gives them all, made on demand."""
+
+    common: dict[Key, bool]
+    parts: tuple[tuple[dict[Key, bool], ...], ...]
+    capped: bool = False
+    """A part had more than :data:`MAX_RESOLUTIONS`: there are more than ``len()`` resolutions."""
+
+    def __len__(self) -> int:
+        """The number of resolutions found (the product over the parts)."""
+        return math.prod(len(part) for part in self.parts)
+
+    def __iter__(self) -> Iterator[dict[Key, bool]]:
+        for combination in itertools.product(*self.parts):
+            resolution = dict(self.common)
+            for values in combination:
+                resolution.update(values)
+            yield resolution
 
 
 @dataclass
 class Solved:
     values: dict[Key, bool]
-    strengths: dict[tuple[str, int], int]
+    strengths: Strengths
     calls: int
-    resolutions: list[dict[Key, bool]] | None  # None: acyclic, not enumerated
+    resolutions: Resolutions | None  # None: acyclic, not enumerated
     backups: list[tuple[str, tuple[Key, ...]]] = field(default_factory=list)
 
 
@@ -42,24 +93,19 @@ def solve(problem: Problem, rules: Rules) -> Solved:
 
 
 def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
-    """Many turns in one CP-SAT model (batch mode): every acyclic turn is encoded
-    into a shared model solved once; a turn with a cycle is switched off there and
-    solved on its own (it may need several resolutions or a backup rule)."""
+    """Many turns in one CP-SAT model (batch mode): every turn is encoded into a shared
+    model under a switch literal; an acyclic turn's switch is on, so the shared model is
+    solved once for all of them; a turn with a cycle is switched off there and solved on
+    its own (it may need several resolutions or a backup rule)."""
     model = PhaseModel()
-    off = model.new_bool_var("off")
-    model.add(off == 0)
     encodings = []
     for problem, rules in items:
-        enc = Encoding(problem, rules.model, model=model)
+        switch = model.new_bool_var("turn")
+        enc = Encoding(problem, rules.model, model=model, switch=switch)
         cyclic = has_cycle(enc.deps)
-        if cyclic:
-            enc.disable(off)
+        model.add(switch == int(not cyclic))
         encodings.append((enc, cyclic))
-    solver = _solver()
-    status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise SolverError(f"batch model: {solver.status_name(status)}")
-    solution = list(solver.response_proto.solution)
+    solution = _solve(model, "batch model")
     out = []
     for (problem, rules), (enc, cyclic) in zip(items, encodings):
         if cyclic:
@@ -71,42 +117,154 @@ def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
 
 
 def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
-    first, first_strengths = _enumerate(enc)
-    if len(first) == 1:
-        return Solved(first[0], first_strengths[0], 1, first)
-    calls = 1
+    """A turn with a cycle, part by part (see the module docstring)."""
+    options = rules.model
+    known = dict(enc.known)
+    cyclic, _ = _parts(enc.deps, known)
+    alone = len(cyclic) == 1  # one part: the whole board's encoding serves as the part's
+    calls = 0
+    parts = []
+    capped = False
     overrides: dict[Key, bool] = {}
     backups: list[tuple[str, tuple[Key, ...]]] = []
-    current, solutions = enc, first
-    while len(solutions) != 1:
-        settled = False
-        for component in cyclic_components(current.deps):
-            sub = Encoding(problem, rules.model, overrides, roots=component)
-            found, _ = _enumerate(sub)
+    final: _Found | None = None  # a whole-board enumeration with exactly one resolution
+    for part in cyclic:
+        part_enc = enc if alone else _part_encoding(problem, options, known, part)
+        found = _enumerate(part_enc, part)
+        calls += 1
+        parts.append(tuple(found.resolutions()))
+        capped = capped or found.capped
+        if len(found.solutions) != 1 or found.capped:
+            found, more = _settle(problem, rules, part, part_enc, known, overrides, backups, alone)
+            calls += more
+        if alone:
+            final = found
+    if final is None:  # several parts: the whole board under the backup rules, which must settle it
+        final = _enumerate(Encoding(problem, options, overrides) if overrides else enc, limit=1)
+        calls += 1
+    if len(final.solutions) != 1 or final.capped:
+        raise SolverError(f"{'several' if final.capped else 'no'} resolutions after the backup rules "
+                          f"{', '.join(name for name, _ in backups) or '(none)'}")
+    values, strengths = final.solutions[0]
+    in_parts = {k for part in cyclic for k in part}
+    common = {k: v for k, v in values.items() if k not in in_parts}
+    if any(k in known and known[k] != v for k, v in overrides.items()):
+        # A backup rule changed a decision settled while building (All Hold on a move whose
+        # route is in the paradox): the others as they were before it, from their own model.
+        rest = [k for k in enc.deps if k not in in_parts and k not in known]
+        common = dict(known)
+        if rest:
+            common.update(_solve_once(_part_encoding(problem, options, known, rest))[0])
             calls += 1
-            rule = _backup(component, found, rules)
+    return Solved(values, strengths, calls, Resolutions(common, tuple(parts), capped), backups)
+
+
+def _resolutions(problem: Problem, options: ModelOptions, enc: Encoding) -> tuple[int, bool]:
+    """How many consistent resolutions a turn with a cycle has before any backup rule,
+    and whether that is capped (a lower bound)."""
+    known = dict(enc.known)
+    cyclic, _ = _parts(enc.deps, known)
+    count, capped = 1, False
+    for part in cyclic:
+        found = _enumerate(enc if len(cyclic) == 1 else _part_encoding(problem, options, known, part), part)
+        count *= len(found.solutions)
+        capped = capped or found.capped
+    return count, capped
+
+
+def _settle(problem: Problem, rules: Rules, part: list[Key], current: Encoding, known: dict[Key, bool],
+            overrides: dict[Key, bool], backups: list[tuple[str, tuple[Key, ...]]],
+            whole: bool) -> tuple[_Found, int]:
+    """The backup rules (DATC 5.B.9) for one independent part without exactly one
+    resolution, one cycle at a time, dependencies first, until it has exactly one.
+    `current` encodes the part (`whole`: the whole board, the part being its only one).
+    Adds to `overrides` and `backups`; returns the last enumeration (of the part, or of
+    the whole board) and the solver calls made."""
+    calls = 0
+    while True:
+        for component in cyclic_components(current.deps):
+            sub = _part_encoding(problem, rules.model, {**known, **overrides}, component, part)
+            found = _enumerate(sub, component, limit=CYCLE_LIMIT)
+            calls += 1
+            if found.capped:
+                raise SolverError(f"a cycle of {len(component)} decisions has more than {CYCLE_LIMIT} "
+                                  "consistent resolutions: too many to choose a backup rule from")
+            rule = _backup(component, found.resolutions(), rules)
             if rule is not None:
                 name, decided = rule
                 overrides.update(decided)
                 backups.append((name, tuple(sorted(decided))))
-                settled = True
                 break
-        if not settled:
-            raise SolverError(f"{len(solutions)} resolutions but no cycle to settle")
-        current = Encoding(problem, rules.model, overrides)
-        solutions, strengths = _enumerate(current)
+        else:
+            raise SolverError(f"{len(part)} decisions without exactly one resolution but no cycle to settle")
+        board = Encoding(problem, rules.model, overrides)  # what the backup rules settle beyond their own
+        known = {**board.known, **overrides}
+        current = board if whole else _part_encoding(problem, rules.model, known, part)
+        found = _enumerate(current, None if whole else part)
         calls += 1
-    return Solved(solutions[0], strengths[0], calls, first, backups)
+        if len(found.solutions) == 1 and not found.capped:
+            return found, calls
+
+
+def _part_encoding(problem: Problem, options: ModelOptions, fixed: dict[Key, bool], roots: list[Key],
+                   part: list[Key] | None = None) -> Encoding:
+    """The encoding of `roots` (and what they read, all in `part`, default: `roots`), the
+    decisions in `fixed` taken as settled."""
+    enc = Encoding(problem, options, fixed, roots=roots)
+    stray = set(enc.deps) - set(roots if part is None else part) - set(fixed)
+    if stray:  # cannot happen: a definition reads no more given more settled decisions
+        raise SolverError(f"part of {len(roots)} decisions reads {len(stray)} outside it, e.g. {min(stray)}")
+    return enc
+
+
+def _parts(deps: dict[Key, set[Key]], known: dict[Key, bool]) -> tuple[list[list[Key]], list[Key]]:
+    """The independent parts with a cycle of a turn, and the undecided decisions outside them.
+
+    Parts are the connected components of the dependency graph (edges in either
+    direction) of the decisions not settled while building."""
+    graph = {k: {d for d in reads if d not in known} for k, reads in deps.items() if k not in known}
+    cyclic: list[list[Key]] = []
+    rest: list[Key] = []
+    for part in _connected(graph):
+        if has_cycle({k: graph[k] for k in part}):
+            cyclic.append(part)
+        else:
+            rest += part
+    return cyclic, sorted(rest)
+
+
+def _connected(graph: dict[Key, set[Key]]) -> list[list[Key]]:
+    """The connected components of a dependency graph, edges taken in either direction."""
+    neighbours: dict[Key, set[Key]] = {k: set() for k in graph}
+    for key, reads in graph.items():
+        for read in reads:
+            neighbours[key].add(read)
+            neighbours[read].add(key)
+    seen: set[Key] = set()
+    out = []
+    for root in sorted(neighbours):
+        if root in seen:
+            continue
+        seen.add(root)
+        component, work = [], [root]
+        while work:
+            key = work.pop()
+            component.append(key)
+            for other in neighbours[key] - seen:
+                seen.add(other)
+                work.append(other)
+        out.append(sorted(component))
+    return out
 
 
 def count_resolutions(problem: Problem, options: ModelOptions) -> int:
     """The consistent resolutions of a turn under these model options, before any backup
-    rule (1 on the acyclic fast path)."""
+    rule (1 on the acyclic fast path; at least that many when an independent part has
+    more than MAX_RESOLUTIONS)."""
     enc = Encoding(problem, options)
     if not has_cycle(enc.deps):
         return 1
-    found, _ = _enumerate(enc)
-    return len(found)
+    return _resolutions(problem, options, enc)[0]
 
 
 def paradox_core(problem: Problem, rules: Rules, component: list[Key]) -> list[Key]:
@@ -121,8 +279,11 @@ def paradox_core(problem: Problem, rules: Rules, component: list[Key]) -> list[K
         enc.model.clear_assumptions()
         enc.model.add_assumptions([enc.assumed[k] for k in subset])
         solver = _solver()
-        if solver.solve(enc.model) != cp_model.INFEASIBLE:
+        status = solver.solve(enc.model)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
+        if status != cp_model.INFEASIBLE:
+            raise SolverError(_status_message(solver, status, enc.model, "paradox core"))
         core = {i for i in solver.sufficient_assumptions_for_infeasibility()}
         return [k for k in subset if enc.assumed[k].index in core]
 
@@ -256,6 +417,7 @@ def cyclic_components(deps: dict[Key, set[Key]]) -> list[list[Key]]:
 def _solver() -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # DESIGN 7: one worker for models this small
+    solver.parameters.max_time_in_seconds = TIME_LIMIT
     # After folding, a turn's model is small and almost all boolean: presolve and the
     # LP relaxation cost more than they save (measured: a trivial solve 0.22 -> 0.11 ms).
     solver.parameters.cp_model_presolve = False
@@ -263,50 +425,87 @@ def _solver() -> cp_model.CpSolver:
     return solver
 
 
-def _solve_once(enc: Encoding) -> tuple[dict[Key, bool], dict[tuple[str, int], int]]:
+def _status_message(solver: cp_model.CpSolver, status: cp_model.CpSolverStatus, model: cp_model.CpModel,
+                    what: str) -> str:
+    if status == cp_model.MODEL_INVALID:
+        return f"{what}: CP-SAT says the model is invalid: {model.validate()}"
+    if status == cp_model.INFEASIBLE:
+        return f"{what}: no solution, though a model without a cycle always has exactly one"
+    if status in (cp_model.UNKNOWN, cp_model.FEASIBLE):
+        return f"{what}: no answer within the time limit of {TIME_LIMIT:g} s ({solver.status_name(status)})"
+    return f"{what}: unexpected CP-SAT status {solver.status_name(status)}"
+
+
+def _solve(model: cp_model.CpModel, what: str) -> list[int]:
+    """One solution of a model that must have one (a list indexed by variable index)."""
     solver = _solver()
-    status = solver.solve(enc.model)
+    status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise SolverError(f"movement model: {solver.status_name(status)}")
-    return _read(enc, list(solver.response_proto.solution))
+        raise SolverError(_status_message(solver, status, model, what))
+    return list(solver.response_proto.solution)
 
 
-def _read(enc: Encoding, solution: list[int]) -> tuple[dict[Key, bool], dict[tuple[str, int], int]]:
+def _solve_once(enc: Encoding) -> tuple[dict[Key, bool], Strengths]:
+    return _read(enc, _solve(enc.model, "movement model"))
+
+
+def _read(enc: Encoding, solution: list[int]) -> tuple[dict[Key, bool], Strengths]:
     """Decision values and strengths of a solution (a list indexed by variable index)."""
     values = enc.values(solution)
     strengths = {k: term.value(solution) for k, term in _strength_terms(enc).items()}
     return values, strengths
 
 
-def _strength_terms(enc: Encoding) -> dict:
-    return {k: term for k, term in enc.cache.items() if k[0] in STRENGTHS}
+def _strength_terms(enc: Encoding) -> dict[tuple[str, int], Term]:
+    return cast(dict[tuple[str, int], Term], {k: term for k, term in enc.cache.items() if k[0] in STRENGTHS})
+
+
+@dataclass
+class _Found:
+    solutions: list[tuple[dict[Key, bool], Strengths]]  # distinct on the keys, in a fixed order
+    keys: list[Key] | None  # the decisions the solutions are told apart by (None: all)
+    capped: bool  # there are more than were kept
+
+    def resolutions(self) -> list[dict[Key, bool]]:
+        """Each solution's values of the keys."""
+        if self.keys is None:
+            return [values for values, _ in self.solutions]
+        return [{k: values[k] for k in self.keys} for values, _ in self.solutions]
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
-    def __init__(self, enc: Encoding, limit: int) -> None:
+    def __init__(self, enc: Encoding, keys: list[Key] | None, limit: int) -> None:
         super().__init__()
         self.enc = enc
-        self.variables = [v for v in enc.model.proto.variables]
+        self.variables = [enc.model.get_int_var_from_proto_index(i) for i in range(len(enc.model.proto.variables))]
+        self.keys = keys
         self.limit = limit
-        self.found: dict[tuple, tuple[dict[Key, bool], dict[tuple[str, int], int]]] = {}
+        self.found: dict[tuple[bool, ...], tuple[dict[Key, bool], Strengths]] = {}
+        self.capped = False
 
     def on_solution_callback(self) -> None:
-        solution = [self.value(self.enc.model.get_int_var_from_proto_index(i)) for i in range(len(self.variables))]
+        solution = [self.value(v) for v in self.variables]
         values, strengths = _read(self.enc, solution)
-        signature = tuple(sorted(values.items()))
-        if signature not in self.found:  # distinct on the decisions
-            self.found[signature] = (values, strengths)
+        keys = sorted(values) if self.keys is None else self.keys
+        signature = tuple(values[k] for k in keys)
+        if signature in self.found:  # distinct on the decisions
+            return
         if len(self.found) >= self.limit:
+            self.capped = True  # one more than the limit: say so, keep the first `limit`
             self.stop_search()
+            return
+        self.found[signature] = (values, strengths)
 
 
-def _enumerate(enc: Encoding, limit: int = MAX_RESOLUTIONS) -> tuple[list[dict[Key, bool]], list[dict]]:
-    """Every consistent resolution (up to `limit`), with the strengths of each."""
+def _enumerate(enc: Encoding, keys: list[Key] | None = None, limit: int | None = None) -> _Found:
+    """Every consistent resolution of an encoding, told apart by `keys` (default: every
+    decision), up to `limit` (default: MAX_RESOLUTIONS), with the strengths of each."""
     solver = _solver()
     solver.parameters.enumerate_all_solutions = True
-    collector = _Collector(enc, limit)
+    collector = _Collector(enc, keys, MAX_RESOLUTIONS if limit is None else limit)
     status = solver.solve(enc.model, collector)
-    if status == cp_model.MODEL_INVALID:
-        raise SolverError("movement model invalid")
+    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)  # every solution seen (INFEASIBLE: none)
+    if not complete and not collector.capped:
+        raise SolverError(_status_message(solver, status, enc.model, "enumerating resolutions"))
     ordered = [collector.found[k] for k in sorted(collector.found)]
-    return [v for v, _ in ordered], [s for _, s in ordered]
+    return _Found(ordered, keys, collector.capped)

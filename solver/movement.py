@@ -407,7 +407,8 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     trace = MovementTrace(scan.orders, scan, solved, units)
     return PhaseResult(state, after, tuple(results), rules, options, solver_calls=solved.calls,
                        resolutions=resolutions, backup_rules=backups, dislodgements=tuple(dislodged),
-                       standoffs=standoffs, trace=trace)
+                       standoffs=standoffs, trace=trace,
+                       resolutions_capped=solved.resolutions is not None and solved.resolutions.capped)
 
 
 def _outcome(k: int, order: Order, scan: _Prescan, reading: Resolution) -> Outcome:

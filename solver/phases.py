@@ -8,7 +8,7 @@ adjustment phase follows.
 from __future__ import annotations
 
 from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
-from .rules import Rules
+from .rules import RetreatAfterConvoy, Rules
 from .state import Dislodged, State
 
 
@@ -16,7 +16,6 @@ def after_movement(state: State, units: list[Unit], dislodged: list[Dislodged],
                    standoffs: frozenset[str], rules: Rules) -> tuple[State, dict[Unit, tuple[Location, ...]]]:
     """The state after a movement turn (the retreat phase, or the phase after it) and
     the retreat options of each dislodged unit that can retreat."""
-    from .retreats import retreat_options
     if dislodged:
         staged = state.with_(units=tuple(units), dislodged=tuple(dislodged), standoffs=standoffs,
                              phase=Phase(state.phase.year, state.phase.season, PhaseKind.RETREAT))
@@ -26,6 +25,30 @@ def after_movement(state: State, units: list[Unit], dislodged: list[Dislodged],
         if can_retreat:
             return staged.with_(dislodged=can_retreat), {d.unit: options[d.unit] for d in can_retreat}
     return after_retreats(state, tuple(units)), {}
+
+
+def retreat_options(state: State, dislodged: Dislodged, rules: Rules) -> tuple[Location, ...]:
+    """Where a dislodged unit may retreat: adjacent for its kind, not occupied,
+    not the attacker's origin, not left empty by a standoff this turn."""
+    the_map = state.map
+    unit = dislodged.unit
+    if unit.kind is UnitKind.FLEET:
+        candidates = sorted(the_map.fleet_adjacency.get(unit.location, ()))
+    elif unit.kind is UnitKind.ARMY:
+        candidates = [Location(p) for p in sorted(the_map.army_adjacency.get(unit.province, ()))]
+    else:
+        candidates = [Location(p) for p in sorted(the_map.neighbours(unit.province))]
+    attacker_origin_open = dislodged.by_convoy and rules.retreat_after_convoy is RetreatAfterConvoy.ALLOWED  # DATC 4.A.5 b
+    out = []
+    for loc in candidates:
+        if state.unit_at(loc.province) is not None:
+            continue  # occupied
+        if loc.province == dislodged.attacker_origin and not attacker_origin_open:
+            continue  # not where the attacker came from
+        if loc.province in state.standoffs:
+            continue  # not an area left empty by a standoff
+        out.append(loc)
+    return tuple(out)
 
 
 def after_retreats(state: State, units: tuple[Unit, ...] | None = None) -> State:

@@ -209,8 +209,9 @@ def render_alternatives(result: PhaseResult) -> str:
     from .alternatives import alternatives
 
     alt = alternatives(result)
-    lines = [f"Consistent resolutions: {alt.count}" + (" (no circular movement or paradox)" if alt.count == 1
-                                                       and alt.without_rulebook_rule is None else "")]
+    capped = "at least " if alt.capped else ""
+    lines = [f"Consistent resolutions: {capped}{alt.count}" + (" (no circular movement or paradox)" if alt.count == 1
+                                                       and not alt.capped and alt.without_rulebook_rule is None else "")]
     if alt.without_rulebook_rule is not None:
         n = alt.without_rulebook_rule
         lines += _wrap("  ", f"A convoy paradox as the DATC defines it: {n} resolution{'s' if n != 1 else ''} "
@@ -218,8 +219,9 @@ def render_alternatives(result: PhaseResult) -> str:
     if alt.count == 0:
         lines.append("  No resolution satisfies the rules: a paradox. Orders in its core:")
         lines += [f"    {order}" for order in alt.core]
-    elif alt.count > 1:
-        lines.append("  They differ in:")
+    elif alt.count > 1 or alt.capped:
+        listed = f" (the first {len(alt.resolutions)})" if len(alt.resolutions) < alt.count else ""
+        lines.append(f"  They differ in{listed}:")
         for i, values in enumerate(alt.resolutions, start=1):
             mark = "  <- taken" if alt.chosen == i - 1 else ""
             lines.append(f"  Resolution {i}{mark}")

@@ -68,6 +68,9 @@ class PhaseResult:
     trace: MovementTrace | None = field(default=None, compare=False, repr=False)
     """Movement only: the prescan and the solved model, for ``--all`` (the consistent
     resolutions before any backup rule, and a paradox's core)."""
+    resolutions_capped: bool = False
+    """Movement: there are more consistent resolutions than :attr:`resolutions` (the
+    driver stops enumerating at its cap, ``dipsat.driver.MAX_RESOLUTIONS`` per independent part)."""
 
     @property
     def dislodged(self) -> tuple[Dislodged, ...]:

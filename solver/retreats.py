@@ -9,34 +9,11 @@ from .board import Location, Power, Unit, UnitKind
 from .orders import Disband, Order, Retreat, kind_name
 from .legality import fleet_destination, impassable_problem
 from .phases import after_retreats
+from .phases import retreat_options as retreat_options  # the rule lives in phases; read here too
 from .outcomes import Disbands, Illegal, IllegalCode, RetreatBounced, RetreatCode, RetreatRefused, Retreats
 from .results import OrderResult, PhaseResult
-from .rules import MultipleOrders, RetreatAfterConvoy, Rules
+from .rules import MultipleOrders, Rules
 from .state import Dislodged, State
-
-
-def retreat_options(state: State, dislodged: Dislodged, rules: Rules) -> tuple[Location, ...]:
-    """Where a dislodged unit may retreat: adjacent for its kind, not occupied,
-    not the attacker's origin, not left empty by a standoff this turn."""
-    the_map = state.map
-    unit = dislodged.unit
-    if unit.kind is UnitKind.FLEET:
-        candidates = sorted(the_map.fleet_adjacency.get(unit.location, ()))
-    elif unit.kind is UnitKind.ARMY:
-        candidates = [Location(p) for p in sorted(the_map.army_adjacency.get(unit.province, ()))]
-    else:
-        candidates = [Location(p) for p in sorted(the_map.neighbours(unit.province))]
-    attacker_origin_open = dislodged.by_convoy and rules.retreat_after_convoy is RetreatAfterConvoy.ALLOWED  # DATC 4.A.5 b
-    out = []
-    for loc in candidates:
-        if state.unit_at(loc.province) is not None:
-            continue  # occupied
-        if loc.province == dislodged.attacker_origin and not attacker_origin_open:
-            continue  # not where the attacker came from
-        if loc.province in state.standoffs:
-            continue  # not an area left empty by a standoff
-        out.append(loc)
-    return tuple(out)
 
 
 def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
@@ -49,13 +26,15 @@ def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
     for k, order in enumerate(orders):
         d = by_province.get(order.unit.province) if isinstance(order, (Retreat, Disband)) else None
         power = order.power or (d.unit.power if d else None)
-        if silent and power in silent:
+        why: Illegal | None
+        if silent and power is not None and power in silent:
             where, why = None, Illegal(IllegalCode.SILENCED, silent[power])
         else:
             where, why = _destination(state, order, by_province, rules)
         if why is not None:
             results[k] = OrderResult(order, d.unit if d else None, why)
         else:
+            assert isinstance(order, (Retreat, Disband))  # _destination finds every other order illegal
             legal.setdefault(order.unit.province, []).append((k, where))
     chosen: dict[str, tuple[int, Location | None]] = {}
     for province, candidates in legal.items():
@@ -117,11 +96,12 @@ def _destination(state: State, order: Order, by_province: dict[str, Dislodged],
     options = retreat_options(state, d, rules)
     dest = order.dest
     if d.unit.kind is UnitKind.FLEET:  # coasts as in a move (DATC 4.B.1-4.B.3)
-        dest, why = fleet_destination(state.map, d.unit.location, dest, rules)
-        if dest is None:
+        exact, why = fleet_destination(state.map, d.unit.location, dest, rules)
+        if exact is None:
             assert why is not None
             code = RetreatCode.OTHER_COAST if why.why is IllegalCode.COAST else RetreatCode.NOT_ADJACENT
             return None, RetreatRefused(IllegalCode.NOT_RETREATABLE, why.text, code)
+        dest = exact
     else:
         dest = Location(dest.province)
     if dest not in options:

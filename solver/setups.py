@@ -16,14 +16,13 @@ the winner of the coin in spring 1915).
 
 from __future__ import annotations
 
-import functools
 import random
-import tomllib
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .board import Power
 from .errors import DipsatError
-from .maps import MAP_DIR, Map, Variant
+from .maps import Map, Variant
 
 
 class SetupError(DipsatError, ValueError):
@@ -72,8 +71,8 @@ class Setup:
             return closed_variant(variant, neutral)
         return variant
 
-    def to_json(self) -> dict:
-        out: dict = {"players": self.players, "controls": [list(c) for c in self.controls],
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"players": self.players, "controls": [list(c) for c in self.controls],
                      "neutral": list(self.neutral)}
         for key in ("start_year", "victory_centres", "join_year"):
             if getattr(self, key) is not None:
@@ -92,7 +91,7 @@ def default_setup(variant: Variant) -> Setup:
 
 def setups(variant: Variant) -> dict[int, Setup]:
     """Every set-up the variant offers, by player count (the full one included)."""
-    out = {s.players: s for s in _file_setups(variant.name, tuple(p.name for p in variant.powers))}
+    out = {s.players: s for s in _file_setups(variant)}
     full = default_setup(variant)
     out.setdefault(full.players, full)
     return dict(sorted(out.items()))
@@ -111,7 +110,7 @@ def setup_for(variant: Variant, players: int | None) -> Setup:
 def draw_after_unchanged_falls(variant: Variant) -> int | None:
     """Seed 004: the game is drawn after this many fall turns in a row without any
     centre changing owner (None: no such rule)."""
-    value = _variant_table(variant.name).get("draw_after_unchanged_falls")
+    value = _variant_table(variant).get("draw_after_unchanged_falls")
     return int(value) if value is not None else None
 
 
@@ -127,13 +126,10 @@ def closed_variant(variant: Variant, powers: tuple[Power, ...]) -> Variant:
     if not powers:
         return variant
     closed = frozenset(pid for p in powers for pid in variant.power(p).country)
-    key = (variant.name, variant.map.name, variant.wings, closed)
-    if key not in _CLOSED:
-        _CLOSED[key] = replace(variant, map=_closed_map(variant.map, closed))
-    return _CLOSED[key]
-
-
-_CLOSED: dict[tuple, Variant] = {}
+    key = ("closed", closed)
+    if key not in variant.derived:  # made once per variant: states compare maps by identity
+        variant.derived[key] = replace(variant, map=_closed_map(variant.map, closed))
+    return variant.derived[key]
 
 
 def _closed_map(the_map: Map, closed: frozenset[str]) -> Map:
@@ -150,19 +146,12 @@ def _closed_map(the_map: Map, closed: frozenset[str]) -> Map:
 # --- reading the map file ------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
-def _raw(variant_name: str) -> dict:
-    path = MAP_DIR / f"{variant_name}.toml"
-    if not path.exists():
-        return {}
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+def _variant_table(variant: Variant) -> dict[str, Any]:
+    table = variant.tables.get("variant", {})
+    return table if isinstance(table, dict) else {}
 
 
-def _variant_table(variant_name: str) -> dict:
-    return _raw(variant_name).get("variant", {})
-
-
-def setup_from_data(data: dict) -> Setup:
+def setup_from_data(data: dict[str, Any]) -> Setup:
     """A set-up from its TOML table or its JSON object (the same keys)."""
     return Setup(
         players=int(data["players"]),
@@ -191,11 +180,12 @@ def setup_problem(setup: Setup, powers: tuple[Power, ...]) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
-def _file_setups(variant_name: str, powers: tuple[Power, ...]) -> tuple[Setup, ...]:
+def _file_setups(variant: Variant) -> tuple[Setup, ...]:
+    powers = tuple(p.name for p in variant.powers)
+    entries = variant.tables.get("setups", [])
     out = []
-    for n, entry in enumerate(_raw(variant_name).get("setups", [])):
-        where = f"{variant_name}.toml: [[setups]] #{n + 1}"
+    for n, entry in enumerate(entries if isinstance(entries, list) else []):
+        where = f"{variant.name}.toml: [[setups]] #{n + 1}"
         try:
             setup = setup_from_data(entry)
         except (KeyError, TypeError, ValueError) as exc:

@@ -224,7 +224,7 @@ class _Painter:
                 self.retreat_options[unit] = info.options
             self.standoffs = result.after.standoffs | result.standoffs
         elif state.phase.kind is PhaseKind.RETREAT:
-            from .retreats import retreat_options
+            from .phases import retreat_options
             from .rules import Rules
             rules = result.rules if result is not None else Rules.profile()
             for d in state.dislodged:

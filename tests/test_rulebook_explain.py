@@ -4,7 +4,8 @@ For each figure case of ``cases/rulebook/figures.txt`` (figures 4-32 of the 2000
 rulebook), FAILED lists every order that fails, and for each the key phrases a
 correct explanation must contain. The phrases are the reason the rulebook's prose
 gives for that figure; the German words are quoted next to each entry (the
-German edition, /work/shared/seeds/000_*.txt; figure numbers as printed there).
+2000 rulebook, German edition; figure numbers as printed there: "the 2000 rulebook
+(German edition), figure 8").
 Where the prose of a figure is silent about an order, the comment says so and
 quotes the general rule of the section the figure illustrates.
 

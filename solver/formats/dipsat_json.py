@@ -127,6 +127,7 @@ def result_to_json(result: PhaseResult) -> dict[str, Any]:
         "solver": {
             "calls": result.solver_calls,
             "resolutions": result.resolutions,
+            "resolutions_capped": result.resolutions_capped,
             "backup_rules": list(result.backup_rules),
         },
         "after": _state_body(result.after),
@@ -497,7 +498,7 @@ def alternatives_json(result: PhaseResult) -> dict:
     from ..alternatives import alternatives
 
     alt = alternatives(result)
-    return {"count": alt.count, "differing": alt.differing,
+    return {"count": alt.count, "capped": alt.capped, "differing": alt.differing,
             "resolutions": [[{"kind": kind, "value": value} for kind, value in r] for r in alt.resolutions],
             "chosen": alt.chosen, "backup_rules": alt.rules, "paradox_core": alt.core,
             "without_rulebook_rule": alt.without_rulebook_rule}

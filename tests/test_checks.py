@@ -1,0 +1,77 @@
+"""Checks of the code itself, run by pytest (so by .ci/run): mypy --strict within the allow-list
+in pyproject.toml, and the import-layer contracts of import-linter.
+
+The folders are mapped onto one package (``solver/`` is ``dipsat``, ``encodings/`` is
+``dipsat.encodings``, ``maps/`` is ``dipsat.maps``), which neither tool can follow through an
+editable install: both run on a copy laid out as the installed package.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+ERROR = re.compile(r"^(?P<path>[^:]+\.py):\d+: error: ")
+
+
+@pytest.fixture(scope="module")
+def package_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the sources laid out as the installed package ``dipsat``."""
+    root = tmp_path_factory.mktemp("package")
+    folders = PYPROJECT["tool"]["setuptools"]["package-dir"]
+    for package in sorted(folders, key=len):  # dipsat first, then the packages inside it
+        shutil.copytree(ROOT / folders[package], root.joinpath(*package.split(".")), dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return root
+
+
+def _module(path: str) -> str:
+    parts = Path(path).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_mypy_strict_reports_only_what_the_allow_list_says(package_tree: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
+                          "--cache-dir", str(package_tree.parent / "mypy_cache"), "-p", "dipsat"],
+                         cwd=package_tree, env={**os.environ, "MYPYPATH": str(package_tree)},
+                         capture_output=True, text=True)
+    assert run.returncode in (0, 1), run.stdout + run.stderr  # 2: mypy could not run
+    errors = [line for line in run.stdout.splitlines() if ERROR.match(line)]
+    counts = Counter(_module(ERROR.match(line)["path"]) for line in errors)
+    allowed: dict[str, int] = PYPROJECT["tool"]["dipsat"]["mypy-allow-list"]
+    grown = sorted(m for m in counts if counts[m] > allowed.get(m, 0))
+    assert not grown, "mypy --strict: more errors than [tool.dipsat.mypy-allow-list] allows in " + \
+        ", ".join(grown) + ":\n" + "\n".join(line for line in errors if _module(line.split(":")[0]) in grown)
+    fixed = {m: counts.get(m, 0) for m in allowed if counts.get(m, 0) < allowed[m]}
+    assert not fixed, "mypy --strict: fewer errors than the allow-list says; lower it in pyproject.toml to:\n" + \
+        "\n".join(f'"{m}" = {n}' if n else f"(drop {m})" for m, n in sorted(fixed.items()))
+
+
+def test_import_layer_contracts_hold(package_tree: Path) -> None:
+    run = subprocess.run([sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; "
+                          "sys.exit(lint_imports_command())", "--no-cache", "--no-logo"],
+                         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(package_tree)}, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    contracts = PYPROJECT["tool"]["importlinter"]["contracts"]
+    assert f"Contracts: {len(contracts)} kept, 0 broken." in run.stdout
+
+
+def test_the_contracts_name_every_cli_module() -> None:
+    """The CLI modules are listed by name (import-linter has no wildcard for cli_*): a new one must be added."""
+    cli = {f"dipsat.{p.stem}" for p in (ROOT / "solver").glob("cli*.py")}
+    layered = [c for c in PYPROJECT["tool"]["importlinter"]["contracts"] if "cli" in " ".join(c.get("forbidden_modules", []))]
+    assert len(layered) == 2
+    for contract in layered:
+        assert cli <= set(contract["forbidden_modules"]), contract["name"]
+

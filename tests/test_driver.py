@@ -1,0 +1,204 @@
+"""The solve driver's CP-SAT hygiene: enforcement literals made with each constraint,
+enumeration per independent part with a reported cap, every solver status handled."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from ortools.sat.python import cp_model
+
+import dipsat
+from dipsat import driver
+from dipsat.alternatives import alternatives
+from dipsat.casework import build_position, case_files, case_rules, load_cases
+from dipsat.encodings import Encoding
+from dipsat.encodings.model import PhaseModel
+from dipsat.errors import SolverError
+from dipsat.formats.casefile import read_cases
+from dipsat.movement import prescan
+from dipsat.printers import render_alternatives
+
+from .conftest import CASES
+
+# Seven circular movements far enough apart that no order of one touches another:
+# each has two consistent resolutions (all three moves succeed, or all fail).
+SEVEN_RINGS = """VARIANT_ALL Standard
+CASE seven.rings Seven independent circular movements
+PRESTATE_SETPHASE Spring 1901, Movement
+PRESTATE
+\tEngland: A wal
+\tEngland: A lon
+\tEngland: A yor
+\tFrance: A par
+\tFrance: A pic
+\tFrance: A bur
+\tGermany: A mun
+\tGermany: A ruh
+\tGermany: A kie
+\tAustria: A vie
+\tAustria: A boh
+\tAustria: A gal
+\tRussia: A mos
+\tRussia: A stp
+\tRussia: A lvn
+\tItaly: A rom
+\tItaly: A nap
+\tItaly: A apu
+\tTurkey: A con
+\tTurkey: A ank
+\tTurkey: A smy
+ORDERS
+\tEngland: A wal - lon
+\tEngland: A lon - yor
+\tEngland: A yor - wal
+\tFrance: A par - pic
+\tFrance: A pic - bur
+\tFrance: A bur - par
+\tGermany: A mun - ruh
+\tGermany: A ruh - kie
+\tGermany: A kie - mun
+\tAustria: A vie - boh
+\tAustria: A boh - gal
+\tAustria: A gal - vie
+\tRussia: A mos - stp
+\tRussia: A stp - lvn
+\tRussia: A lvn - mos
+\tItaly: A rom - nap
+\tItaly: A nap - apu
+\tItaly: A apu - rom
+\tTurkey: A con - ank
+\tTurkey: A ank - smy
+\tTurkey: A smy - con
+END
+"""
+
+
+def _seven_rings() -> tuple[dipsat.State, list[dipsat.Order], dipsat.Rules]:
+    cases, errors = read_cases(io.StringIO(SEVEN_RINGS), "seven_rings")
+    assert not errors
+    rules = case_rules(cases[0])
+    state, orders, problems = build_position(cases[0], rules)
+    assert not problems
+    return state, orders, rules
+
+
+def _datc(case_id: str) -> tuple[dipsat.State, list[dipsat.Order], dipsat.Rules]:
+    for path in case_files([CASES / "datc"]):
+        for case in load_cases(path)[0]:
+            if case.id == case_id:
+                rules = case_rules(case)
+                state, orders, _ = build_position(case, rules)
+                return state, orders, rules
+    raise KeyError(case_id)
+
+
+def test_seven_independent_rings_have_128_resolutions_counted_part_by_part():
+    state, orders, rules = _seven_rings()
+    result = dipsat.adjudicate(state, orders, rules)
+    assert result.resolutions == 128 and not result.resolutions_capped
+    solved = result.trace.solved
+    assert [len(part) for part in solved.resolutions.parts] == [2] * 7  # never 128 whole-board solutions
+    # every combination is a whole-board resolution, made on demand
+    assert len({tuple(sorted(r.items())) for r in solved.resolutions}) == 128
+    assert len(result.backup_rules) == 7 and all(r.startswith("circular movement") for r in result.backup_rules)
+    assert all(r.succeeded for r in result.results)  # DATC 5.B.9: each circular movement succeeds
+    assert render_alternatives(result).startswith("Consistent resolutions: 128\n")
+
+
+def test_the_cap_is_reported_not_silent(monkeypatch):
+    monkeypatch.setattr(driver, "MAX_RESOLUTIONS", 1)
+    state, orders, rules = _seven_rings()
+    result = dipsat.adjudicate(state, orders, rules)
+    assert result.resolutions == 1 and result.resolutions_capped
+    assert all(r.succeeded for r in result.results)  # the cap limits what is listed, not the result
+    alt = alternatives(result)
+    assert alt.capped and render_alternatives(result).startswith("Consistent resolutions: at least 1")
+
+
+def test_a_cycle_too_big_to_settle_is_a_solver_error(monkeypatch):
+    monkeypatch.setattr(driver, "CYCLE_LIMIT", 1)
+    state, orders, rules = _datc("6.C.1")
+    with pytest.raises(SolverError, match="more than 1 consistent resolutions"):
+        dipsat.adjudicate(state, orders, rules)
+
+
+def test_a_time_limit_without_an_answer_is_a_solver_error(monkeypatch):
+    monkeypatch.setattr(driver, "TIME_LIMIT", 1e-9)
+    state, orders, rules = _datc("6.C.1")
+    with pytest.raises(SolverError, match="time limit"):
+        dipsat.adjudicate(state, orders, rules)
+
+
+def test_an_invalid_model_is_a_solver_error():
+    model = PhaseModel()
+    x = model.new_int_var(0, 1, "x")
+    model.add(x == 1).only_enforce_if(x)
+    model.proto.constraints[0].enforcement_literal.append(99)  # a variable that does not exist
+    with pytest.raises(SolverError, match="invalid"):
+        driver._solve(model, "test model")
+
+
+def test_an_infeasible_acyclic_model_is_a_solver_error():
+    model = PhaseModel()
+    x = model.new_bool_var("x")
+    model.add(x == 1)
+    model.add(x == 0)
+    with pytest.raises(SolverError, match="no solution"):
+        driver._solve(model, "test model")
+
+
+@pytest.mark.parametrize("case_id", ["6.C.1", "6.F.16", "6.F.24", "6.E.1"])
+def test_every_constraint_of_a_paradox_core_model_is_guarded(case_id):
+    state, orders, rules = _datc(case_id)
+    problem = prescan(state, orders, rules).problem
+    enc = Encoding(problem, rules.model, assumptions=True)
+    guards = {lit.index for lit in enc.assumed.values()}
+    constraints = enc.model.proto.constraints
+    assert constraints and all(guards & set(c.enforcement_literal) for c in constraints)
+
+
+def test_a_batch_switches_every_constraint_of_a_turn():
+    model = PhaseModel()
+    switches = []
+    for case_id in ("6.C.1", "6.F.16", "6.E.1"):
+        state, orders, rules = _datc(case_id)
+        switch = model.new_bool_var("turn")
+        Encoding(prescan(state, orders, rules).problem, rules.model, model=model, switch=switch)
+        switches.append(switch.index)
+    constraints = model.proto.constraints
+    assert constraints and all(set(switches) & set(c.enforcement_literal) for c in constraints)
+
+
+def test_batch_mode_switches_off_a_paradox():
+    from dipsat.adjudicator import adjudicate_many
+
+    items = [_datc("6.F.16"), _datc("6.A.11"), _datc("6.C.1")]
+    batch = adjudicate_many(items)
+    alone = [dipsat.adjudicate(*item) for item in items]
+    assert [r.results for r in batch] == [r.results for r in alone]
+    assert [r.resolutions for r in batch] == [0, None, 2]
+
+
+def test_phase_model_skips_only_the_camel_case_aliases():
+    """PhaseModel overrides a private OR-Tools method (see its docstring): pin what it does.
+
+    ortools 9.15 binds deprecated CamelCase aliases to every CpModel in the private
+    ``_add_pre_pep8_methods``; 9.10-9.14 have no such method (the aliases are class
+    attributes) and PhaseModel is then a plain CpModel. If this fails after an OR-Tools
+    upgrade, drop the override or adapt it."""
+    plain, ours = cp_model.CpModel(), PhaseModel()
+    if hasattr(cp_model.CpModel, "_add_pre_pep8_methods"):
+        assert "AddBoolOr" in vars(plain)  # what 9.15 installs per instance, and the override skips
+        assert not any(name[0].isupper() for name in vars(ours))
+    else:
+        assert "_add_pre_pep8_methods" not in vars(PhaseModel)  # the fallback: nothing overridden
+    # the snake_case API we use behaves the same
+    for model in (plain, ours):
+        a, b = model.new_bool_var("a"), model.new_bool_var("b")
+        model.add_bool_or([a, b]).only_enforce_if(a)
+        model.add_implication(a, b)
+        model.add(a + b == 1)
+    assert str(plain.proto) == str(ours.proto)
+    solver = cp_model.CpSolver()
+    assert solver.solve(ours) == cp_model.OPTIMAL and solver.value(ours.get_bool_var_from_proto_index(1)) == 1

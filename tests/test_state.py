@@ -1,0 +1,66 @@
+"""No hidden state: what states, maps and variants derive is their own, and goes with them."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import pickle
+import weakref
+
+import dipsat
+from dipsat.board import Location, Unit, UnitKind
+from dipsat.setups import closed_variant, draw_after_unchanged_falls, setup_for
+
+
+def test_replace_gives_a_state_its_own_unit_index():
+    state = dipsat.load_variant("standard").initial_state()
+    assert state.unit_at("par") is not None
+    moved = dataclasses.replace(state, units=(Unit("France", UnitKind.ARMY, Location("bur")),))
+    assert moved.unit_at("bur") is not None and moved.unit_at("par") is None
+    assert state.unit_at("par") is not None and state.unit_at("bur") is None  # the original is untouched
+    assert state.with_(units=()).unit_at("par") is None and state.unit_at("par") is not None
+
+
+def _fresh_standard() -> dipsat.Variant:
+    """A variant object nothing else holds (load_variant keeps its own for the process)."""
+    variant = dipsat.load_variant("standard")
+    the_map = variant.map
+    fresh_map = dipsat.Map(the_map.name, the_map.provinces, the_map.army_adjacency, the_map.fleet_adjacency,
+                           the_map.province_names, the_map.coast_names, the_map.coast_titles,
+                           the_map.impassable, the_map.wing_adjacency)
+    return dataclasses.replace(variant, map=fresh_map)
+
+
+def test_a_closed_variant_is_made_once_and_kept_by_its_variant_only():
+    variant = _fresh_standard()
+    closed = closed_variant(variant, ("Italy",))
+    assert closed_variant(variant, ("Italy",)) is closed  # the same object: maps compare by identity
+    assert not closed.map.can_reach_province(UnitKind.ARMY, Location("tyr"), "ven")
+    assert variant.map.can_reach_province(UnitKind.ARMY, Location("tyr"), "ven")
+    gone = weakref.ref(closed), weakref.ref(closed.map), weakref.ref(variant.map)
+    del variant, closed
+    gc.collect()
+    assert [ref() for ref in gone] == [None, None, None]  # no module cache keeps them alive
+
+
+def test_a_maps_answers_go_with_the_map():
+    variant = _fresh_standard()
+    the_map = variant.map
+    assert the_map.reachable_coasts(Location("mao"), "spa") == (Location("spa", "nc"), Location("spa", "sc"))
+    assert the_map.can_reach_province(UnitKind.FLEET, Location("lyo"), "spa")
+    assert the_map.convoy_routes("lon", "tun", ["eng", "mao", "wes"]) == (frozenset({"eng", "mao", "wes"}),)
+    copy = pickle.loads(pickle.dumps(the_map))  # the caches are no data: a copy gets its own
+    assert copy.reachable_coasts(Location("mao"), "spa") == the_map.reachable_coasts(Location("mao"), "spa")
+    gone = weakref.ref(the_map)
+    del variant, the_map
+    gc.collect()
+    assert gone() is None
+
+
+def test_setups_are_read_from_the_variants_own_file_tables():
+    variant = _fresh_standard()
+    assert setup_for(variant, 6).neutral == ("Italy",)
+    assert draw_after_unchanged_falls(variant) is None
+    assert draw_after_unchanged_falls(dipsat.load_variant("modern")) == 3
+    bare = dataclasses.replace(variant, tables={})
+    assert setup_for(bare, None).players == 7 and draw_after_unchanged_falls(bare) is None
