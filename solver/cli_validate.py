@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import codecs
 import gzip
+import io
 import json
 import os
 import sys
@@ -96,7 +97,7 @@ def iter_items(paths: Iterable[str]) -> Iterator[Item]:
             yield from _sniff(path)
 
 
-def _open_bytes(path: Path, gz: bool):
+def _open_bytes(path: Path, gz: bool) -> io.BufferedIOBase:
     return gzip.open(path, "rb") if gz else path.open("rb")
 
 
@@ -319,7 +320,8 @@ def _judge(task: tuple[Item, Judging]) -> GameReport:
 def _judge_within(task: tuple[Item, Judging, float]) -> GameReport | TaskFailure:
     """A Dask task: one item under the time limit (top level, so the cluster can import it)."""
     item, how, timeout = task
-    return call_with_limit(_judge, (item, how), timeout)
+    answer: GameReport | TaskFailure = call_with_limit(_judge, (item, how), timeout)
+    return answer
 
 
 def _failed_record(item: Item, rules: Rules, reason: str) -> GameReport:

@@ -30,6 +30,7 @@ import json
 import os
 import secrets
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -483,7 +484,7 @@ def _only_text(value: Any) -> bool:
     return True
 
 
-def _is_count(low: int, high: int):
+def _is_count(low: int, high: int) -> Callable[[Any], bool]:
     return lambda value: type(value) is int and low <= value <= high
 
 
@@ -505,7 +506,7 @@ class _GameReader:
     def fail(self, path: str, message: str) -> None:
         self.problems.append(f"{path}: {message}")
 
-    def field(self, data: dict, key: str, path: str, check, expected: str, default: Any = _REQUIRED) -> Any:
+    def field(self, data: dict[str, Any], key: str, path: str, check: Callable[[Any], bool], expected: str, default: Any = _REQUIRED) -> Any:
         """``data[key]`` when `check` accepts it; else a problem, and `default` (None if required)."""
         if key not in data:
             if default is _REQUIRED:
@@ -518,13 +519,13 @@ class _GameReader:
             return None if default is _REQUIRED else default
         return value
 
-    def obj(self, data: Any, path: str, what: str) -> dict | None:
+    def obj(self, data: Any, path: str, what: str) -> dict[str, Any] | None:
         if not isinstance(data, dict):
             self.fail(path, f"expected an object ({what}), found {shown(data)}")
             return None
         return data
 
-    def items(self, data: dict, key: str, path: str, what: str, required: bool = False) -> list[tuple[str, Any]]:
+    def items(self, data: dict[str, Any], key: str, path: str, what: str, required: bool = False) -> list[tuple[str, Any]]:
         """(path, item) of the list ``data[key]`` (missing: empty, or a problem when required)."""
         value = self.field(data, key, path, lambda v: isinstance(v, list), f"a list of {what}",
                            _REQUIRED if required else [])
@@ -534,7 +535,7 @@ class _GameReader:
         return isinstance(value, str) and value in self.powers
 
     # --- the game ---------------------------------------------------------------------
-    def game(self, data: dict) -> Game | None:
+    def game(self, data: dict[str, Any]) -> Game | None:
         if data.get("type", "game") != "game":
             self.fail("$.type", f"expected 'game', found {shown(data.get('type'))}")
         name = self.field(data, "variant", "$", _is_text, "the name of a bundled variant such as 'standard'")
@@ -581,7 +582,7 @@ class _GameReader:
             self.fail("$.phases", "the game has no phases")
         return game
 
-    def setup(self, data: dict, variant: Variant) -> Setup:
+    def setup(self, data: dict[str, Any], variant: Variant) -> Setup:
         value = self.obj(data.get("setup"), "$.setup", "{\"players\", \"controls\", \"neutral\"}")
         if value is None:
             return setup_for(variant, None)
@@ -611,7 +612,7 @@ class _GameReader:
             return setup_for(variant, None)
         return setup
 
-    def status(self, data: dict, game: Game) -> None:
+    def status(self, data: dict[str, Any], game: Game) -> None:
         value = self.obj(data.get("status", {}), "$.status", "{\"state\", \"winners\", \"detail\"}")
         if value is None:
             return
@@ -620,7 +621,7 @@ class _GameReader:
         game.winners = tuple(self.field(value, "winners", "$.status", _is_texts, "a list of names", []))
         game.detail = self.field(value, "detail", "$.status", _is_text, "text", "")
 
-    def history(self, data: dict, game: Game) -> None:
+    def history(self, data: dict[str, Any], game: Game) -> None:
         for where, entry in self.items(data, "history", "$", "{\"year\", \"centres\", \"changed\"} objects"):
             if self.obj(entry, where, "{\"year\", \"centres\", \"changed\"}") is None:
                 continue
@@ -662,7 +663,7 @@ class _GameReader:
             record.report = self.results(item.get("results"), f"{path}.results")
         return record
 
-    def orders(self, item: dict, key: str, path: str, state: State, kind: PhaseKind,
+    def orders(self, item: dict[str, Any], key: str, path: str, state: State, kind: PhaseKind,
                types: tuple[type, ...] | None = None) -> list[str]:
         texts = self.field(item, key, path, _is_texts, "a list of orders as text", [])
         for i, text in enumerate(texts):
@@ -699,7 +700,8 @@ class _GameReader:
         self.field(value, "backup_rules", path, _is_texts, "a list of texts", [])
         if not _only_text(value):  # the results are saved again as they are: every string must be writable
             self.fail(path, "a string that is not text (a lone surrogate half); expected the results as dipsat wrote them")
-        return value
+        results: dict[str, Any] = value
+        return results
 
 
 def parse_game_orders(text: str, game: Game) -> tuple[list[Order], AdvanceRetreats, list[tuple[int, str]]]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from .adjudicator import adjudicate, adjudicate_many
 from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
@@ -62,11 +63,11 @@ def phase_problems(result: PhaseResult, orders: list[Order]) -> list[str]:
     return problems
 
 
-def _moved_to(result: PhaseResult, kinds: tuple[type, ...]) -> dict[Unit, str]:
-    """Units with a successful order of `kinds` (move, retreat) -> the province it goes to."""
+def _moved_to(result: PhaseResult, kind: type[Move] | type[Retreat]) -> dict[Unit, str]:
+    """Units with a successful order of `kind` (a move, a retreat) -> the province it goes to."""
     out: dict[Unit, str] = {}
     for r in result.results:
-        if r.succeeded and isinstance(r.order, kinds) and r.unit is not None:
+        if r.succeeded and isinstance(r.order, kind) and r.unit is not None:
             out[r.unit] = r.order.dest.province
     return out
 
@@ -74,7 +75,7 @@ def _moved_to(result: PhaseResult, kinds: tuple[type, ...]) -> dict[Unit, str]:
 def _movement_fates(result: PhaseResult) -> list[str]:
     before, after = result.before, result.after
     problems = []
-    moved = _moved_to(result, (Move,))
+    moved = _moved_to(result, Move)
     left = {u: None for u in after.units}  # after-units not yet traced back to a unit before
     waiting = {d.unit for d in after.dislodged} if after.phase.kind is PhaseKind.RETREAT else set()
     entered = set(moved.values())
@@ -111,7 +112,7 @@ def _retreat_fates(result: PhaseResult) -> list[str]:
     if set(before.units) - set(after.units):
         problems.append("units not dislodged changed in a retreat phase: "
                         + ", ".join(map(str, sorted(set(before.units) - set(after.units), key=str))))
-    retreated = _moved_to(result, (Retreat,))
+    retreated = _moved_to(result, Retreat)
     new = set(after.units) - set(before.units)
     for d in before.dislodged:
         if d.unit in retreated:
@@ -320,7 +321,8 @@ def random_orders(rng: random.Random, state: State) -> list[Order]:
     return orders
 
 
-def _movement_orders(rng: random.Random, state: State, ref, anywhere, power_of) -> list[Order]:
+def _movement_orders(rng: random.Random, state: State, ref: Callable[..., UnitRef],
+                     anywhere: Callable[[str], Location], power_of: Callable[[Unit], str | None]) -> list[Order]:
     the_map = state.map
     by_province: dict[str, Order] = {}
     moves: list[Move] = []

@@ -177,7 +177,8 @@ class Pool:
                 busy = [s for s in slots if s.task is not None]
                 ready = wait([s.conn for s in busy] + [s.process.sentinel for s in busy], timeout=0.25)
                 for i, slot in enumerate(slots):
-                    if slot.task is None:
+                    task = slot.task
+                    if task is None:
                         continue
                     if slot.conn in ready:
                         try:
@@ -188,12 +189,12 @@ class Pool:
                         except (EOFError, OSError):
                             pass  # the worker died: handled below
                     dead = not slot.process.is_alive()
-                    late = self.timeout is not None and time.monotonic() - slot.started > self.timeout
+                    limit = self.timeout
+                    late = limit is not None and time.monotonic() - slot.started > limit
                     if dead or late:
-                        task = slot.task
                         slots[i] = self._respawn(slot)
-                        if late:
-                            yield task, timed_out(self.timeout)
+                        if limit is not None and late:
+                            yield task, timed_out(limit)
                         elif tries[task] <= self.retries:
                             todo.append(task)  # the worker died: try once more on a fresh one
                         else:
