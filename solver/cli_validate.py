@@ -317,6 +317,15 @@ def _judge(task: tuple[Item, Judging]) -> GameReport:
     return validate_item(item, how)
 
 
+def _warm_up() -> None:
+    """Import the judging code and the solver before the first record: the time limit is
+    the record's, not the imports' (``dipsat`` loads OR-Tools only when first asked)."""
+    import importlib
+
+    for module in ("dipsat.validate", "dipsat.encodings.model"):
+        importlib.import_module(module)
+
+
 def _judge_within(task: tuple[Item, Judging, float]) -> GameReport | TaskFailure:
     """A Dask task: one item under the time limit (top level, so the cluster can import it)."""
     item, how, timeout = task
@@ -337,9 +346,10 @@ def _judged(items: list[Item], how: Judging, workers: int, timeout: float,
     if scheduler:
         results: Iterator[tuple[int, Any]] = _judged_on_dask(items, how, timeout, scheduler)
     elif workers <= 1:
+        _warm_up()
         results = ((i, call_with_limit(_judge, (item, how), timeout)) for i, item in enumerate(items))
     else:
-        results = Pool(_judge, workers, timeout).run([(item, how) for item in items])
+        results = Pool(_judge, workers, timeout, warm_up=_warm_up).run([(item, how) for item in items])
     for i, result in results:
         yield i, (_failed_record(items[i], how.rules, result.reason) if isinstance(result, TaskFailure) else result)
 

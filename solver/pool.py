@@ -89,9 +89,11 @@ def _call_with_alarm(fn: Callable[[Any], Any], payload: Any, timeout: float) -> 
     return result
 
 
-def _worker(fn: Callable[[Any], Any], conn: Connection) -> None:
+def _worker(fn: Callable[[Any], Any], conn: Connection, warm_up: Callable[[], None] | None = None) -> None:
     from .runtime import tune_for_batches
     tune_for_batches()
+    if warm_up is not None:
+        warm_up()  # e.g. import the solver: not a cost of the first task's time limit
     conn.send(("ready", None))  # started and imported: time limits count from here
     while True:
         try:
@@ -116,8 +118,9 @@ class Pool:
     """`workers` processes running `fn` (a picklable top-level function)."""
 
     def __init__(self, fn: Callable[[Any], Any], workers: int, timeout: float | None = None,
-                 retries: int = 1) -> None:
+                 retries: int = 1, warm_up: Callable[[], None] | None = None) -> None:
         self.fn = fn
+        self.warm_up = warm_up  # a picklable top-level function each worker runs before its first task
         self.workers = max(1, workers)
         self.timeout = timeout
         self.retries = retries
@@ -127,7 +130,7 @@ class Pool:
         """A started worker (it has imported everything and said so)."""
         for _ in range(attempts):
             parent, child = self.context.Pipe()
-            process = self.context.Process(target=_worker, args=(self.fn, child), daemon=True)
+            process = self.context.Process(target=_worker, args=(self.fn, child, self.warm_up), daemon=True)
             process.start()
             child.close()
             try:
