@@ -65,11 +65,11 @@ def adjudicate_movements(items: list[tuple[State, list[Order], Rules]],
     """Batch mode: many independent movement turns, their acyclic models solved as one.
     `scans`: the prescan of some turns, made already (:func:`prescan`), by position."""
     made = list(scans) if scans is not None else [None] * len(items)
-    scans = [scan if scan is not None else prescan(state, orders, rules, None)
-             for (state, orders, rules), scan in zip(items, made)]
-    solved = solve_batch([(scan.problem, rules) for scan, (_, _, rules) in zip(scans, items)])
+    done: list[_Prescan] = [scan if scan is not None else prescan(state, orders, rules, None)
+                            for (state, orders, rules), scan in zip(items, made)]
+    solved = solve_batch([(scan.problem, rules) for scan, (_, _, rules) in zip(done, items)])
     return [_result(state, orders, rules, scan, s)
-            for (state, orders, rules), scan, s in zip(items, scans, solved)]
+            for (state, orders, rules), scan, s in zip(items, done, solved)]
 
 
 # --- prescan -----------------------------------------------------------------------
