@@ -7,7 +7,7 @@ first movement phase, so that ``import dipsat`` and the command line start fast.
 from __future__ import annotations
 
 from .adjustments import adjudicate_adjustments
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from .board import PhaseKind, Power
 from .orders import Order
@@ -35,17 +35,20 @@ def adjudicate(state: State, orders: list[Order], rules: Rules | None = None,
     return adjudicate_adjustments(state, list(orders), rules, silent)
 
 
-def adjudicate_many(items: list[tuple[State, list[Order], Rules]], batch: int = 64) -> list[PhaseResult]:
+def adjudicate_many(items: list[tuple[State, list[Order], Rules]], batch: int = 64,
+                    scans: Sequence[object | None] | None = None) -> list[PhaseResult]:
     """Adjudicate independent phases (e.g. every phase of recorded games): movement
     turns are solved `batch` at a time in one CP-SAT model. Same results as
-    calling :func:`adjudicate` on each."""
+    calling :func:`adjudicate` on each. `scans`: movement prescans made already
+    (:func:`dipsat.movement.prescan`), by position in `items`."""
     from .movement import adjudicate_movements
 
     out: list[PhaseResult | None] = [None] * len(items)
     movement = [i for i, (state, _, _) in enumerate(items) if state.phase.kind is PhaseKind.MOVEMENT]
     for start in range(0, len(movement), batch):
         chunk = movement[start:start + batch]
-        for i, result in zip(chunk, adjudicate_movements([items[i] for i in chunk])):
+        made = [scans[i] for i in chunk] if scans is not None else None
+        for i, result in zip(chunk, adjudicate_movements([items[i] for i in chunk], made)):  # type: ignore[arg-type]
             out[i] = result
     for i, (state, orders, rules) in enumerate(items):
         if out[i] is None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from .board import Location, Unit, UnitKind
 from .maps import Map, ProvinceKind
-from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, kind_name, order_locations
+from .orders import (Build, Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, Waive, kind_name,
+                     order_locations)
 from .outcomes import Illegal, IllegalCode
 from .rules import (ImpossibleCoast, MissingUnitDesignation, OmittedCoastOne, OmittedCoastTwo, Rules, UnknownCoast,
                     WrongUnitDesignation)
@@ -20,8 +21,15 @@ from .state import State
 def impassable_problem(the_map: Map, order: Order) -> Illegal | None:
     """An order naming an impassable area (Switzerland; Modern: Iceland and the islands) is
     illegal (DATC 4.E.1): no unit can stand in, enter, support into or retreat to it."""
+    provinces = the_map.provinces
+    dest = getattr(order, "dest", None)
+    target = getattr(order, "target", None)
+    if not isinstance(order, (Build, Waive)) and order.unit.province in provinces and \
+            (dest is None or dest.province in provinces) and (target is None or target.province in provinces) and \
+            not getattr(order, "path", ()):
+        return None  # the common case, without building the list of every location named
     for loc in order_locations(order):
-        if loc.province not in the_map.provinces:
+        if loc.province not in provinces:
             return Illegal(IllegalCode.IMPASSABLE, f"{the_map.province_title(loc.province)} is impassable")
     return None
 

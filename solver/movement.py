@@ -7,7 +7,7 @@ convoys match (void otherwise), and which army moves go by convoy (4.A.3).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .board import Location, Power, Unit, UnitKind
@@ -60,12 +60,16 @@ def adjudicate_movement(state: State, orders: list[Order], rules: Rules,
     return _result(state, orders, rules, scan, solved)
 
 
-def adjudicate_movements(items: list[tuple[State, list[Order], Rules]]) -> list[PhaseResult]:
-    """Batch mode: many independent movement turns, their acyclic models solved as one."""
-    scans = [prescan(state, orders, rules, None) for state, orders, rules in items]
-    solved = solve_batch([(scan.problem, rules) for scan, (_, _, rules) in zip(scans, items)])
+def adjudicate_movements(items: list[tuple[State, list[Order], Rules]],
+                         scans: Sequence[_Prescan | None] | None = None) -> list[PhaseResult]:
+    """Batch mode: many independent movement turns, their acyclic models solved as one.
+    `scans`: the prescan of some turns, made already (:func:`prescan`), by position."""
+    made = list(scans) if scans is not None else [None] * len(items)
+    done: list[_Prescan] = [scan if scan is not None else prescan(state, orders, rules, None)
+                            for (state, orders, rules), scan in zip(items, made)]
+    solved = solve_batch([(scan.problem, rules) for scan, (_, _, rules) in zip(done, items)])
     return [_result(state, orders, rules, scan, s)
-            for (state, orders, rules), scan, s in zip(items, scans, solved)]
+            for (state, orders, rules), scan, s in zip(items, done, solved)]
 
 
 # --- prescan -----------------------------------------------------------------------

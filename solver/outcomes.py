@@ -21,14 +21,15 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from .board import Location, Unit
 
 __all__ = [
     "Reason", "IllegalCode", "VoidCode", "StrengthKind", "SupportFailure", "Stance", "ZeroReason",
     "MoveRef", "SupportPart", "Strength", "Cutter", "Dislodgement", "Route", "Resistance", "PreventFact", "Opposition",
-    "AttackNote", "MoveFacts", "Outcome", "Illegal", "Void", "Moves", "Bounced", "NoPath", "Paradox", "Given",
+    "AttackNote", "MoveFacts", "Later", "Outcome", "Illegal", "Void", "Moves", "Bounced", "NoPath", "Paradox", "Given",
     "Cut", "SupportDislodged", "Convoys", "ConvoyDislodged", "Holds", "HoldDislodged", "Succeeds",
     "RetreatCode", "RetreatRefused", "Retreats", "Disbands", "RetreatBounced", "Built", "BuildRefusedCode", "NoBuildsLeft",
     "Removed", "NoRemovalsLeft", "Waived", "DisorderRemoval", "BuildRefused",
@@ -271,6 +272,30 @@ class MoveFacts:
 # --- outcomes ----------------------------------------------------------------------------
 
 
+class Later:
+    """A part of an outcome read off the solved model only when it is first asked for
+    (a validator that compares result codes never builds the strengths behind them)."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, read: Callable[[], object]) -> None:
+        self.read = read
+
+    def __eq__(self, other: object) -> bool:  # outcomes compare by what they say
+        return self.read() == (other.read() if isinstance(other, Later) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.read())
+
+
+def _now(outcome: object, name: str) -> Any:
+    value = object.__getattribute__(outcome, name)
+    if isinstance(value, Later):
+        value = value.read()
+        object.__setattr__(outcome, name, value)
+    return value
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What happened to one order; subclasses name what decided it."""
@@ -281,6 +306,10 @@ class Outcome:
     @property
     def detail(self) -> str:
         return ""
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a process pool) with every part read: no reader crosses processes."""
+        return {name: _now(self, name) for name in self.__dict__}
 
     def __str__(self) -> str:
         return self.detail
@@ -352,7 +381,12 @@ class Moves(Outcome):
     """DATC 5.B.1: the attack beats the resistance and every prevent strength (or a
     circular movement's backup rule moves it, DATC 5.B.9)."""
 
-    facts: MoveFacts | None = None
+    _facts: MoveFacts | Later | None = None
+
+    @property
+    def facts(self) -> MoveFacts | None:
+        """What the solved model says about the move, read when asked for."""
+        return _now(self, "_facts")  # type: ignore[no-any-return]
 
     @property
     def detail(self) -> str:
@@ -368,8 +402,18 @@ class Bounced(Outcome):
 
     succeeds: ClassVar[bool] = False
     code: ClassVar[Reason | None] = Reason.BOUNCED
-    facts: MoveFacts | None = None
-    by: tuple[Opposition, ...] = ()
+    _facts: MoveFacts | Later | None = None
+    _by: tuple[Opposition, ...] | Later = ()
+
+    @property
+    def by(self) -> tuple[Opposition, ...]:
+        """The opposing strengths at least the attack (the culprits), read when asked for."""
+        return _now(self, "_by")  # type: ignore[no-any-return]
+
+    @property
+    def facts(self) -> MoveFacts | None:
+        """What the solved model says about the move, read when asked for."""
+        return _now(self, "_facts")  # type: ignore[no-any-return]
 
     @property
     def detail(self) -> str:
@@ -385,7 +429,12 @@ class NoPath(Outcome):
 
     succeeds: ClassVar[bool] = False
     code: ClassVar[Reason | None] = Reason.NO_PATH
-    facts: MoveFacts | None = None
+    _facts: MoveFacts | Later | None = None
+
+    @property
+    def facts(self) -> MoveFacts | None:
+        """What the solved model says about the move, read when asked for."""
+        return _now(self, "_facts")  # type: ignore[no-any-return]
 
     @property
     def detail(self) -> str:
@@ -403,7 +452,12 @@ class Paradox(Outcome):
     code: ClassVar[Reason | None] = Reason.PARADOX
     rule: str = ""  # "szykman", "all hold", "dptg"
     text: str = ""
-    facts: MoveFacts | None = None  # for a move
+    _facts: MoveFacts | Later | None = None  # for a move
+
+    @property
+    def facts(self) -> MoveFacts | None:
+        """What the solved model says about the move, read when asked for."""
+        return _now(self, "_facts")  # type: ignore[no-any-return]
 
     @property
     def detail(self) -> str:

@@ -18,7 +18,7 @@ from .board import Unit
 from .state import Dislodged
 from .encodings import Key, Problem
 from .encodings.options import ConvoyParadox, ModelOptions, SelfAttackViaConvoy
-from .outcomes import (AttackNote, Bounced, ConvoyDislodged, Convoys, Cut, Cutter, Dislodgement, Given,
+from .outcomes import (AttackNote, Bounced, Later, ConvoyDislodged, Convoys, Cut, Cutter, Dislodgement, Given,
                        HoldDislodged, Holds, MoveFacts, MoveRef, Moves, NoPath, Opposition, Outcome, Paradox,
                        PreventFact, Resistance, Route, Stance, Strength, StrengthKind, SupportDislodged, SupportFailure,
                        SupportPart, ZeroReason)
@@ -205,7 +205,7 @@ class Resolution:
                          self.backup_keys.get(("move", m)), self.dislodgement(move.unit))
 
     def move(self, m: int) -> Outcome:
-        facts = self.move_facts(m)
+        facts = Later(lambda: self.move_facts(m))  # read when asked for: results codes need none of it
         move = self.p.moves[m]
         if self.v[("move", m)]:
             return Moves(facts)
@@ -216,9 +216,10 @@ class Resolution:
             convoys = [("convoy", c) for route in move.routes for c in route]
             paradox = next((self.backup_keys[k] for k in convoys if k in self.backup_keys), None)
             if paradox is not None:  # its convoy was cancelled by the backup rule
-                return Paradox(paradox, f"its convoy is cancelled by the {paradox.capitalize()} rule, not dislodged (DATC 4.A.2, 5.B.9)", facts)
+                return Paradox(paradox, f"its convoy is cancelled by the {paradox.capitalize()} rule, not "
+                                        f"dislodged (DATC 4.A.2, 5.B.9)", facts)
             return NoPath(facts)
-        return Bounced(facts, self.culprits(m))
+        return Bounced(facts, Later(lambda: self.culprits(m)))
 
     def culprits(self, m: int) -> tuple[Opposition, ...]:
         """The opposing strengths that stopped move m, each naming its unit."""

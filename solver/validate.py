@@ -125,10 +125,11 @@ import io
 import json
 import re
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .adjudicator import adjudicate, adjudicate_many
+from .movement import prescan
 from .board import PhaseKind, Unit, UnitKind
 from .explain import explain
 from .formats.diplomacy_json import read_game
@@ -455,11 +456,34 @@ class _Judge:
                 continue
             if batch is later:  # their movement phase must be judged first
                 self.judge(sorted({i - 1 for i in batch}), rules)
+            scans = {i: self._same_as_ours(i, rules) for i in batch}
+            batch = [i for i in batch if scans[i] is not True]
             items = [(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules) for i in batch]
-            for i, result in zip(batch, adjudicate_many(items)):
+            made = [scan if scan is not False else None for scan in (scans[i] for i in batch)]
+            for i, result in zip(batch, adjudicate_many(items, scans=made)):
                 rec, nxt, _ = self.context(i)
                 self.cache[self.key(i, rules)] = (result, _compare(rec, result, nxt, rules))
         return {i: self.cache[self.key(i, rules)] for i in indices}
+
+    def _same_as_ours(self, i: int, rules: Rules) -> Any:
+        """A movement phase whose prescan under `rules` is the prescan under ours (same
+        legal orders, matches, convoy routes, destinations), with the same model options and
+        retreat rule, has our result: it is taken over (and cached) without solving again,
+        and True is returned. Most phases an option of 4.A.3 or 4.B can touch are such.
+        Else the prescan made (to be used for the adjudication), or False."""
+        if rules == self.rules or self._needs_previous(i) or self.key(i, self.rules) not in self.cache:
+            return False
+        ours, diffs = self.cache[self.key(i, self.rules)]
+        trace = ours.trace
+        if trace is None or rules.model != self.rules.model or \
+                rules.retreat_after_convoy is not self.rules.retreat_after_convoy or \
+                rules.civil_disorder is not self.rules.civil_disorder:  # a skipped adjustment is played in compare
+            return False
+        scan = prescan(ours.before, [o for o, _ in self.game.phases[i].orders], rules)
+        if (scan.problem, scan.verdicts, scan.dest_of) != (trace.scan.problem, trace.scan.verdicts, trace.scan.dest_of):
+            return scan
+        self.cache[self.key(i, rules)] = (replace(ours, rules=rules), diffs)
+        return True
 
     def state(self, i: int, rules: Rules) -> State:
         """The position phase `i` is adjudicated from: the recorded one, and for a
@@ -702,7 +726,7 @@ def _order_differences(rec: RecordedPhase, result: PhaseResult) -> list[Differen
     state = rec.state
     assert state is not None
     kind = rec.kind
-    texts = [f"{o.power.upper() if o.power else '?'}: {t}" for o, t in rec.orders]
+    texts = _OrderTexts(rec)
     by_province: dict[str, OrderResult] = {}
     for (order, _), r in zip(rec.orders, result.results):
         p = ordered_province(order)
@@ -732,6 +756,17 @@ def _order_differences(rec: RecordedPhase, result: PhaseResult) -> list[Differen
             if recorded != ours:
                 diffs.append(Difference("order", texts[k], recorded, ours + (f" ({r.detail})" if r.detail else "")))
     return diffs
+
+
+class _OrderTexts:
+    """An order as recorded, with its power (``ENGLAND: A LVP - EDI VIA``), made when asked for."""
+
+    def __init__(self, rec: RecordedPhase) -> None:
+        self.orders = rec.orders
+
+    def __getitem__(self, k: int) -> str:
+        order, text = self.orders[k]
+        return f"{order.power.upper() if order.power else '?'}: {text}"
 
 
 def _recorded_movement_class(order: Order, codes: tuple[str, ...]) -> str:
