@@ -25,7 +25,7 @@ from pathlib import Path
 from ortools.sat.python import cp_model
 
 import dipsat
-from dipsat.bench import corpus_phases, corpus_texts
+from dipsat.runners.bench import corpus_phases, corpus_texts
 from dipsat.encodings import model as model_module
 from dipsat.rules import Rules
 

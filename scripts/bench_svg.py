@@ -1,4 +1,4 @@
-"""Time dipsat.svg.board on full-board positions (a benchmark, not a test).
+"""Time dipsat.printers.svg.board on full-board positions (a benchmark, not a test).
 
     python scripts/bench_svg.py [--repeat 50]
 
@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 import dipsat
-from dipsat import svg
-from dipsat.casework import load_cases, run_case
+from dipsat.printers import svg
+from dipsat.runners.cases import load_cases, run_case
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -21,12 +21,12 @@ import re
 import sys
 
 from dipsat.adjudicator import adjudicate
-from dipsat.cli_validate import iter_items
+from dipsat.runners.inputs import iter_items
 from dipsat.formats.diplomacy_json import read_game
 from dipsat.formats.godip import read_godip_game, write_godip_game
-from dipsat.records import RecordedGame
+from dipsat.formats.records import RecordedGame
 from dipsat.rules import Rules
-from dipsat.validate import PhaseReport, disagreement_case
+from dipsat.runners.validate import PhaseReport, disagreement_case
 
 
 def games(paths: list[str]) -> list[RecordedGame]:

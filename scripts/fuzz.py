@@ -11,7 +11,7 @@ Each round of a kind makes one input and checks what dipsat does with it:
 ``positions``
     random dense positions of both maps with random legal and illegal orders, each
     phase played on through its retreats and adjustments, under every rules profile in
-    turn (:mod:`dipsat.invariants`): at most one unit per province, every unit
+    turn (:mod:`dipsat.runners.invariants`): at most one unit per province, every unit
     accounted for, batch mode equal to one phase at a time.
 ``cases``
     the bundled case files (a case, or a whole file) with bytes and lines mutated
@@ -72,7 +72,7 @@ from dipsat.formats.diplomacy_json import read_game
 from dipsat.formats.dipsat_json import state_to_json
 from dipsat.formats.godip import write_godip_game
 from dipsat.game import new_game
-from dipsat.invariants import batch_problems, random_orders, random_phases, random_state
+from dipsat.runners.invariants import batch_problems, random_orders, random_phases, random_state
 from dipsat.notation import format_order
 from dipsat.rules import PROFILES, Rules
 
@@ -258,7 +258,7 @@ class Fuzzer:
             problems = [traceback.format_exc()]
         self.runs["positions"] += 1
         if problems:
-            self.failed("positions", f"seed {seed}, rules {profile} (dipsat.invariants.random_phases):\n"
+            self.failed("positions", f"seed {seed}, rules {profile} (dipsat.runners.invariants.random_phases):\n"
                         + "\n".join(problems), None)
 
     def cases(self) -> None:

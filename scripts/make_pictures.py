@@ -2,7 +2,7 @@
 
     python scripts/make_pictures.py [--png]
 
-Each picture is dipsat.svg.board of a case's result, as ``dipsat adjudicate CASEFILE --case ID
+Each picture is dipsat.printers.svg.board of a case's result, as ``dipsat adjudicate CASEFILE --case ID
 --format svg`` draws it. --png also writes PNGs (needs the png extra: resvg-py).
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from dipsat.casework import load_cases, run_case
-from dipsat.cli_draw import render, result_picture
+from dipsat.runners.cases import load_cases, run_case
+from dipsat.cli.draw import render, result_picture
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "pictures"

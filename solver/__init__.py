@@ -43,7 +43,7 @@ _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 def __getattr__(name: str) -> object:
     """The public names are imported on first use (PEP 562), so that ``import dipsat`` and
     the command line start fast; ``from dipsat import adjudicate`` works as always.
-    Submodules (``dipsat.notation``, ``dipsat.casework`` ...) are imported the same way."""
+    Submodules (``dipsat.notation``, ``dipsat.runners.cases`` ...) are imported the same way."""
     home = _HOME_OF.get(name)
     if home is not None:
         value = getattr(importlib.import_module(f".{home}", __name__), name)

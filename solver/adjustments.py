@@ -6,7 +6,7 @@ from collections import deque
 from collections.abc import Mapping
 
 from .board import Location, Power, Unit, UnitKind
-from .legality import default_coast, impassable_problem
+from .movement.legality import default_coast, impassable_problem
 from .maps import ProvinceKind
 from .orders import Build, Order, Remove, Waive, kind_name, order_power
 from .phases import after_adjustments

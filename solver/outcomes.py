@@ -6,15 +6,15 @@ to succeeds/fails (:attr:`Outcome.succeeds`) and a result code
 the terms of DATC chapter 5: strengths with the supports that counted and those that
 did not (and why), the orders that stopped a move, cut a support or dislodged a
 unit, the convoy routes tried, the backup rule that settled a paradox. The movement
-outcomes are read once from the solved model by :mod:`dipsat.resolution`; retreat
+outcomes are read once from the solved model by :mod:`dipsat.movement.resolution`; retreat
 and adjustment outcomes come from :mod:`dipsat.retreats` and
 :mod:`dipsat.adjustments`, illegal and void orders from the prescan
-(:mod:`dipsat.legality`, :mod:`dipsat.movement`). Everything else -- the text
+(:mod:`dipsat.movement.legality`, :mod:`dipsat.movement.turn`). Everything else -- the text
 report, ``--explain``, JSON, case files, validation reports, board pictures --
 only formats these values.
 
 ``str(outcome)`` is the short note the text report prints beside a result
-(``attack 2 vs hold 1``); :mod:`dipsat.explain` says it in full.
+(``attack 2 vs hold 1``); :mod:`dipsat.printers.explain` says it in full.
 """
 
 from __future__ import annotations

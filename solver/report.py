@@ -1,8 +1,8 @@
 """What the reports of a phase say, whatever the output: the order of the results,
 each result's status word, the dislodged and disbanded units and why.
 
-The text report (:mod:`dipsat.printers`), the JSON documents
-(:mod:`dipsat.formats.dipsat_json`) and the pictures (:mod:`dipsat.svg`) all print
+The text report (:mod:`dipsat.printers.text`), the JSON documents
+(:mod:`dipsat.formats.dipsat_json`) and the pictures (:mod:`dipsat.printers.svg`) all print
 these, so they say the same.
 """
 

@@ -70,7 +70,7 @@ class PhaseResult:
     resolutions before any backup rule, and a paradox's core)."""
     resolutions_capped: bool = False
     """Movement: there are more consistent resolutions than :attr:`resolutions` (the
-    driver stops enumerating at its cap, ``dipsat.driver.MAX_RESOLUTIONS`` per independent part)."""
+    driver stops enumerating at its cap, ``dipsat.movement.driver.MAX_RESOLUTIONS`` per independent part)."""
 
     @property
     def dislodged(self) -> tuple[Dislodged, ...]:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from .board import Location, Power, Unit, UnitKind
 from .orders import Disband, Order, Retreat, kind_name
-from .legality import fleet_destination, impassable_problem
+from .movement.legality import fleet_destination, impassable_problem
 from .phases import after_retreats
 from .phases import retreat_options as retreat_options  # the rule lives in phases; read here too
 from .outcomes import Disbands, Illegal, IllegalCode, RetreatBounced, RetreatCode, RetreatRefused, Retreats

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 import dipsat
 from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
-from dipsat.casework import build_position, case_files, load_cases
+from dipsat.runners.cases import build_position, case_files, load_cases
 from dipsat.cli import main
 from dipsat.formats.dipsat_json import (FORMAT, JsonFormatError, position_from_json, result_to_json,
                                         state_from_json, state_to_json)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dipsat.casework import run_case
+from dipsat.runners.cases import run_case
 from dipsat.cli import main
 from dipsat.formats.casefile import parse_phase, read_cases, write_case
 from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind

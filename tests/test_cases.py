@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dipsat.casework import case_files, describe_results, load_cases, run_case
+from dipsat.runners.cases import case_files, describe_results, load_cases, run_case
 
 from .conftest import CASES
 

@@ -9,15 +9,15 @@ import pytest
 from ortools.sat.python import cp_model
 
 import dipsat
-from dipsat import driver
-from dipsat.alternatives import alternatives
-from dipsat.casework import build_position, case_files, case_rules, load_cases
+from dipsat.movement import driver
+from dipsat.printers.alternatives import alternatives
+from dipsat.runners.cases import build_position, case_files, case_rules, load_cases
 from dipsat.encodings import Encoding
 from dipsat.encodings.model import PhaseModel
 from dipsat.errors import SolverError
 from dipsat.formats.casefile import read_cases
 from dipsat.movement import prescan
-from dipsat.printers import render_alternatives
+from dipsat.printers.text import render_alternatives
 
 from .conftest import CASES
 

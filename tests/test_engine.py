@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import dipsat
-from dipsat.alternatives import alternatives
-from dipsat.casework import build_position, case_files, case_rules, load_cases
-from dipsat.explain import explain
+from dipsat.printers.alternatives import alternatives
+from dipsat.runners.cases import build_position, case_files, case_rules, load_cases
+from dipsat.printers.explain import explain
 from dipsat.notation import format_order
 
 from .conftest import CASES
@@ -109,7 +109,7 @@ def _datc_cases_with_cycles():
 
 @pytest.mark.parametrize("case_id,result", list(_datc_cases_with_cycles()))
 def test_all_lists_resolutions_or_core_and_names_the_rule(case_id, result):
-    from dipsat.printers import render_alternatives
+    from dipsat.printers.text import render_alternatives
 
     alt = alternatives(result)
     text = render_alternatives(result)

@@ -23,7 +23,7 @@ from dipsat.game import new_game
 from dipsat.notation import parse_orders
 from dipsat.orders import (Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold, SupportMove,
                            UnitRef)
-from dipsat.recorded import game_record, recorded_position
+from dipsat.runners.recorded import game_record, recorded_position
 from dipsat.results import Reason
 from dipsat.state import Dislodged
 
@@ -397,7 +397,7 @@ def test_adjudicate_a_phase_of_other_recorded_games(played, tmp_path: Path) -> N
 
 
 def test_bench_reads_folders_of_histories(history: str, tmp_path: Path) -> None:
-    from dipsat.bench import corpus_phases, corpus_texts, recorded_inputs
+    from dipsat.runners.bench import corpus_phases, corpus_texts, recorded_inputs
 
     (tmp_path / "games").mkdir()
     for n in (1, 2):

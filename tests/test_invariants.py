@@ -4,7 +4,7 @@ Under every rules profile and on both bundled maps: after any phase at most one 
 stands in each province, every unit is accounted for (moved, stayed, dislodged or
 disbanded), and batch mode (:func:`dipsat.adjudicator.adjudicate_many`) gives the
 same results as one phase at a time. The positions and orders come from
-:mod:`dipsat.invariants` (``scripts/fuzz.py`` runs the same check for longer).
+:mod:`dipsat.runners.invariants` (``scripts/fuzz.py`` runs the same check for longer).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dipsat
-from dipsat.invariants import batch_problems, random_phases
+from dipsat.runners.invariants import batch_problems, random_phases
 from dipsat.rules import PROFILES, Rules
 
 VARIANTS = [dipsat.load_variant("standard"), dipsat.load_variant("modern")]

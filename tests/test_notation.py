@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import dipsat
 from dipsat import load_variant
 from dipsat.board import Location, PhaseKind, UnitKind
-from dipsat.casework import case_files, case_orders
+from dipsat.runners.cases import case_files, case_orders
 from dipsat.errors import NotationError, UnknownNameError
 from dipsat.formats.casefile import parse_phase, read_cases, resolve_variant
 from dipsat.maps import MAP_DIR

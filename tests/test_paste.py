@@ -16,7 +16,7 @@ from dipsat.cli import main
 from dipsat.errors import UnknownNameError
 from dipsat.notation import RejectedOrder, format_order, parse_order, parse_orders, power_header
 from dipsat.outcomes import IllegalCode
-from dipsat.textfile import decode_text
+from dipsat.formats.textfile import decode_text
 
 from .conftest import CASES
 

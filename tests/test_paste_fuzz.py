@@ -18,7 +18,7 @@ import dipsat
 from dipsat.cli import main
 from dipsat.errors import NotationError
 from dipsat.notation import parse_orders
-from dipsat.textfile import decode_text
+from dipsat.formats.textfile import decode_text
 
 V = dipsat.load_variant("standard")
 

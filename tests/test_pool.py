@@ -5,7 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import threading
 
-from dipsat.pool import Pool, TaskFailure, call_with_limit, timed_out
+from dipsat.runners.pool import Pool, TaskFailure, call_with_limit, timed_out
 
 from . import pool_tasks
 

@@ -20,7 +20,7 @@ def run(*args: str):
 
 
 def _result(path, case_id):
-    from dipsat.casework import build_position, case_rules, load_cases
+    from dipsat.runners.cases import build_position, case_rules, load_cases
     case = next(c for c in load_cases(path)[0] if c.id == case_id)
     rules = case_rules(case)
     state, orders, problems = build_position(case, rules)

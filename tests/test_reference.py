@@ -10,12 +10,12 @@ from click.testing import CliRunner
 
 import dipsat
 from dipsat.board import Location
-from dipsat.casework import build_position, load_cases
+from dipsat.runners.cases import build_position, load_cases
 from dipsat.cli import main
 from dipsat.notation import format_order, parse_order
 from dipsat.orders import Move, SupportHold, SupportMove, UnitRef
 from dipsat.outcomes import Illegal
-from dipsat.reference import legal_orders, map_lines
+from dipsat.printers.reference import legal_orders, map_lines
 from dipsat.rules import Rules
 
 from .conftest import CASES

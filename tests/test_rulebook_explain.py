@@ -22,8 +22,8 @@ from __future__ import annotations
 import pytest
 
 import dipsat
-from dipsat.casework import build_position, case_rules, compare, load_cases
-from dipsat.explain import explain
+from dipsat.runners.cases import build_position, case_rules, compare, load_cases
+from dipsat.printers.explain import explain
 from dipsat.notation import format_order
 
 from .conftest import CASES

@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-from dipsat.casework import case_files, case_rules, load_cases
+from dipsat.runners.cases import case_files, case_rules, load_cases
 from dipsat.rules import (ISSUES, NOT_APPLICABLE, PROFILES, AdjacentConvoy, CivilDisorderRemoval, ConvoyParadox,
                           Option, Rules, RulesError)
 

@@ -54,11 +54,11 @@ def test_shell_completion_answers_without_the_solver():
 
 def test_import_dipsat_is_lazy_but_complete():
     code = ("import sys, dipsat; before = sorted(m for m in sys.modules if m.startswith('dipsat.')); "
-            "from dipsat import adjudicate, Rules, notation; import dipsat.casework; "
-            "print(before, callable(adjudicate), Rules.__name__, notation.__name__, dipsat.casework.__name__)")
+            "from dipsat import adjudicate, Rules, notation; import dipsat.runners.cases; "
+            "print(before, callable(adjudicate), Rules.__name__, notation.__name__, dipsat.runners.cases.__name__)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["[]", "True", "Rules", "dipsat.notation", "dipsat.casework"]
+    assert run.stdout.split() == ["[]", "True", "Rules", "dipsat.notation", "dipsat.runners.cases"]
 
 
 def test_every_public_name_resolves():

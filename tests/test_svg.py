@@ -1,4 +1,4 @@
-"""dipsat.svg: board pictures. Every unit, order, dislodged unit and standoff of a case appears
+"""dipsat.printers.svg: board pictures. Every unit, order, dislodged unit and standoff of a case appears
 (found by id and class), the SVG is well-formed, the same input gives the same bytes, and a few
 pictures are rendered to pixels (resvg) to check colours at province points."""
 
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import dipsat
-from dipsat import svg
-from dipsat.casework import load_cases, run_case
+from dipsat.printers import svg
+from dipsat.runners.cases import load_cases, run_case
 from dipsat.maps.geometry import load_geometry
 from dipsat.orders import Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold, SupportMove, Waive
 

@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 import dipsat
-from dipsat.cli_validate import validate_command
+from dipsat.cli.validate import validate_command
 from dipsat.formats.diplomacy_json import RecordError, parse_phase_name, read_game
 from dipsat.rules import Rules
-from dipsat.validate import (AGREED, DISAGREED, FINAL, REJECTED, RULE_DIFFERENCE, validate_game,
+from dipsat.runners.validate import (AGREED, DISAGREED, FINAL, REJECTED, RULE_DIFFERENCE, validate_game,
                              validate_text)
 
 from .conftest import CASES
@@ -257,5 +257,5 @@ def test_case_file_rule_difference(tmp_path: Path) -> None:
 
 
 def test_corpus_is_not_a_case_file() -> None:
-    from dipsat.casework import case_files
+    from dipsat.runners.cases import case_files
     assert CORPUS not in set(case_files([CASES]))

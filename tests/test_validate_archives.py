@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dipsat.casework import load_cases, run_case
-from dipsat.cli_validate import validate_command
+from dipsat.runners.cases import load_cases, run_case
+from dipsat.cli.validate import validate_command
 from dipsat.formats.diplomacy_json import read_game, write_game
 from dipsat.formats.godip import write_godip_game
 from dipsat.game import new_game
 from dipsat.notation import parse_orders
-from dipsat.recorded import game_record
+from dipsat.runners.recorded import game_record
 from dipsat.rules import Rules
-from dipsat.validate import (AGREED, DISAGREED, FINAL, POSITIONS, REJECTED, RULE_DIFFERENCE, validate_game,
+from dipsat.runners.validate import (AGREED, DISAGREED, FINAL, POSITIONS, REJECTED, RULE_DIFFERENCE, validate_game,
                              validate_recorded)
 
 from .conftest import CASES

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from dipsat.casework import load_cases
-from dipsat.cli_validate import validate_command
-from dipsat.html_report import HtmlReport
+from dipsat.runners.cases import load_cases
+from dipsat.cli.validate import validate_command
+from dipsat.runners.html import HtmlReport
 from dipsat.rules import Rules
-from dipsat.validate import DISAGREED, REJECTED, RULE_DIFFERENCE, validate_game
-from dipsat.validate_summary import Summary
+from dipsat.runners.validate import DISAGREED, REJECTED, RULE_DIFFERENCE, validate_game
+from dipsat.runners.summary import Summary
 
 from .test_validate import fallback_game
 
@@ -229,7 +229,7 @@ def test_html_is_not_combined_with_resume(tmp_path: Path) -> None:
 
 def test_highlighted_provinces_are_outlined() -> None:
     import dipsat
-    from dipsat import svg
+    from dipsat.printers import svg
     state = dipsat.load_variant("standard").initial_state()
     picture = svg.board(state, area=["par", "bur"], highlight=["bur"])
     assert re.search(r'<path id="highlight-bur" class="highlight" d="M', picture)

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from dipsat.cli import main
-from dipsat.cli_validate import iter_items
+from dipsat.runners.inputs import iter_items
 
 from .conftest import CASES
 

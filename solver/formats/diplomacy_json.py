@@ -34,7 +34,7 @@ documented structure, the package itself is never imported — it is AGPL-licens
   a list of codes: ``""`` or no code (success), ``bounce``, ``void``, ``cut``,
   ``dislodged``, ``no convoy``, ``disrupted``, ``disband`` (and ``maybe``,
   which only exists during the package's adjudication). See
-  :mod:`dipsat.validate` for what each code means and how it is compared.
+  :mod:`dipsat.runners.validate` for what each code means and how it is compared.
 
 :func:`read_game` turns a record (the decoded JSON) into a :class:`RecordedGame`:
 for each phase dipsat's :class:`~dipsat.state.State`, typed orders and the
@@ -56,7 +56,7 @@ from ..maps import fold, load_variant
 from ..notation import parse_order
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                       SupportMove, UnitRef, Waive, order_power, order_unit)
-from ..records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit,
+from .records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit,
                        next_phase_names, package_phase_name, position_contradiction)
 from ..state import Dislodged, State
 

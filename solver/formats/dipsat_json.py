@@ -481,34 +481,3 @@ def position_from_json(data: Any, source: str | None = None) -> tuple[State, lis
     if state is None or reader.problems:
         raise JsonFormatError(reader.problems or ["$: not a usable position"], source)
     return state, orders
-
-
-# --- rule lawyer's views -----------------------------------------------------------------
-
-
-def explanations_json(result: PhaseResult) -> list[dict]:
-    """Per order (input order): its text and its facts (see dipsat.explain)."""
-    from ..explain import explain
-
-    return [{"index": k, "order": format_order(r.order), "facts": facts}
-            for k, (r, facts) in enumerate(zip(result.results, explain(result)))]
-
-
-def alternatives_json(result: PhaseResult) -> dict:
-    from ..alternatives import alternatives
-
-    alt = alternatives(result)
-    return {"count": alt.count, "capped": alt.capped, "differing": alt.differing,
-            "resolutions": [[{"kind": kind, "value": value} for kind, value in r] for r in alt.resolutions],
-            "chosen": alt.chosen, "backup_rules": alt.rules, "paradox_core": alt.core,
-            "without_rulebook_rule": alt.without_rulebook_rule}
-
-
-def comparison_json(results: dict[str, PhaseResult]) -> dict:
-    """The rows of :func:`dipsat.compare.comparison_rows`: every difference, named."""
-    from ..compare import comparison_rows
-
-    rows = comparison_rows(results)
-    names = list(results)
-    return {"profiles": names, "rules": {n: str(r.rules) for n, r in results.items()},
-            "differences": [row.to_json(names) for row in rows], "all_agree": not rows}

@@ -56,7 +56,7 @@ from ..maps import Variant, fold, load_variant
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                       UnitRef, Waive)
 from ..state import Dislodged, State
-from ..records import RecordError, RecordedGame, RecordedPhase, package_phase_name, position_contradiction
+from .records import RecordError, RecordedGame, RecordedPhase, package_phase_name, position_contradiction
 
 __all__ = ["GodipPhase", "read_godip_game", "write_godip_game", "is_godip_history",
            "GODIP_NAMES", "format_godip_order"]
@@ -399,7 +399,7 @@ def read_godip_game(text: str | bytes, source: str = "<godip>", variant: Variant
     attacker's origin unknown), its orders as ``(order, text as recorded)`` with the
     power of the unit (or centre) ordered, no results. Problems of a phase are its
     ``error``; the order of phases and the unit counts are checked
-    (:func:`dipsat.records.position_contradiction`), never the adjudication.
+    (:func:`dipsat.formats.records.position_contradiction`), never the adjudication.
 
     :raises RecordError: the text is no godip history at all (no ``PHASE`` line first).
     """

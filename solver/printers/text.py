@@ -10,15 +10,15 @@ import textwrap
 from collections.abc import Sequence
 from typing import TextIO
 
-from .board import PhaseKind, Unit
+from ..board import PhaseKind, Unit
 from .compare import comparison_rows
-from .formats.casefile import format_unit_line, write_case
-from .report import (disbanded_report, disorder_reason, dislodged_report, order_power, sorted_results,
+from ..formats.casefile import format_unit_line, write_case
+from ..report import (disbanded_report, disorder_reason, dislodged_report, order_power, sorted_results,
                                   status_word)
-from .notation import RejectedOrder, format_order
-from .orders import Order
-from .results import PhaseResult
-from .state import State
+from ..notation import RejectedOrder, format_order
+from ..orders import Order
+from ..results import PhaseResult
+from ..state import State
 
 WIDTH = 80
 
@@ -166,7 +166,7 @@ def prestate_results(state: State) -> list[str]:
 def adjustment_lines(result: PhaseResult) -> list[str]:
     """For each power that adjusts: its centres, units and builds or removals
     (``France: 4 centres, 5 units: 1 removal``)."""
-    from .adjustments import adjustment_count, counted_centres
+    from ..adjustments import adjustment_count, counted_centres
     state = result.before
     out = []
     for power in (p.name for p in state.variant.powers):
@@ -235,7 +235,7 @@ def render_alternatives(result: PhaseResult) -> str:
 
 
 def render_comparison(results: dict[str, PhaseResult], width: int | None = None) -> str:
-    """One row per difference between the results (:func:`dipsat.compare.comparison_rows`),
+    """One row per difference between the results (:func:`dipsat.printers.compare.comparison_rows`),
     as wide as the terminal (``COLUMNS``); a subject wider than its column is printed on
     its own line, never cut."""
     names = list(results)

@@ -25,14 +25,14 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from .adjudicator import adjudicate, adjudicate_many
-from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
-from .maps import Variant
-from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
+from ..adjudicator import adjudicate, adjudicate_many
+from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
+from ..maps import Variant
+from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                      UnitRef, Waive)
-from .results import PhaseResult
-from .rules import Rules
-from .state import Dislodged, State
+from ..results import PhaseResult
+from ..rules import Rules
+from ..state import Dislodged, State
 
 __all__ = ["phase_problems", "batch_problems", "random_state", "random_orders", "random_phase", "random_phases"]
 

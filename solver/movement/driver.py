@@ -27,13 +27,12 @@ from typing import cast
 
 from ortools.sat.python import cp_model
 
-from .errors import SolverError
-from .rules import ConvoyParadox, Rules
-from .encodings import Encoding, Key, Problem
-from .encodings.options import ModelOptions
-from .encodings.model import PhaseModel
-from .encodings.options import ModelOptions
-from .encodings.strength import Term
+from ..errors import SolverError
+from ..rules import ConvoyParadox, Rules
+from ..encodings import Encoding, Key, Problem
+from ..encodings.options import ModelOptions
+from ..encodings.model import PhaseModel
+from ..encodings.strength import Term
 
 MAX_RESOLUTIONS = 64
 """Resolutions enumerated per independent part; a part with more is reported as capped

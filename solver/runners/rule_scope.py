@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from .board import Location, PhaseKind, UnitKind
-from .adjustments import adjustment_count
-from .maps import ProvinceKind
-from .orders import (Build, Convoy, Disband, Move, Order, Remove, Retreat, SupportHold, SupportMove, Waive,
+from ..board import Location, PhaseKind, UnitKind
+from ..adjustments import adjustment_count
+from ..maps import ProvinceKind
+from ..orders import (Build, Convoy, Disband, Move, Order, Remove, Retreat, SupportHold, SupportMove, Waive,
                      order_power)
-from .state import State
+from ..state import State
 
 __all__ = ["issues_touched"]
 

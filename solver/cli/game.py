@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .board import PhaseKind
-from .errors import DipsatError
-from .rules import DEFAULT_PROFILE, PROFILES, Rules, RulesError
+from ..board import PhaseKind
+from ..errors import DipsatError
+from ..rules import DEFAULT_PROFILE, PROFILES, Rules, RulesError
 
 if TYPE_CHECKING:
-    from .game import Game, PhaseRecord
+    from ..game import Game, PhaseRecord
 
 # The commands import the game logic when they run (`dipsat --help` stays fast).
 
@@ -50,7 +50,7 @@ def game() -> None:
 def new_command(path: str, variant_name: str, players: int | None, seed: int, profile: str,
                 overrides: tuple[str, ...], force: bool) -> None:
     """Start a game at the variant's (or the set-up's) first phase and save it to GAME.json."""
-    from .game import new_game
+    from ..game import new_game
 
     if Path(path).exists() and not force:
         _fail(f"{path}: exists (use --force to overwrite)")
@@ -84,8 +84,8 @@ def turn_command(path: str, orders_path: str, fmt: str) -> None:
     cannot be read are reported on stderr (file:line) and skipped. Exit code 0 when the
     phase was played, 1 when the game is already over, 2 when a file cannot be read.
     """
-    from .game import GameError, load_game, parse_game_orders
-    from .printers import render_text
+    from ..game import GameError, load_game, parse_game_orders
+    from ..printers.text import render_text
 
     try:
         g = load_game(path)
@@ -93,7 +93,7 @@ def turn_command(path: str, orders_path: str, fmt: str) -> None:
         _fail(str(exc))
     if g.over:
         _fail(f"{path}: the game is over: {g.detail}", 1)
-    from .textfile import read_stream, read_text
+    from ..formats.textfile import read_stream, read_text
 
     try:
         text, warning = read_stream(sys.stdin) if orders_path == "-" else read_text(orders_path)
@@ -143,7 +143,7 @@ def turn_command(path: str, orders_path: str, fmt: str) -> None:
 @click.option("-o", "--output", metavar="FILE", help="svg, png: write the picture to FILE.")
 def show_command(path: str, phase_name: str | None, fmt: str, output: str | None) -> None:
     """The game: players, position, centre counts, history; or one phase with --phase."""
-    from .game import GameError, load_game
+    from ..game import GameError, load_game
 
     try:
         g = load_game(path)
@@ -151,7 +151,7 @@ def show_command(path: str, phase_name: str | None, fmt: str, output: str | None
     except GameError as exc:
         _fail(str(exc))
     if fmt in ("svg", "png"):
-        from .cli_draw import result_picture, state_picture, write_picture
+        from .draw import result_picture, state_picture, write_picture
         record = record or g.current
         if record.played:
             text = result_picture(replay(g, record), f"{Path(path).stem} {record.name}", False)
@@ -160,8 +160,8 @@ def show_command(path: str, phase_name: str | None, fmt: str, output: str | None
         write_picture(text, fmt, output)
         return
     if fmt == "case":
-        from .formats.casefile import write_case
-        from .printers import prestate_results, write_result_case
+        from ..formats.casefile import write_case
+        from ..printers.text import prestate_results, write_result_case
 
         record = record or g.current
         out = io.StringIO()
@@ -202,7 +202,7 @@ def _describe(g: Game) -> str:
 
 
 def render_position(g: Game, record: PhaseRecord) -> str:
-    from .adjustments import blockaded_centres, counted_centres
+    from ..adjustments import blockaded_centres, counted_centres
 
     state = record.state
     lines = [f"Position ({state.phase}):"]
@@ -318,7 +318,7 @@ def render_record(g: Game, record: PhaseRecord) -> str:
 def replay(g: Game, record: PhaseRecord):
     """The result of a played phase, adjudicated again from its recorded orders (the same
     result: adjudication is deterministic) for the picture of its orders and results."""
-    from .adjudicator import adjudicate
+    from ..adjudicator import adjudicate
 
     state, orders, silent = g.replay_input(g.phases.index(record))
     return adjudicate(state, orders, g.rules, silent)

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .adjudicator import adjudicate
-from .casework import build_position, case_files, case_rules, load_cases
+from ..adjudicator import adjudicate
+from .cases import build_position, case_files, case_rules, load_cases
 
 
 @dataclass
@@ -93,7 +93,7 @@ class CorpusPhase:
 def godip_files(path: str) -> list[Path]:
     """The godip game histories a path names: the file itself, or the ``.txt`` files of a
     folder (recursive, sorted) whose first line is a ``PHASE`` line."""
-    from .formats.godip import is_godip_history
+    from ..formats.godip import is_godip_history
 
     root = Path(path)
     files = sorted(p for p in root.rglob("*.txt") if p.is_file()) if root.is_dir() else [root]
@@ -118,7 +118,7 @@ def recorded_inputs(paths: Iterable[str]) -> bool:
 def corpus_texts(paths: Iterable[str]) -> list[str]:
     """The text of every recorded game in the inputs: the JSON of saved games (.json,
     .jsonl, .gz), each godip history whole (files, or folders of them)."""
-    from .cli_validate import iter_items
+    from .inputs import iter_items
 
     texts: list[str] = []
     saved = []
@@ -135,8 +135,8 @@ def read_record(text: str):
     """A corpus text (:func:`corpus_texts`) as a RecordedGame."""
     import json
 
-    from .formats.diplomacy_json import read_game
-    from .formats.godip import is_godip_history, read_godip_game
+    from ..formats.diplomacy_json import read_game
+    from ..formats.godip import is_godip_history, read_godip_game
 
     if is_godip_history(text):
         return read_godip_game(text)
@@ -174,7 +174,7 @@ def time_phases(phases: list[CorpusPhase]) -> list[tuple[str, float]]:
 def time_batch(phases: list[CorpusPhase], batch: int = 64) -> float:
     """Seconds for all phases in batch mode (movement turns share CP-SAT models),
     `batch` phases at a time, results dropped as a validator drops them."""
-    from .adjudicator import adjudicate_many
+    from ..adjudicator import adjudicate_many
 
     items = [(p.state, p.orders, p.rules) for p in phases]
     start = time.perf_counter()
@@ -185,7 +185,7 @@ def time_batch(phases: list[CorpusPhase], batch: int = 64) -> float:
 
 def _worker_chunk(task: tuple[list[str], str]) -> tuple[int, float, float]:
     """A pool task: read and adjudicate some games in batch mode; (phases, start, end)."""
-    from .rules import Rules
+    from ..rules import Rules
 
     texts, rules_text = task
     phases = corpus_phases(texts, Rules.parse(rules_text.split()))
@@ -238,8 +238,8 @@ def _saved_game_line(text: str) -> str:
     """A corpus text as one line of the package's saved-game JSON (godip histories converted)."""
     import json
 
-    from .formats.diplomacy_json import write_game
-    from .formats.godip import is_godip_history
+    from ..formats.diplomacy_json import write_game
+    from ..formats.godip import is_godip_history
 
     if is_godip_history(text):
         return json.dumps(write_game(read_record(text))) + "\n"

@@ -9,17 +9,17 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
-from .errors import CaseFileError, DipsatError, NotationError
-from .formats.casefile import Case, parse_phase, parse_unit_line, read_cases, resolve_variant
-from .adjudicator import adjudicate
-from .maps import Variant, fold
-from .notation import format_order, parse_order, parse_order_lines
-from .orders import Convoy, Move, Order
-from .results import PhaseResult
-from .rules import DEFAULT_PROFILE, Rules
-from .setups import SetupError, setup_for
-from .state import Dislodged, State, state_problems
+from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
+from ..errors import CaseFileError, DipsatError, NotationError
+from ..formats.casefile import Case, parse_phase, parse_unit_line, read_cases, resolve_variant
+from ..adjudicator import adjudicate
+from ..maps import Variant, fold
+from ..notation import format_order, parse_order, parse_order_lines
+from ..orders import Convoy, Move, Order
+from ..results import PhaseResult
+from ..rules import DEFAULT_PROFILE, Rules
+from ..setups import SetupError, setup_for
+from ..state import Dislodged, State, state_problems
 
 
 @dataclass
@@ -268,7 +268,7 @@ def case_lines(case: Case, profile: str | None = None, verbose: bool = False,
     if verbose and run.result is not None:
         lines += [f"      {line}" for line in describe_results(run.result)]
     if svg_dir and run.result is not None:
-        from .pictures import case_pictures
+        from ..printers.pictures import case_pictures
         lines += [f"    picture: {picture}" for picture in case_pictures(svg_dir, case.id, run.result)]
     return run.status, lines
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board import Unit
-from .state import Dislodged
-from .encodings import Key, Problem
-from .encodings.options import ConvoyParadox, ModelOptions, SelfAttackViaConvoy
-from .outcomes import (AttackNote, Bounced, Later, ConvoyDislodged, Convoys, Cut, Cutter, Dislodgement, Given,
+from ..board import Unit
+from ..state import Dislodged
+from ..encodings import Key, Problem
+from ..encodings.options import ConvoyParadox, ModelOptions, SelfAttackViaConvoy
+from ..outcomes import (AttackNote, Bounced, Later, ConvoyDislodged, Convoys, Cut, Cutter, Dislodgement, Given,
                        HoldDislodged, Holds, MoveFacts, MoveRef, Moves, NoPath, Opposition, Outcome, Paradox,
                        PreventFact, Resistance, Route, Stance, Strength, StrengthKind, SupportDislodged, SupportFailure,
                        SupportPart, ZeroReason)
@@ -118,7 +118,7 @@ class Resolution:
 
     def protected(self, m: int, s: int) -> bool:
         """Does the rulebook's convoy rule (DATC 4.A.2 a/b/c) keep move m from cutting support s?"""
-        from .encodings.support import protected_by_convoy_rule  # with the model: OR-Tools is imported late
+        from ..encodings.support import protected_by_convoy_rule  # with the model: OR-Tools is imported late
 
         return protected_by_convoy_rule(self.p, self.options, self.p.moves[m], self.p.supports[s])
 

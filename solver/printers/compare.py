@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import PhaseKind, Unit
-from .notation import format_order
-from .results import PhaseResult
+from ..board import PhaseKind, Unit
+from ..notation import format_order
+from ..results import PhaseResult
 
 __all__ = ["Difference", "comparison_rows"]
 

@@ -5,7 +5,7 @@ saved games and webDiplomacy exports, :mod:`dipsat.formats.godip` for the
 Droidippy/godip game histories) turn an archive's record into a
 :class:`RecordedGame`: for each phase dipsat's :class:`~dipsat.state.State` before
 the orders, the typed orders as recorded and, where the archive has them, the
-per-order result codes. :mod:`dipsat.validate` judges it.
+per-order result codes. :mod:`dipsat.runners.validate` judges it.
 
 A phase's result is what the *next* phase's position says. Some archives record
 per-order results as well (the ``diplomacy`` package's ``results``); others only
@@ -23,12 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
-from .errors import DipsatError
-from .maps import Variant
-from .orders import Build, Move, Order, Retreat
-from .results import PhaseResult
-from .state import Dislodged, State
+from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
+from ..errors import DipsatError
+from ..maps import Variant
+from ..orders import Build, Move, Order, Retreat
+from ..results import PhaseResult
+from ..state import Dislodged, State
 
 __all__ = ["RecordError", "RecordedPhase", "RecordedGame", "package_phase_name", "format_location",
            "format_unit", "next_phase_names", "position_contradiction", "with_attackers"]

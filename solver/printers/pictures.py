@@ -1,4 +1,4 @@
-"""Pictures of phases and cases as files: the SVG of :mod:`dipsat.svg`, and PNG through
+"""Pictures of phases and cases as files: the SVG of :mod:`dipsat.printers.svg`, and PNG through
 resvg (the ``png`` extra). Used by the CLI and by the case runner (``dipsat cases --svg``).
 """
 
@@ -9,12 +9,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import DipsatError
+from ..errors import DipsatError
 
 if TYPE_CHECKING:
-    from .orders import Order
-    from .results import PhaseResult
-    from .state import State
+    from ..orders import Order
+    from ..results import PhaseResult
+    from ..state import State
 
 __all__ = ["FORMATS", "PictureError", "render", "result_picture", "state_picture", "case_pictures",
            "validation_pictures", "position_pictures"]
@@ -40,7 +40,7 @@ def render(text: str, fmt: str) -> bytes:
 def board(*args, **kwargs) -> str:
     """svg.board, with a map that has no geometry reported as a :class:`PictureError`."""
     from . import svg  # imported when a picture is drawn: the command line starts without it
-    from .errors import MapError
+    from ..errors import MapError
 
     try:
         return svg.board(*args, **kwargs)

@@ -8,14 +8,14 @@ words.
 
 from __future__ import annotations
 
-from .board import Location, Unit, UnitKind
-from .maps import Map, ProvinceKind
-from .orders import (Build, Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, Waive, kind_name,
+from ..board import Location, Unit, UnitKind
+from ..maps import Map, ProvinceKind
+from ..orders import (Build, Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, Waive, kind_name,
                      order_locations)
-from .outcomes import Illegal, IllegalCode
-from .rules import (ImpossibleCoast, MissingUnitDesignation, OmittedCoastOne, OmittedCoastTwo, Rules, UnknownCoast,
+from ..outcomes import Illegal, IllegalCode
+from ..rules import (ImpossibleCoast, MissingUnitDesignation, OmittedCoastOne, OmittedCoastTwo, Rules, UnknownCoast,
                     WrongUnitDesignation)
-from .state import State
+from ..state import State
 
 
 def impassable_problem(the_map: Map, order: Order) -> Illegal | None:

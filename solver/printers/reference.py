@@ -3,7 +3,7 @@ orders of one unit in a position (``dipsat orders``).
 
 The map listing reads the :class:`~dipsat.maps.Map` (names and aliases as the map file
 writes them, coasts, centres, home centres, adjacency per unit kind). The legal orders are
-every order the unit could be given that the prescan of :mod:`dipsat.legality` -- the same
+every order the unit could be given that the prescan of :mod:`dipsat.movement.legality` -- the same
 check the adjudicator makes (DATC 4.E.1) -- does not find illegal: this module only lists
 candidates and asks it.
 """
@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import textwrap
 
-from .adjustments import adjustment_count
-from .board import Location, PhaseKind, Unit, UnitKind
-from .legality import convoy_route_on_board, order_problem
-from .maps import Map, ProvinceKind, Variant
-from .orders import Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove, UnitRef
-from .retreats import retreat_options
-from .rules import Rules
-from .state import State
+from ..adjustments import adjustment_count
+from ..board import Location, PhaseKind, Unit, UnitKind
+from ..movement.legality import convoy_route_on_board, order_problem
+from ..maps import Map, ProvinceKind, Variant
+from ..orders import Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove, UnitRef
+from ..retreats import retreat_options
+from ..rules import Rules
+from ..state import State
 
 __all__ = ["map_lines", "legal_orders"]
 
@@ -105,7 +105,7 @@ def _fact(head: str, text: str) -> list[str]:
 
 def legal_orders(state: State, unit: Unit, rules: Rules) -> list[Order]:
     """Every order `unit` could be given in `state`'s phase that is legal (DATC 4.E.1, as
-    :mod:`dipsat.legality` decides it for the adjudicator): in a movement phase its hold,
+    :mod:`dipsat.movement.legality` decides it for the adjudicator): in a movement phase its hold,
     moves (each coast named; armies also by convoy where fleets now at sea could carry
     them, ``via convoy`` where the destination is adjacent), supports of every unit it could support, convoys (a fleet at sea); in a retreat
     phase its retreats and disband; in an adjustment phase its removal when its power

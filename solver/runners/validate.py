@@ -1,7 +1,7 @@
 """Validate recorded games: re-adjudicate every phase and compare with the record.
 
 :func:`validate_recorded` takes a recorded game of any archive format (a
-:class:`~dipsat.records.RecordedGame`: the ``diplomacy`` package's saved games and
+:class:`~dipsat.formats.records.RecordedGame`: the ``diplomacy`` package's saved games and
 webDiplomacy exports through :mod:`dipsat.formats.diplomacy_json`, Droidippy/godip
 histories through :mod:`dipsat.formats.godip`) and the rules to judge by, and
 returns a :class:`GameReport` with one :class:`PhaseReport` per phase of the
@@ -18,7 +18,7 @@ Per phase the status is one of
 - ``rule-difference``: it does not under our rules, but does under the options the
   record follows (:meth:`_Judge.infer`): per game, for each DATC chapter-4 issue
   a disagreeing phase touches, the option under which most of the phases that
-  issue can affect agree (decided statically by :mod:`dipsat.rule_scope`: a
+  issue can affect agree (decided statically by :mod:`dipsat.runners.rule_scope`: a
   ``VIA`` move to an adjacent province for 4.A.3, a civil-disorder removal for
   4.D.8, ...; known readings of the archive's adjudicator first, our option on a
   tie). The report names the options the phase needs, e.g. ``4.A.3=intent``: the
@@ -37,7 +37,7 @@ Records without per-order results (webDiplomacy exports have ``"results": {}``,
 godip histories have none) are judged on the next phase's position alone
 (``basis: positions`` in the report): no result code is ever invented. A retreat
 phase of such a record gets its attackers' origins and the standoffs from our
-adjudication of the movement before it (:func:`dipsat.records.with_attackers`).
+adjudication of the movement before it (:func:`dipsat.formats.records.with_attackers`).
 
 What is compared
 ----------------
@@ -128,23 +128,23 @@ import traceback
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .adjudicator import adjudicate, adjudicate_many
-from .movement import prescan
-from .board import PhaseKind, Unit, UnitKind
-from .explain import explain
-from .formats.diplomacy_json import read_game
-from .formats.casefile import format_unit_line, write_case
-from .formats.godip import read_godip_game
-from .notation import format_order
-from .pictures import position_pictures, validation_pictures
-from .printers import prestate_results
-from .records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name,
+from ..adjudicator import adjudicate, adjudicate_many
+from ..movement import prescan
+from ..board import PhaseKind, Unit, UnitKind
+from ..printers.explain import explain
+from ..formats.diplomacy_json import read_game
+from ..formats.casefile import format_unit_line, write_case
+from ..formats.godip import read_godip_game
+from ..notation import format_order
+from ..printers.pictures import position_pictures, validation_pictures
+from ..printers.text import prestate_results
+from ..formats.records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name,
                       with_attackers)
 from .rule_scope import issues_touched
-from .state import State
-from .orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, ordered_province
-from .results import OrderResult, PhaseResult, Reason
-from .rules import ISSUES, Rules
+from ..state import State
+from ..orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, ordered_province
+from ..results import OrderResult, PhaseResult, Reason
+from ..rules import ISSUES, Rules
 
 __all__ = ["AGREED", "DISAGREED", "RULE_DIFFERENCE", "REJECTED", "FINAL", "Difference", "PhaseReport",
            "GameReport", "validate_game", "validate_text", "rejected_record", "alternative_rules", "case_name"]
@@ -224,7 +224,7 @@ class PhaseReport:
     pictures: dict[str, str] = field(default_factory=dict)
     """With ``pictures=True`` (``dipsat validate --html``), drawn by the process that judged the
     phase, for disagreements, rule differences and rejected phases with a position: SVG texts
-    by name (:func:`dipsat.pictures.validation_pictures`): ``before`` (the position, the
+    by name (:func:`dipsat.printers.pictures.validation_pictures`): ``before`` (the position, the
     recorded orders and our results), and where the boards differ ``record`` (the record's
     next position) and ``ours`` (ours), of the same corner of the map; ``error``: why a
     picture could not be drawn."""
@@ -349,7 +349,7 @@ def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases:
 
     The game is judged under `rules`; then the options of the DATC chapter-4 issues
     its disagreeing phases touch are tried, each only on the phases it can affect
-    (:func:`dipsat.rule_scope.issues_touched`), and an option is taken as the
+    (:func:`dipsat.runners.rule_scope.issues_touched`), and an option is taken as the
     record's reading when it makes more of those phases agree (:meth:`_Judge.infer`).
     Phases that agree only under the inferred options are rule differences. With
     `cases`, each disagreement and rule difference carries its case file (:attr:`PhaseReport.case`);

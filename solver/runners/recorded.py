@@ -17,18 +17,18 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .adjudicator import adjudicate
-from .board import Phase, PhaseKind, Power
-from .errors import DipsatError
-from .formats.dipsat_json import JsonFormatError, parse_json
-from .formats.diplomacy_json import read_game
-from .formats.godip import is_godip_history, read_godip_game
-from .game import GAME_FORMAT, Game
-from .notation import parse_order
-from .orders import Order
-from .records import RecordedGame, RecordedPhase, RecordError, package_phase_name, with_attackers
-from .rules import Rules
-from .state import State
+from ..adjudicator import adjudicate
+from ..board import Phase, PhaseKind, Power
+from ..errors import DipsatError
+from ..formats.dipsat_json import JsonFormatError, parse_json
+from ..formats.diplomacy_json import read_game
+from ..formats.godip import is_godip_history, read_godip_game
+from ..game import GAME_FORMAT, Game
+from ..notation import parse_order
+from ..orders import Order
+from ..formats.records import RecordedGame, RecordedPhase, RecordError, package_phase_name, with_attackers
+from ..rules import Rules
+from ..state import State
 
 __all__ = ["RecordedPosition", "RecordedGameError", "recorded_position", "load_record", "game_record"]
 

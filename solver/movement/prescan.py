@@ -1,28 +1,28 @@
-"""A movement turn: prescan in Python, decisions in CP-SAT, results and the new state.
+"""The prescan of a movement turn: what DESIGN.md keeps out of the CP-SAT model.
 
-The prescan settles what DESIGN.md §3 keeps out of the model: which orders are
-legal (DATC 4.E.1), which unit each order goes to (4.D.3), which supports and
-convoys match (void otherwise), and which army moves go by convoy (4.A.3).
+Which orders are legal (DATC 4.E.1, with :mod:`dipsat.movement.legality`), which unit
+each order goes to (4.D.3, 4.C), which supports and convoys match (void otherwise),
+which army moves go by convoy (4.A.3) and along which convoy routes (4.A.1, 4.A.6).
+The result is the indexed :class:`~dipsat.encodings.Problem` the encodings read, and
+a verdict (an :class:`~dipsat.outcomes.Illegal` or :class:`~dipsat.outcomes.Void`
+outcome) for every order that does not reach the model.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .board import Location, Power, Unit, UnitKind
-from .driver import Solved, solve, solve_batch
-from .encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
+from ..board import Location, Power, Unit, UnitKind
+from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
 from .legality import default_coast, impassable_problem, move_destination, order_problem
-from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, kind_name
-from .outcomes import Illegal, IllegalCode, Outcome, Void, VoidCode
-from .phases import after_movement
-from .resolution import Resolution
-from .results import OrderResult, PhaseResult
-from .rules import (AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, DesignationReading,
+from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, kind_name
+from ..outcomes import Illegal, IllegalCode, Void, VoidCode
+from ..results import OrderResult
+from ..rules import (AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, DesignationReading,
                     ImplicitOrders, MissingUnitDesignation, MultipleOrders, MultiRouteDisruption, Rules, SupportCoast,
                     WrongUnitCoast, WrongUnitDesignation)
-from .state import State
+from ..state import State
 
 
 @dataclass
@@ -39,40 +39,6 @@ class _Prescan:
     orders: list[Order] = field(default_factory=list)  # the orders given, then any implicit ones (4.E.3)
     dest_of_order: dict[int, Location] = field(default_factory=dict)  # legal move order -> its destination
     convoyers: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)  # (origin, dest) -> fleets ordered to convoy
-
-
-@dataclass
-class MovementTrace:
-    """What an explanation reads: the orders, the prescan and the solved model."""
-
-    orders: list[Order]
-    scan: _Prescan
-    solved: Solved
-    units: list[Unit]
-
-
-def adjudicate_movement(state: State, orders: list[Order], rules: Rules,
-                        silent: Mapping[Power, str] | None = None) -> PhaseResult:
-    """Adjudicate a movement phase; never raises on bad orders. The orders of the powers
-    in `silent` (power -> why) are illegal with that reason (neutral powers, civil disorder)."""
-    scan = prescan(state, orders, rules, silent)
-    solved = solve(scan.problem, rules)
-    return _result(state, orders, rules, scan, solved)
-
-
-def adjudicate_movements(items: list[tuple[State, list[Order], Rules]],
-                         scans: Sequence[_Prescan | None] | None = None) -> list[PhaseResult]:
-    """Batch mode: many independent movement turns, their acyclic models solved as one.
-    `scans`: the prescan of some turns, made already (:func:`prescan`), by position."""
-    made = list(scans) if scans is not None else [None] * len(items)
-    done: list[_Prescan] = [scan if scan is not None else prescan(state, orders, rules, None)
-                            for (state, orders, rules), scan in zip(items, made)]
-    solved = solve_batch([(scan.problem, rules) for scan, (_, _, rules) in zip(done, items)])
-    return [_result(state, orders, rules, scan, s)
-            for (state, orders, rules), scan, s in zip(items, done, solved)]
-
-
-# --- prescan -----------------------------------------------------------------------
 
 
 def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None = None) -> _Prescan:
@@ -380,59 +346,3 @@ def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: list[Unit]) -
             scan.verdicts[k] = OrderResult(orders[k], units[p.convoys[c].unit], Void(
                 VoidCode.NO_ROUTE, "the fleet is on no complete convoy route"))
     # keep indices stable: unused convoys stay in the problem, on no route
-
-
-# --- results -------------------------------------------------------------------------
-
-
-def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, solved: Solved) -> PhaseResult:
-    p = scan.problem
-    units = list(state.units)
-    v = solved.values
-    reading = Resolution(p, solved, rules.model, units)
-    results = []
-    for k, order in enumerate(orders):
-        if k in scan.verdicts:
-            results.append(scan.verdicts[k])
-            continue
-        u = p.unit_at[order.unit.province]
-        kept = scan.chosen.get(u)
-        same = kept if kept is not None and orders[kept] == order else k  # an identical copy: the kept order's outcome
-        results.append(OrderResult(order, units[u], _outcome(same, order, scan, reading)))
-    dislodged = reading.dislodged_units()
-    moved = {p.moves[m].unit: scan.dest_of[m] for m in range(len(p.moves)) if v[("move", m)]}
-    gone = {d.unit for d in dislodged}
-    new_units = [Unit(u.power, u.kind, moved.get(i, u.location)) for i, u in enumerate(units) if u not in gone]
-    standoffs = reading.standoffs({u.province for u in new_units})
-    after, options = after_movement(state, new_units, dislodged, standoffs, rules)
-    resolutions = None if solved.resolutions is None else len(solved.resolutions)
-    backups = tuple(f"{name}: " + ", ".join(_describe_key(key, p, units) for key in keys)
-                    for name, keys in solved.backups)
-    trace = MovementTrace(scan.orders, scan, solved, units)
-    return PhaseResult(state, after, tuple(results), rules, options, solver_calls=solved.calls,
-                       resolutions=resolutions, backup_rules=backups, dislodgements=tuple(dislodged),
-                       standoffs=standoffs, trace=trace,
-                       resolutions_capped=solved.resolutions is not None and solved.resolutions.capped)
-
-
-def _outcome(k: int, order: Order, scan: _Prescan, reading: Resolution) -> Outcome:
-    """The outcome of a legal order, read off the solution (:mod:`dipsat.resolution`)."""
-    if k in scan.move_of:
-        return reading.move(scan.move_of[k])
-    if k in scan.support_of:
-        return reading.support(scan.support_of[k])
-    if k in scan.convoy_of:
-        return reading.convoy(scan.convoy_of[k])
-    return reading.hold(scan.problem.unit_at[order.unit.province])  # a hold, given or implicit
-
-
-def _describe_key(key, p: Problem, units: list[Unit]) -> str:
-    kind, i = key
-    if kind == "convoy":
-        u = units[p.convoys[i].unit]
-        return f"convoy by {u.kind} {u.location}"
-    if kind in ("move", "path"):
-        move = p.moves[i]
-        u = units[move.unit]
-        return f"{u.kind} {u.location} - {move.dest}" + (" (its convoy)" if kind == "path" else "")
-    return f"{kind} {i}"

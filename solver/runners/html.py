@@ -1,15 +1,15 @@
 """The HTML report of a validation run: ``dipsat validate ... --html DIR``.
 
-:class:`HtmlReport` takes the :class:`~dipsat.validate.GameReport` values of a run in
+:class:`HtmlReport` takes the :class:`~dipsat.runners.validate.GameReport` values of a run in
 input order (:meth:`HtmlReport.add`) and, at the end, the run's
-:class:`~dipsat.validate_summary.Summary` (:meth:`HtmlReport.close`). It writes into DIR
+:class:`~dipsat.runners.summary.Summary` (:meth:`HtmlReport.close`). It writes into DIR
 
 - ``index.html``: the summary table (the facts of the terminal summary), the counts of
   sections, links to the pages, and the first page of sections (with a single page, the
   contents too: one row per section, linking to it);
 - ``page-N.html``: the next pages, :data:`PAGE_SIZE` sections each, and ``contents.html``;
 - ``pictures/NNNNN-NAME.svg``: the pictures of each section (drawn by the process that
-  judged the phase: :attr:`~dipsat.validate.PhaseReport.pictures`), loaded lazily
+  judged the phase: :attr:`~dipsat.runners.validate.PhaseReport.pictures`), loaded lazily
   (``<img loading="lazy">`` with their sizes), so a page opens fast whatever the count;
 - ``cases/GAME.PHASE.txt``: each disagreement and rule difference as a jDip case file
   (what ``--write-cases`` writes), linked from its section.
@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-from .rules import Rules
+from ..rules import Rules
 from .validate import DISAGREED, REJECTED, RULE_DIFFERENCE, GameReport, PhaseReport, case_name
-from .validate_summary import BOARD, CODES, COLUMNS, KINDS, Summary
+from .summary import BOARD, CODES, COLUMNS, KINDS, Summary
 
 __all__ = ["HtmlReport", "PAGE_SIZE"]
 
@@ -326,7 +326,7 @@ class HtmlReport:
 
 
 def _summary_html(summary: Summary, rules: Rules, counts: dict[str, int]) -> str:
-    """The summary table: the facts of the terminal summary (:func:`~dipsat.validate_summary.report_text`)."""
+    """The summary table: the facts of the terminal summary (:func:`~dipsat.runners.summary.report_text`)."""
     out = ['<section id="summary">', "<h2>Summary</h2>",
            f'<p class="lead">Rules {escape(str(rules))}: {summary.games} records read (games, or cases of case files), '
            f"{summary.records_rejected} rejected as a whole.</p>",

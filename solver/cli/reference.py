@@ -10,8 +10,8 @@ import sys
 
 import click
 
-from .errors import NotationError
-from .rules import PROFILES, Rules
+from ..errors import NotationError
+from ..rules import PROFILES, Rules
 
 
 @click.command("map")
@@ -24,10 +24,10 @@ def map_command(provinces: tuple[str, ...], variant_name: str) -> None:
     power, and its neighbours for armies, fleets (per coast) and wings; the powers with
     their home centres and names; the coasts; the impassable areas. With PROVINCE
     names, only those provinces."""
-    from .cli import _initial_position, _input_or_exit
-    from .maps import fold
-    from .notation import parse_location
-    from .reference import map_lines
+    from .positions import _initial_position, _input_or_exit
+    from ..maps import fold
+    from ..notation import parse_location
+    from ..printers.reference import map_lines
 
     with _input_or_exit():
         variant = _initial_position(variant_name).state.variant
@@ -63,9 +63,9 @@ def orders_command(position: str | None, unit_text: str, case_id: str | None, in
     could support and, for a fleet at sea, its convoys; in a retreat phase its retreats;
     in an adjustment phase its removal. Legality is the adjudicator's own (DATC 4.E.1):
     an order not listed is illegal, and adjudicating it makes the unit hold."""
-    from .cli import _initial_position, _input_or_exit, _load_position, _warn
-    from .notation import format_order, parse_order
-    from .reference import legal_orders
+    from .positions import _initial_position, _input_or_exit, _load_position, _warn
+    from ..notation import format_order, parse_order
+    from ..printers.reference import legal_orders
 
     if initial == (position is not None):
         raise click.UsageError("give a POSITION (a case file or a .json state), or --initial")

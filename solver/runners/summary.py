@@ -1,6 +1,6 @@
 """The summary of a validation run: counts, inferred rules, the first disagreements.
 
-:class:`Summary` collects :class:`~dipsat.validate.GameReport` values (or, for
+:class:`Summary` collects :class:`~dipsat.runners.validate.GameReport` values (or, for
 ``--resume``, the report lines an earlier run wrote) and prints the terminal
 report (:func:`report_text`) or the same facts as JSON (:meth:`Summary.to_json`).
 """
@@ -11,7 +11,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
-from .rules import Rules
+from ..rules import Rules
 from .validate import AGREED, DISAGREED, FINAL, KIND_NAMES, REJECTED, RULE_DIFFERENCE, GameReport
 
 __all__ = ["Summary", "report_text", "KINDS", "COLUMNS"]

@@ -1,8 +1,8 @@
 """Board pictures as SVG: pure functions returning text, keyword-only options.
 
->>> import dipsat, dipsat.svg
+>>> import dipsat, dipsat.printers.svg
 >>> state = dipsat.load_variant("standard").initial_state()
->>> picture = dipsat.svg.board(state)
+>>> picture = dipsat.printers.svg.board(state)
 >>> picture.startswith("<svg")
 True
 
@@ -26,12 +26,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from .board import Location, PhaseKind, Unit, UnitKind
-from .maps.geometry import Geometry, load_geometry
-from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
+from ..board import Location, PhaseKind, Unit, UnitKind
+from ..maps.geometry import Geometry, load_geometry
+from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                      Waive, order_power)
-from .results import OrderResult, PhaseResult
-from .state import State
+from ..results import OrderResult, PhaseResult
+from ..state import State
 
 Point = tuple[float, float]
 
@@ -74,7 +74,7 @@ class Outcome:
 
 def outcome_of(result: OrderResult) -> Outcome:
     """What to draw of one order's outcome value: whether it succeeded, its result code as
-    a CSS class, and its decisive fact in words (:func:`dipsat.explain.explain_order`)."""
+    a CSS class, and its decisive fact in words (:func:`dipsat.printers.explain.explain_order`)."""
     from .explain import explain_order
     outcome = result.outcome
     text = explain_order(result)[0]
@@ -217,15 +217,15 @@ class _Painter:
         for d in state.dislodged:
             self.dislodged[d.unit] = self._displaced(d.unit.location, d.attacker_origin)
         if result is not None and state.phase.kind is PhaseKind.MOVEMENT:
-            from .report import dislodged_report
+            from ..report import dislodged_report
             for info in dislodged_report(result):
                 unit = info.dislodged.unit
                 self.dislodged[unit] = self._displaced(unit.location, info.dislodged.attacker_origin)
                 self.retreat_options[unit] = info.options
             self.standoffs = result.after.standoffs | result.standoffs
         elif state.phase.kind is PhaseKind.RETREAT:
-            from .phases import retreat_options
-            from .rules import Rules
+            from ..phases import retreat_options
+            from ..rules import Rules
             rules = result.rules if result is not None else Rules.profile()
             for d in state.dislodged:
                 self.retreat_options[d.unit] = retreat_options(state, d, rules)
@@ -261,7 +261,7 @@ class _Painter:
             pending.append((r.order, outcome_of(r), r.unit))
         self._draw_all(pending)
         if result.before.phase.kind is PhaseKind.ADJUSTMENT:
-            from .report import disbanded_report
+            from ..report import disbanded_report
             for info in disbanded_report(result):  # civil-disorder removals
                 if info.unit not in self.gone:
                     self._cross(self._unit_point(info.unit), f"removed-{_loc_id(info.unit.location)}",
@@ -589,7 +589,7 @@ class _Painter:
         return out
 
     def _centres(self) -> list[str]:
-        from .adjustments import blockaded_centres
+        from ..adjustments import blockaded_centres
         blockaded = blockaded_centres(self.state) if self.state.variant.wings else {}
         out = []
         r = self.r * 0.55
@@ -829,5 +829,5 @@ def _legend_symbol(key: str) -> str:
 
 
 def _order_text(order: Order) -> str:
-    from .notation import format_order
+    from ..notation import format_order
     return format_order(order)

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import pictures
-from .pictures import FORMATS, PictureError
+from ..printers import pictures
+from ..printers.pictures import FORMATS, PictureError
 
 if TYPE_CHECKING:
-    from .results import PhaseResult
-    from .state import State
+    from ..results import PhaseResult
+    from ..state import State
 
 
 def _board(*args, **kwargs) -> str:
@@ -88,7 +88,7 @@ def draw_command(position: str | None, orders_path: str | None, case_id: str | N
     ID; its ORDERS are drawn unless --no-orders or an ORDERS file is given) or a dipsat JSON
     state. ORDERS is a file with one order per line, or - for stdin.
     """
-    from .cli import _initial_position, _input_or_exit, _load_position, _position_arguments, _read_orders, _warn
+    from .positions import _initial_position, _input_or_exit, _load_position, _position_arguments, _read_orders, _warn
 
     position, orders_path = _position_arguments(position, orders_path, initial)
     with _input_or_exit():

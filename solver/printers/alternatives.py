@@ -11,12 +11,12 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field, replace
 
-from .driver import MAX_RESOLUTIONS, count_resolutions, paradox_core
-from .encodings.options import ConvoyParadox
-from .encodings import Key
-from .movement import MovementTrace
-from .notation import format_order
-from .results import PhaseResult
+from ..movement.driver import MAX_RESOLUTIONS, count_resolutions, paradox_core
+from ..encodings.options import ConvoyParadox
+from ..encodings import Key
+from ..movement import MovementTrace
+from ..notation import format_order
+from ..results import PhaseResult
 
 
 KINDS = (("move", "moves"), ("dislodged", "dislodged"), ("support", "support given"), ("path", "convoy path"),

@@ -1,7 +1,7 @@
 """Explanations of a result in words (``--explain``), printed from its outcome values.
 
 Every fact comes from the :mod:`dipsat.outcomes` value of each order, which the
-resolution module (:mod:`dipsat.resolution`) read off the solved model: which
+resolution module (:mod:`dipsat.movement.resolution`) read off the solved model: which
 supports counted, who cut which support, which convoy routes were alive, which rule
 settled a cycle. Nothing here adjudicates again or reads the model: it only says
 the values in words.
@@ -14,13 +14,13 @@ the unit that beat it; a move against a unit of its own power names that rule
 
 from __future__ import annotations
 
-from .board import Unit
-from .outcomes import (AttackNote, Bounced, BuildRefused, Built, ConvoyDislodged, Convoys, Cut, Disbands, Dislodgement,
+from ..board import Unit
+from ..outcomes import (AttackNote, Bounced, BuildRefused, Built, ConvoyDislodged, Convoys, Cut, Disbands, Dislodgement,
                        Given, HoldDislodged, Holds, MoveFacts, Moves, NoPath, Opposition, Outcome, Paradox,
                        PreventFact, Removed, Resistance, RetreatBounced, RetreatRefused, Retreats, Route, Stance,
                        SupportDislodged, SupportFailure, SupportPart, Waived, ZeroReason)
-from .resolution import RULE_REFS
-from .results import OrderResult, PhaseResult
+from ..movement.resolution import RULE_REFS
+from ..results import OrderResult, PhaseResult
 
 __all__ = ["explain", "explain_order", "OWN_UNIT", "OWN_SUPPORT"]
 

@@ -1,0 +1,5 @@
+"""``python -m dipsat.cli``: the command line."""
+
+from . import main
+
+main()

@@ -1,0 +1,210 @@
+"""Positions and orders as the commands read them: a case file's case (or one found by id
+in a folder), a dipsat JSON state, a variant's initial position, an orders file; every
+problem one line naming the file and line. Shared by ``adjudicate``, ``draw`` and the
+map reference (``orders``)."""
+
+from __future__ import annotations
+
+import difflib
+import contextlib
+import io
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ..errors import DipsatError, NotationError
+from ..rules import Rules, RulesError
+
+if TYPE_CHECKING:
+    from ..notation import RejectedOrder
+    from ..orders import Order
+    from ..state import State
+
+# The commands import what they use when they run: `dipsat --help`, `--version` and shell
+# completion load only click and the rule options (OR-Tools is imported on the first solve).
+
+
+
+class _Unreadable(Exception):
+    """The position (or the orders file) cannot be read: one line per problem."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class _Position:
+    state: State
+    name: str  # the case id, or the file's stem
+    orders: list[Order] | None = None  # orders that came with the position
+    rule_words: list[str] = field(default_factory=list)  # the case's RULES line
+    silent: dict[str, str] = field(default_factory=dict)  # PLAYERS: neutral powers, whose orders are ignored
+    players: int | None = None  # the case's PLAYERS line
+    crop: bool = False  # pictures show a corner of the map (a case)
+    title: str = ""  # the case's title
+    rejected: list[RejectedOrder] = field(default_factory=list)  # order lines that came with it and cannot be read
+
+
+def _warn(message: str) -> None:
+    click.echo(message, err=True)
+
+
+@contextlib.contextmanager
+def _input_or_exit() -> Iterator[None]:
+    """Reading a command's input: a position or a file that cannot be read, or rules that
+    cannot be parsed, is one line per problem on stderr and exit status 2."""
+    try:
+        yield
+    except _Unreadable as exc:
+        for problem in exc.problems:
+            _warn(problem)
+        sys.exit(2)
+    except RulesError as exc:
+        _warn(f"rules: {exc}")
+        sys.exit(2)
+
+
+def _read_text(path: str) -> str:
+    """A file (or stdin) as people save it (:mod:`dipsat.formats.textfile`): a byte-order mark,
+    Windows line ends, a file that is not UTF-8 (read as Windows-1252, with a warning)."""
+    from ..formats.textfile import read_stream, read_text
+
+    try:
+        text, warning = read_stream(sys.stdin) if path == "-" else read_text(path)
+    except OSError as exc:
+        raise _Unreadable([f"{path}: cannot read: {exc.strerror or exc}"]) from None
+    if warning:
+        _warn(warning)
+    return text
+
+
+def _load_position(path: str, case_id: str | None) -> _Position:
+    if Path(path).is_dir():
+        path = _find_case(path, case_id)
+    text = _read_text(path)
+    if path.lower().endswith(".json") or text.lstrip().startswith("{"):
+        if case_id is not None:
+            raise _Unreadable([f"{path}: --case applies to case files, not to a JSON state"])
+        return _json_position(path, text)
+    return _case_position(path, text, case_id)
+
+
+def _find_case(folder: str, case_id: str | None) -> str:
+    """The case file under `folder` that holds the case `case_id` (``--case`` across folders)."""
+    from ..runners.cases import case_files, load_cases
+
+    if case_id is None:
+        raise _Unreadable([f"{folder}: a folder of case files: name the case with --case ID"])
+    seen: list[str] = []
+    for path in case_files([folder]):
+        cases, _ = load_cases(path)
+        for case in cases:
+            if case.id == case_id or case.id.casefold() == case_id.casefold():
+                return str(path)
+            seen.append(case.id)
+    close = difflib.get_close_matches(case_id, seen, n=3)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise _Unreadable([f"{folder}: no case {case_id!r} in its case files{hint}"])
+
+
+def _json_position(path: str, text: str) -> _Position:
+    from ..formats.dipsat_json import JsonFormatError, parse_json, position_from_json
+    from ..notation import RejectedOrder, parse_order
+
+    try:
+        data = parse_json(text, path)
+        state, order_texts = position_from_json(data, source=path)
+    except JsonFormatError as exc:
+        raise _Unreadable(exc.problems) from None
+    orders, rejected = None, []
+    if order_texts is not None:
+        orders = []
+        for where, line in order_texts:
+            try:
+                orders.append(parse_order(line, state.variant, state.phase.kind))
+            except NotationError as exc:
+                rejected.append(RejectedOrder.of(f"{path}: {where}", exc))
+    rules = data.get("rules") if isinstance(data, dict) else None
+    words = rules.split() if isinstance(rules, str) else []
+    return _Position(state, Path(path).stem, orders, words, rejected=rejected)
+
+
+def _case_position(path: str, text: str, case_id: str | None) -> _Position:
+    from ..runners.cases import apply_players, build_position, case_orders, position_problems
+    from ..errors import CaseFileError
+    from ..formats.casefile import read_cases
+    from ..notation import RejectedOrder
+
+    cases, errors = read_cases(io.StringIO(text), path)
+    if case_id is None:
+        if not cases:
+            raise _Unreadable([str(e) for e in errors] + [f"{path}: no CASE in the file (expected a case file or a .json state)"])
+        case = cases[0]
+    else:
+        matches = [c for c in cases if c.id == case_id] or [c for c in cases if c.id.casefold() == case_id.casefold()]
+        if not matches:
+            known = ", ".join(c.id for c in cases[:8]) + (", ..." if len(cases) > 8 else "")
+            raise _Unreadable([f"{path}: no case {case_id!r} (cases: {known or 'none'})"])
+        case = matches[0]
+    for error in [*errors, *case.errors]:
+        _warn(f"{error} (warning)")
+    position_only = replace(case, blocks={k: v for k, v in case.blocks.items() if k != "ORDERS"})
+    try:
+        state, _, problems = build_position(position_only, Rules.profile())
+    except (ValueError, DipsatError) as exc:
+        message = str(exc)
+        raise _Unreadable([message if message.startswith(f"{path}:") else f"{path}:{case.line}: {message}"]) from None
+    try:
+        state, silent = apply_players(case, state)
+    except CaseFileError as exc:
+        raise _Unreadable([str(exc)]) from None
+    problems += position_problems(case, state)
+    if problems:
+        raise _Unreadable(problems)
+    orders, errors = case_orders(case, state.variant, state.phase.kind) if case.has("ORDERS") else (None, [])
+    return _Position(state, case.id, orders, list(case.rules or []), silent, case.players, crop=True,
+                     title=case.title, rejected=[RejectedOrder.of(path, e) for e in errors])
+
+
+def _initial_position(variant_name: str) -> _Position:
+    """The initial position of a variant named as in case files (``Standard``,
+    ``DATC_Standard``) or as a bundled map file (``standard``)."""
+    from ..formats.casefile import resolve_variant
+    from ..maps import load_variant
+
+    try:
+        variant = resolve_variant(variant_name)
+    except ValueError as exc:
+        if not variant_name.replace("_", "").isalnum():
+            raise _Unreadable([f"--variant: {exc}"]) from None
+        try:
+            variant = load_variant(variant_name.lower())
+        except DipsatError as exc2:
+            raise _Unreadable([f"--variant: {exc2}"]) from None
+    return _Position(variant.initial_state(), f"{variant.name}.initial")
+
+
+def _read_orders(path: str, state: State) -> tuple[list[Order], list[RejectedOrder]]:
+    """The orders of an ORDERS file (or stdin), and the lines that cannot be read."""
+    from ..notation import RejectedOrder, parse_orders
+
+    text = _read_text(path)
+    name = "<stdin>" if path == "-" else path
+    orders, errors = parse_orders(text, state.variant, state.phase.kind)
+    return orders, [RejectedOrder.of(name, exc) for exc in errors]
+
+
+def _position_arguments(position: str | None, orders_path: str | None, initial: bool) -> tuple[str | None, str | None]:
+    """(POSITION, ORDERS) as given; with --initial the one argument is ORDERS."""
+    if initial:
+        if orders_path is not None:
+            raise click.UsageError("with --initial, give only ORDERS (the position is the initial one)")
+        return None, position
+    if position is None:
+        raise click.UsageError("give a POSITION (a case file or a .json state), or --initial")
+    return position, orders_path

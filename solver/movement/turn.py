@@ -1,0 +1,111 @@
+"""A movement turn: prescan in Python (:mod:`.prescan`), decisions in CP-SAT
+(:mod:`.driver`), outcomes read once from the solution (:mod:`.resolution`), the new state.
+
+The prescan settles what DESIGN.md §3 keeps out of the model: which orders are
+legal (DATC 4.E.1), which unit each order goes to (4.D.3), which supports and
+convoys match (void otherwise), and which army moves go by convoy (4.A.3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..board import Power, Unit
+from .driver import Solved, solve, solve_batch
+from ..encodings import Problem
+from ..orders import Order
+from ..outcomes import Outcome
+from ..phases import after_movement
+from .prescan import _Prescan, prescan
+from .resolution import Resolution
+from ..results import OrderResult, PhaseResult
+from ..rules import (Rules)
+from ..state import State
+
+
+@dataclass
+class MovementTrace:
+    """What an explanation reads: the orders, the prescan and the solved model."""
+
+    orders: list[Order]
+    scan: _Prescan
+    solved: Solved
+    units: list[Unit]
+
+
+def adjudicate_movement(state: State, orders: list[Order], rules: Rules,
+                        silent: Mapping[Power, str] | None = None) -> PhaseResult:
+    """Adjudicate a movement phase; never raises on bad orders. The orders of the powers
+    in `silent` (power -> why) are illegal with that reason (neutral powers, civil disorder)."""
+    scan = prescan(state, orders, rules, silent)
+    solved = solve(scan.problem, rules)
+    return _result(state, orders, rules, scan, solved)
+
+
+def adjudicate_movements(items: list[tuple[State, list[Order], Rules]],
+                         scans: Sequence[_Prescan | None] | None = None) -> list[PhaseResult]:
+    """Batch mode: many independent movement turns, their acyclic models solved as one.
+    `scans`: the prescan of some turns, made already (:func:`prescan`), by position."""
+    made = list(scans) if scans is not None else [None] * len(items)
+    done: list[_Prescan] = [scan if scan is not None else prescan(state, orders, rules, None)
+                            for (state, orders, rules), scan in zip(items, made)]
+    solved = solve_batch([(scan.problem, rules) for scan, (_, _, rules) in zip(done, items)])
+    return [_result(state, orders, rules, scan, s)
+            for (state, orders, rules), scan, s in zip(items, done, solved)]
+
+
+# --- results -------------------------------------------------------------------------
+
+
+def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, solved: Solved) -> PhaseResult:
+    p = scan.problem
+    units = list(state.units)
+    v = solved.values
+    reading = Resolution(p, solved, rules.model, units)
+    results = []
+    for k, order in enumerate(orders):
+        if k in scan.verdicts:
+            results.append(scan.verdicts[k])
+            continue
+        u = p.unit_at[order.unit.province]
+        kept = scan.chosen.get(u)
+        same = kept if kept is not None and orders[kept] == order else k  # an identical copy: the kept order's outcome
+        results.append(OrderResult(order, units[u], _outcome(same, order, scan, reading)))
+    dislodged = reading.dislodged_units()
+    moved = {p.moves[m].unit: scan.dest_of[m] for m in range(len(p.moves)) if v[("move", m)]}
+    gone = {d.unit for d in dislodged}
+    new_units = [Unit(u.power, u.kind, moved.get(i, u.location)) for i, u in enumerate(units) if u not in gone]
+    standoffs = reading.standoffs({u.province for u in new_units})
+    after, options = after_movement(state, new_units, dislodged, standoffs, rules)
+    resolutions = None if solved.resolutions is None else len(solved.resolutions)
+    backups = tuple(f"{name}: " + ", ".join(_describe_key(key, p, units) for key in keys)
+                    for name, keys in solved.backups)
+    trace = MovementTrace(scan.orders, scan, solved, units)
+    return PhaseResult(state, after, tuple(results), rules, options, solver_calls=solved.calls,
+                       resolutions=resolutions, backup_rules=backups, dislodgements=tuple(dislodged),
+                       standoffs=standoffs, trace=trace,
+                       resolutions_capped=solved.resolutions is not None and solved.resolutions.capped)
+
+
+def _outcome(k: int, order: Order, scan: _Prescan, reading: Resolution) -> Outcome:
+    """The outcome of a legal order, read off the solution (:mod:`dipsat.movement.resolution`)."""
+    if k in scan.move_of:
+        return reading.move(scan.move_of[k])
+    if k in scan.support_of:
+        return reading.support(scan.support_of[k])
+    if k in scan.convoy_of:
+        return reading.convoy(scan.convoy_of[k])
+    return reading.hold(scan.problem.unit_at[order.unit.province])  # a hold, given or implicit
+
+
+def _describe_key(key, p: Problem, units: list[Unit]) -> str:
+    kind, i = key
+    if kind == "convoy":
+        u = units[p.convoys[i].unit]
+        return f"convoy by {u.kind} {u.location}"
+    if kind in ("move", "path"):
+        move = p.moves[i]
+        u = units[move.unit]
+        return f"{u.kind} {u.location} - {move.dest}" + (" (its convoy)" if kind == "path" else "")
+    return f"{kind} {i}"

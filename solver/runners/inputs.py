@@ -1,0 +1,267 @@
+"""The inputs of a validation run, and the judging of one: recorded games (saved games of the
+``diplomacy`` package, ``.json`` / ``.jsonl``, optionally ``.gz``; Droidippy/godip
+histories), jDip/DATC case files, and folders of them, cut into :class:`Item` values
+(one game, one corrupt line, one case), each judged by the pure function
+:func:`validate_item`: a process pool (or Dask) maps it, and ``dipsat validate``
+(:mod:`dipsat.cli.validate`) writes the reports in input order.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import io
+import json
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..board import PhaseKind
+from ..errors import DipsatError
+from ..rules import DEFAULT_PROFILE, ISSUES, Rules
+
+if TYPE_CHECKING:
+    from ..formats.casefile import Case
+    from .validate import GameReport
+
+__all__ = ["Item", "Judging", "iter_items", "input_files", "validate_item", "validate_case", "report_line",
+           "printable", "GAME_SUFFIXES", "CASE_SUFFIXES"]
+
+GAME_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
+CASE_SUFFIXES = (".txt", ".case", ".dat")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One unit of work: a game's JSON text, a case, or an input that could not be read."""
+
+    source: str  # "path" or "path:line"
+    kind: str  # "game", "case", "unreadable"
+    text: str = ""  # game: the JSON text; unreadable: why
+    case: Case | None = field(default=None, compare=False)
+
+
+# --- inputs ------------------------------------------------------------------------------
+
+
+def _suffix(path: Path) -> str:
+    name = path.name.lower()
+    for suffix in GAME_SUFFIXES + CASE_SUFFIXES:
+        if name.endswith(suffix):
+            return suffix
+    return path.suffix.lower()
+
+
+def input_files(paths: Iterable[str]) -> Iterator[Path]:
+    """Files named, and the game and case files in folders named (sorted, recursive)."""
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*")
+                              if p.is_file() and _suffix(p) in GAME_SUFFIXES + CASE_SUFFIXES)
+        else:
+            yield path
+
+
+def iter_items(paths: Iterable[str]) -> Iterator[Item]:
+    """Every game, case and unreadable piece of the inputs, in order."""
+    for path in input_files(paths):
+        suffix = _suffix(path)
+        if suffix in CASE_SUFFIXES:
+            yield from _text_items(path)
+        elif suffix in (".jsonl", ".jsonl.gz"):
+            yield from _line_items(path, suffix.endswith(".gz"))
+        elif suffix in (".json", ".json.gz"):
+            yield _whole_file_item(path, suffix.endswith(".gz"))
+        else:  # named explicitly with another suffix: sniff
+            yield from _sniff(path)
+
+
+def _open_bytes(path: Path, gz: bool) -> io.BufferedIOBase:
+    return gzip.open(path, "rb") if gz else path.open("rb")
+
+
+def _decoded(raw: bytes, first: bool = True) -> tuple[str | None, str]:
+    """UTF-8 text (a BOM that starts the file dropped), or None and why not."""
+    try:
+        return (raw.removeprefix(codecs.BOM_UTF8) if first else raw).decode("utf-8"), ""
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8: byte 0x{raw[exc.start]:02x} at byte {exc.start + 1} ({exc.reason})"
+
+
+def _line_items(path: Path, gz: bool) -> Iterator[Item]:
+    """One item per line: lines are split on \n only (a lone CR stays inside its record)
+    and decoded one by one, so a bad byte rejects its own line and no other."""
+    number = 0
+    try:
+        with _open_bytes(path, gz) as handle:
+            for number, raw in enumerate(handle, start=1):
+                line, why = _decoded(raw, first=number == 1)
+                if line is None:
+                    yield Item(f"{path}:{number}", "unreadable", f"cannot read line {number}: {why}")
+                elif line.strip():
+                    yield Item(f"{path}:{number}", "game", line)
+    except (OSError, EOFError, zlib.error) as exc:
+        yield Item(f"{path}:{number + 1}", "unreadable", f"cannot read the input after line {number}: "
+                                                         f"{type(exc).__name__}: {exc}")
+
+
+def _whole_file_item(path: Path, gz: bool) -> Item:
+    try:
+        with _open_bytes(path, gz) as handle:
+            text, why = _decoded(handle.read())
+    except (OSError, EOFError, zlib.error) as exc:
+        return Item(str(path), "unreadable", f"cannot read the input: {type(exc).__name__}: {exc}")
+    return Item(str(path), "game", text) if text is not None else Item(str(path), "unreadable", f"cannot read the input: {why}")
+
+
+def _text_items(path: Path) -> Iterator[Item]:
+    """A ``.txt`` (``.case``, ``.dat``) file: a godip game history (its first line is
+    ``PHASE ...``) or a case file."""
+    from ..formats.godip import is_godip_history
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        yield Item(str(path), "unreadable", f"cannot read the input: {exc}")
+        return
+    if is_godip_history(data):
+        # lines that are not UTF-8 are kept (surrogates) and rejected on their own phase
+        yield Item(str(path), "godip", data.decode("utf-8", errors="surrogateescape"))
+    else:
+        yield from _case_items(path)
+
+
+def _case_items(path: Path) -> Iterator[Item]:
+    """One item per case; the lines outside any case (if any) are one more, rejected."""
+    from ..runners.cases import load_cases
+
+    cases, errors = load_cases(path)
+    if errors:
+        more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
+        yield Item(f"{errors[0].source}:{errors[0].line}", "unreadable",
+                   f"case file: {len(errors)} problem{'s' if len(errors) != 1 else ''} outside any case: "
+                   + "; ".join(map(str, errors[:3])) + more)
+    for case in cases:
+        yield Item(f"{case.source}:{case.line}", "case", case.id, case)
+
+
+def _sniff(path: Path) -> Iterator[Item]:
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(8)
+    except OSError as exc:
+        yield Item(str(path), "unreadable", f"cannot read the input: {exc}")
+        return
+    if head[:2] == b"\x1f\x8b":
+        yield from _line_items(path, True)
+    elif head.removeprefix(codecs.BOM_UTF8).lstrip()[:1] == b"{":
+        yield from _line_items(path, False)
+    else:
+        yield from _text_items(path)
+
+
+# --- one item ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Judging:
+    """How to judge: the rules asked for, whether they were named (case files otherwise
+    follow their own RULES lines), whether to write disagreements as case files and to draw
+    them (``--html``)."""
+
+    rules: Rules
+    named: bool = False
+    cases: bool = False
+    pictures: bool = False
+
+
+def validate_item(item: Item, rules: Rules | Judging) -> GameReport:
+    """Judge one item; never raises (a pool can map this)."""
+    from ..runners.validate import rejected_record, validate_godip, validate_text
+
+    how = rules if isinstance(rules, Judging) else Judging(rules)
+    if item.kind == "unreadable":
+        return rejected_record(item.source, item.text, how.rules)
+    if item.kind == "case":
+        assert item.case is not None
+        return validate_case(item.case, item.source, how.rules if how.named else None, how.pictures)
+    if item.kind == "godip":
+        return validate_godip(item.text, item.source, how.rules, how.cases, pictures=how.pictures)
+    return validate_text(item.text, item.source, how.rules, how.cases, pictures=how.pictures)
+
+
+def validate_case(case: Case, source: str, rules: Rules | None = None, pictures: bool = False) -> GameReport:
+    """One case as a one-phase game: agreed (PASS), disagreed (FAIL), rule difference
+    (FAIL, but PASS under another single option), rejected (ERROR). It is judged
+    under `rules` when given (``--rules``/``--rule``), else under its own RULES line."""
+    from ..adjudicator import adjudicate
+    from ..runners.cases import build_position, compare, run_case
+    from ..printers.explain import explain
+    from ..formats.casefile import parse_phase
+    from ..notation import format_order
+    from ..printers.pictures import validation_pictures
+    from ..runners.validate import (AGREED, DISAGREED, REJECTED, RULE_DIFFERENCE, Difference, GameReport, PhaseReport,
+                           alternative_rules, kind_name)
+
+    run = run_case(case, rules=rules)
+    try:  # the phase the case ran in (no phase line: the variant's first, a movement)
+        phase_kind = run.result.before.phase.kind if run.result is not None else (
+            parse_phase(case.phase_text).kind if case.phase_text else PhaseKind.MOVEMENT)
+        kind = kind_name(phase_kind)
+    except ValueError:
+        kind = "other"
+    rules_text = str(run.rules) if run.rules else " ".join(case.rules or [DEFAULT_PROFILE])
+    report = GameReport(case.id, source, rules_text)
+    phase = PhaseReport(0, case.id, kind, AGREED)
+    report.phases.append(phase)
+    if run.status == "PASS":
+        return report
+    if run.status in ("ERROR", "SKIP") or run.result is None or run.rules is None:
+        phase.status = REJECTED
+        phase.reason = "; ".join(run.problems) or run.status
+        return report
+    phase.status = DISAGREED
+    phase.differences = [Difference("poststate", case.id, "as the case file says", p) for p in run.problems]
+    if pictures:
+        area = sorted({u.province for u in [*run.result.before.units, *run.result.after.units]})
+        phase.pictures = validation_pictures(run.result, area)  # the case's corner of the map
+    facts = explain(run.result)
+    for k, r in enumerate(run.result.results):
+        label = format_order(r.order)
+        phase.orders.append(label)
+        phase.explanation[label] = [r.status + (f" ({r.detail})" if r.detail else "")] + [
+            f for f in facts[k] if f != r.status]
+    found = []
+    for number, option, alt in alternative_rules(run.rules, run.result.before.phase.kind):
+        try:
+            state, orders, problems = build_position(case, alt)
+            if problems:
+                continue
+            if not compare(case, state, adjudicate(state, orders, alt)):
+                found.append(f"{number}={option}")
+        except (ValueError, DipsatError):
+            continue
+    if found:
+        number, _, option = found[0].partition("=")
+        phase.status = RULE_DIFFERENCE
+        phase.rule = found[0]
+        phase.rule_title = f"DATC {number} {ISSUES[number].title}: {ISSUES[number].options[option]}"
+        phase.rule_options = found
+    return report
+
+
+# --- report ---------------------------------------------------------------------------------
+
+
+def printable(text: str) -> str:
+    """`text` with each lone surrogate (a record's "\\ud800", a godip line that is not UTF-8)
+    written as its escape ``\\ud800``: it can be printed and saved, and inside a JSON string
+    it reads back as the same character."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def report_line(line: dict[str, Any]) -> str:
+    return printable(json.dumps(line, sort_keys=True, ensure_ascii=False)) + "\n"
