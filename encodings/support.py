@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .literals import Condition, negate
@@ -67,3 +68,17 @@ def protected_by_convoy_rule(problem: Problem, options: ModelOptions, attack: Mo
     # fleet the convoy needs, i.e. one on every route (DATC 6.F.19).
     return support.move is not None and bool(attack.routes) and all(
         any(p.convoys[c].province == support.target for c in route) for route in attack.routes)
+
+
+def same_model(problem: Problem, a: ModelOptions, b: ModelOptions) -> bool:
+    """Do options `a` and `b` give `problem` the same model? They do when they agree on
+    every option but 4.A.2 and its rulebook exceptions (:func:`protected_by_convoy_rule`)
+    protect the same supports from the same attacks: that is all of 4.A.2 the model
+    reads (its backup rules settle cycles, in the driver)."""
+    if replace(a, convoy_paradox=b.convoy_paradox) != b:
+        return False
+    if a.convoy_paradox.rulebook_rule is b.convoy_paradox.rulebook_rule:
+        return True
+    return all(protected_by_convoy_rule(problem, a, problem.moves[m], support)
+               == protected_by_convoy_rule(problem, b, problem.moves[m], support)
+               for support in problem.supports for m in problem.moves_into.get(support.province, []))

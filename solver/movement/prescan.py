@@ -76,6 +76,40 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     return scan
 
 
+PRESCAN_OPTIONS = ("multi_route_disruption", "convoy_path", "two_coasts_omitted", "one_coast_omitted",
+                   "impossible_coast", "support_coast", "ordered_unit_coast", "unknown_coast",
+                   "missing_unit_designation", "wrong_unit_designation", "missing_nationality", "wrong_nationality",
+                   "multiple_orders", "civil_disorder_hold_support", "implicit_orders")
+"""The :class:`~dipsat.rules.Rules` fields the prescan reads, besides ``adjacent_convoy``
+(DATC 4.A.1, 4.A.6, 4.B.1-4.B.6, 4.C.1, 4.C.2, 4.C.5, 4.C.6, 4.D.3, 4.D.9, 4.E.3): rules
+that agree on these and on 4.A.3 give the same prescan (a test checks every other
+option against the DATC cases)."""
+
+
+def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Prescan | None:
+    """The prescan of a turn under `rules`, taken from `scan` (its prescan under `scanned`,
+    with no silenced power) without scanning again where it is sure to be the same:
+    `rules` agrees with `scanned` on :data:`PRESCAN_OPTIONS`, and its reading of DATC
+    4.A.3 sends every army that can go by land the same way (4.A.3 only decides, at the
+    end of :func:`_build_moves`, which of those moves try a convoy route, from what was
+    settled before). None where a new prescan is needed."""
+    if any(getattr(rules, name) is not getattr(scanned, name) for name in PRESCAN_OPTIONS):
+        return None
+    if rules.adjacent_convoy is scanned.adjacent_convoy:
+        return scan
+    p = scan.problem
+    units = list(state.units)
+    for k, m in scan.move_of.items():
+        move = p.moves[m]
+        unit = units[move.unit]
+        if unit.kind is UnitKind.ARMY and state.map.can_move(unit.kind, unit.location, scan.dest_of[m]):
+            order = scan.orders[k]
+            assert isinstance(order, Move)
+            if _adjacent_convoy(state, scan, units, order, move, rules) != (move.convoyed, move.fallback):
+                return None
+    return scan
+
+
 def _ordered_unit(state: State, order: Order, index_of: dict[str, int],
                   rules: Rules) -> tuple[int | None, Illegal | None]:
     if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from ..board import Power, Unit
 from .driver import Solved, solve, solve_batch
 from ..encodings import Problem
+from ..encodings.support import same_model
 from ..orders import Order
 from ..outcomes import Outcome
 from ..phases import after_movement
-from .prescan import _Prescan, prescan
+from .prescan import _Prescan, prescan, rescan
 from .resolution import Resolution
 from ..results import OrderResult, PhaseResult
 from ..rules import (Rules)
@@ -53,6 +54,22 @@ def adjudicate_movements(items: list[tuple[State, list[Order], Rules]],
     solved = solve_batch([(scan.problem, rules) for scan, (_, _, rules) in zip(done, items)])
     return [_result(state, orders, rules, scan, s)
             for (state, orders, rules), scan, s in zip(items, done, solved)]
+
+
+def reread(result: PhaseResult, rules: Rules) -> PhaseResult | None:
+    """The result of the same movement turn under other `rules`, read off the model solved
+    for `result` without building or solving one again, where that model is sure to be
+    the one `rules` give: the turn had no cycle (so no backup rule chose), `rules` read
+    the orders alike (:func:`~.prescan.rescan`) and build the same model
+    (:func:`~dipsat.encodings.support.same_model`). The outcomes are read again under
+    `rules`. None where the turn must be adjudicated again."""
+    trace = result.trace
+    if not isinstance(trace, MovementTrace) or trace.solved.resolutions is not None or trace.solved.backups:
+        return None
+    scan = rescan(trace.scan, result.before, result.rules, rules)
+    if scan is None or not same_model(scan.problem, result.rules.model, rules.model):
+        return None
+    return _result(result.before, [r.order for r in result.results], rules, scan, trace.solved)
 
 
 # --- results -------------------------------------------------------------------------

@@ -129,7 +129,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..adjudicator import adjudicate, adjudicate_many
-from ..movement import prescan
+from ..movement import MovementTrace, prescan
+from ..movement.prescan import rescan
+from ..movement.turn import reread
 from ..board import PhaseKind, Unit, UnitKind
 from ..printers.explain import explain
 from ..formats.diplomacy_json import read_game
@@ -400,6 +402,7 @@ class _Judge:
         self.game = game
         self.rules = rules
         self.cache: dict[tuple[int, tuple[str, ...]], Judged] = {}  # by the options the phase can feel
+        self.scanned: dict[int, list[tuple[tuple[Any, ...], tuple[int, tuple[str, ...]]]]] = {}  # see _same_as_judged
         self.known = KNOWN_READINGS.get(game.format, {})
         self.playable = [i for i, rec in enumerate(game.phases) if self._playable(i)]
         self.scope: dict[int, frozenset[str]] = {}
@@ -456,34 +459,55 @@ class _Judge:
                 continue
             if batch is later:  # their movement phase must be judged first
                 self.judge(sorted({i - 1 for i in batch}), rules)
-            scans = {i: self._same_as_ours(i, rules) for i in batch}
+            scans = {i: self._same_as_judged(i, rules) for i in batch}
             batch = [i for i in batch if scans[i] is not True]
             items = [(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules) for i in batch]
             made = [scan if scan is not False else None for scan in (scans[i] for i in batch)]
             for i, result in zip(batch, adjudicate_many(items, scans=made)):
                 rec, nxt, _ = self.context(i)
                 self.cache[self.key(i, rules)] = (result, _compare(rec, result, nxt, rules))
+                self._remember_scan(i, rules, result)
         return {i: self.cache[self.key(i, rules)] for i in indices}
 
-    def _same_as_ours(self, i: int, rules: Rules) -> Any:
-        """A movement phase whose prescan under `rules` is the prescan under ours (same
-        legal orders, matches, convoy routes, destinations), with the same model options and
-        retreat rule, has our result: it is taken over (and cached) without solving again,
-        and True is returned. Most phases an option of 4.A.3 or 4.B can touch are such.
-        Else the prescan made (to be used for the adjudication), or False."""
-        if rules == self.rules or self._needs_previous(i) or self.key(i, self.rules) not in self.cache:
+    def _same_as_judged(self, i: int, rules: Rules) -> Any:
+        """A movement phase whose prescan under `rules` is one it had under rules judged
+        already (same legal orders, matches, convoy routes, destinations), with the same
+        model options, retreat rule and civil-disorder rule, has that result: it is taken
+        over (and cached) without solving again, and True is returned. Most phases an
+        option of 4.A.3 or 4.B can touch are such, and several options of 4.A.3 often
+        read a phase alike. Else the prescan made (to be used for the adjudication), or
+        False (nothing judged yet to compare with)."""
+        judged = self.scanned.get(i)
+        if not judged or self._needs_previous(i):
             return False
-        ours, diffs = self.cache[self.key(i, self.rules)]
-        trace = ours.trace
-        if trace is None or rules.model != self.rules.model or \
-                rules.retreat_after_convoy is not self.rules.retreat_after_convoy or \
-                rules.civil_disorder is not self.rules.civil_disorder:  # a skipped adjustment is played in compare
-            return False
-        scan = prescan(ours.before, [o for o, _ in self.game.phases[i].orders], rules)
-        if (scan.problem, scan.verdicts, scan.dest_of) != (trace.scan.problem, trace.scan.verdicts, trace.scan.dest_of):
-            return scan
-        self.cache[self.key(i, rules)] = (replace(ours, rules=rules), diffs)
-        return True
+        scan = None
+        for _, key in judged:  # a prescan made already under rules that read the orders alike
+            result = self.cache[key][0]
+            assert isinstance(result.trace, MovementTrace)
+            scan = rescan(result.trace.scan, result.before, result.rules, rules)
+            if scan is not None:
+                break
+        if scan is None:
+            scan = prescan(self.cache[judged[0][1]][0].before, [o for o, _ in self.game.phases[i].orders], rules)
+        mark = _scan_mark(scan, rules)
+        for seen, key in judged:
+            if seen == mark:
+                result, diffs = self.cache[key]
+                self.cache[self.key(i, rules)] = (replace(result, rules=rules), diffs)
+                return True
+        for _, key in judged:  # the same model (e.g. another option of 4.A.2 where no exception applies)
+            again = reread(self.cache[key][0], rules)
+            if again is not None:
+                rec, nxt, _ = self.context(i)
+                self.cache[self.key(i, rules)] = (again, _compare(rec, again, nxt, rules))
+                self._remember_scan(i, rules, again)
+                return True
+        return scan
+
+    def _remember_scan(self, i: int, rules: Rules, result: PhaseResult) -> None:
+        trace = result.trace
+        if isinstance(trace, MovementTrace) and not self._needs_previous(i):
+            self.scanned.setdefault(i, []).append((_scan_mark(trace.scan, rules), self.key(i, rules)))
 
     def state(self, i: int, rules: Rules) -> State:
         """The position phase `i` is adjudicated from: the recorded one, and for a
@@ -711,6 +735,13 @@ def alternative_rules(rules: Rules, kind: PhaseKind | None, exclude: tuple[str, 
 
 
 # --- comparison --------------------------------------------------------------------------
+
+
+def _scan_mark(scan: Any, rules: Rules) -> tuple[Any, ...]:
+    """What a movement phase's result depends on besides its position: the prescan's
+    reading of the orders and the rules the model, the retreats and a skipped
+    adjustment phase (played in :func:`_compare`) follow."""
+    return (scan.problem, scan.verdicts, scan.dest_of, rules.model, rules.retreat_after_convoy, rules.civil_disorder)
 
 
 def _compare(rec: RecordedPhase, result: PhaseResult, nxt: RecordedPhase | None, rules: Rules) -> list[Difference]:

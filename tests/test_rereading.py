@@ -1,0 +1,94 @@
+"""Shortcuts validation takes when it judges a phase under another option: the prescan
+taken over (:func:`~dipsat.movement.prescan.rescan`) and the solved model read again
+(:func:`~dipsat.movement.turn.reread`) must give exactly what adjudicating afresh gives.
+Checked on every movement case under ``cases/``, for every option of the issues concerned."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from dipsat.adjudicator import adjudicate
+from dipsat.board import PhaseKind
+from dipsat.movement import prescan
+from dipsat.movement.prescan import PRESCAN_OPTIONS, rescan
+from dipsat.movement.turn import reread
+from dipsat.rules import ISSUES, Rules
+from dipsat.runners.cases import build_position, case_files, case_rules, load_cases
+
+from .conftest import CASES
+
+
+def _movement_cases() -> list[tuple[str, object, list, Rules]]:
+    out = []
+    for path in case_files([CASES]):
+        for case in load_cases(path)[0]:
+            rules = case_rules(case)
+            if rules is None:
+                continue
+            state, orders, problems = build_position(case, rules)
+            if not problems and state.phase.kind is PhaseKind.MOVEMENT:
+                out.append((case.id, state, orders, rules))
+    return out
+
+
+MOVEMENT = _movement_cases()
+
+
+def _with(rules: Rules, issue: str, option: str) -> Rules:
+    return Rules.profile(rules.profile_name, {**rules.overrides, issue: option})
+
+
+def test_the_cases_give_enough_movement_phases():
+    assert len(MOVEMENT) > 250
+
+
+@pytest.mark.parametrize("issue", sorted(n for n, i in ISSUES.items()
+                                         if i.field not in PRESCAN_OPTIONS and i.field != "adjacent_convoy"))
+def test_options_the_prescan_does_not_list_do_not_change_it(issue):
+    """PRESCAN_OPTIONS is complete: every other option leaves every prescan as it was."""
+    for case_id, state, orders, rules in MOVEMENT:
+        scan = prescan(state, orders, rules)
+        for option in ISSUES[issue].options:
+            assert prescan(state, orders, _with(rules, issue, option)) == scan, (case_id, issue, option)
+
+
+def test_a_prescan_taken_over_for_another_reading_of_4A3_is_the_prescan():
+    seen: Counter[str] = Counter()
+    for case_id, state, orders, rules in MOVEMENT:
+        scan = prescan(state, orders, rules)
+        for option in ISSUES["4.A.3"].options:
+            other = _with(rules, "4.A.3", option)
+            taken = rescan(scan, state, rules, other)
+            fresh = prescan(state, orders, other)
+            if taken is None:
+                seen["scanned again"] += 1
+                continue
+            seen["taken over"] += 1
+            assert taken == fresh, (case_id, option)
+            if fresh != scan:
+                seen["differs"] += 1
+        coast = next(o for o in ISSUES["4.B.1"].options if _with(rules, "4.B.1", o) != rules)
+        assert rescan(scan, state, rules, _with(rules, "4.B.1", coast)) is None  # an option the prescan reads
+    assert seen["scanned again"] > 10 and seen["taken over"] > 1000 and not seen["differs"]
+
+
+def test_a_model_read_again_under_another_reading_of_4A2_is_the_adjudication():
+    seen: Counter[str] = Counter()
+    for case_id, state, orders, rules in MOVEMENT:
+        result = adjudicate(state, orders, rules)
+        for option in ISSUES["4.A.2"].options:
+            other = _with(rules, "4.A.2", option)
+            again = reread(result, other)
+            if again is None:
+                seen["solved again"] += 1
+                continue
+            seen["read again"] += 1
+            fresh = adjudicate(state, orders, other)
+            assert again == fresh, (case_id, option)
+            assert again.rules == other
+            if [r.outcome for r in again.results] != [r.outcome for r in result.results]:
+                seen["outcomes differ"] += 1
+    assert seen["solved again"] > 10 and seen["read again"] > 1000
+    assert seen["outcomes differ"] > 0  # the notes name the rule of `other`, read again
