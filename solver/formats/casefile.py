@@ -21,7 +21,7 @@ BLOCKS = ("PRESTATE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE_DISLODGED", "PRE
 VARIANTS = {"standard": ("standard", False), "datc_standard": ("standard", True), "modern": ("modern", True)}
 
 
-@dataclass
+@dataclass(slots=True)
 class CaseLine:
     number: int
     text: str
@@ -70,15 +70,14 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
             blank = blank or not raw.strip()  # a comment line is not blank
             continue
         blank_before, blank = blank, False
-        indented = text[0] in " \t"
-        words = text.split()
-        keyword = words[0].upper()
-        if indented:
+        if text[0] in " \t":  # a line of the open block
             if case is None or block is None:
                 errors.append(CaseFileError(source, number, f"unexpected indented line {text.strip()!r} (no open block)"))
                 continue
             case.blocks[block].append(CaseLine(number, text.strip(), blank_before))
             continue
+        words = text.split()
+        keyword = words[0].upper()
         block = None
         if keyword == "VARIANT_ALL":
             variant = " ".join(words[1:]) or "Standard"
@@ -136,6 +135,9 @@ def resolve_variant(name: str) -> Variant:
     return replace(variant, wings=True) if wings and not variant.wings else variant
 
 
+_UNIT_LETTERS = {kind.value: kind for kind in UnitKind}
+
+
 def parse_unit_line(text: str, variant: Variant, placement: bool = True) -> Unit:
     """``England: F nth`` -> Unit. Raises ValueError/NotationError.
 
@@ -147,12 +149,13 @@ def parse_unit_line(text: str, variant: Variant, placement: bool = True) -> Unit
     if power is None:
         raise ValueError(f"{text!r}: expected 'Power: A|F|W location', unknown power {power_text.strip()!r}")
     parts = rest.split(None, 1)
-    if len(parts) != 2 or parts[0].upper() not in ("A", "F", "W"):
+    kind = _UNIT_LETTERS.get(parts[0].upper()) if len(parts) == 2 else None
+    if kind is None:
         raise ValueError(f"{text!r}: expected a unit 'A|F|W location' after the power")
-    kind = UnitKind(parts[0].upper())
     location = parse_location(parts[1], variant)
     if kind is not UnitKind.FLEET or not placement:
-        location = Location(location.province)
+        if location.coast is not None:
+            location = Location(location.province)
         if not placement:
             return Unit(power, kind, location)  # a coast means nothing for an army (DATC 4.B.6)
     elif location.coast is None and variant.map.provinces[location.province].coasts:
