@@ -92,6 +92,16 @@ class Map:
     impassable_titles: dict[str, str] = field(default_factory=dict)  # impassable id -> "Switzerland"
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)  # province, impassable or coast id -> its
     # other names as the map file writes them (English, German, Dutch, abbreviations): `dipsat map`
+    closed: frozenset[str] = frozenset()
+    """Provinces a player set-up closes (neutral home countries): no unit enters or leaves them."""
+    base: str = ""
+    """The bundled map this one is derived from by closing provinces ('' for a bundled map):
+    its board geometry draws this one too."""
+
+    @property
+    def drawn_as(self) -> str:
+        """The name of the map whose board geometry draws this one."""
+        return self.base or self.name
 
     def __post_init__(self) -> None:
         self._add_caches()

@@ -2,8 +2,9 @@
 
     python scripts/make_pictures.py [--png]
 
-Each picture is dipsat.printers.svg.board of a case's result, as ``dipsat adjudicate CASEFILE --case ID
+Each picture is dipsat.svg.board of a case's result, as ``dipsat adjudicate CASEFILE --case ID
 --format svg`` draws it. --png also writes PNGs (needs the png extra: resvg-py).
+tests/test_svg.py checks that the committed SVGs are what this script draws now.
 """
 
 from __future__ import annotations
@@ -31,21 +32,28 @@ PICTURES = [
 ]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--png", action="store_true", help="also write PNGs")
-    args = parser.parse_args()
-    OUT.mkdir(parents=True, exist_ok=True)
+def pictures() -> list[tuple[str, str, str]]:
+    """(file name, case id, SVG text) of every picture, drawn now."""
+    out = []
     for path, case_id, name in PICTURES:
         cases, errors = load_cases(ROOT / "cases" / path)
         run = run_case(next(c for c in cases if c.id == case_id))
         if run.result is None:
             raise SystemExit(f"{case_id}: {run.problems}")
-        text = result_picture(run.result, case_id, True)
-        (OUT / f"{name}.svg").write_text(text, encoding="utf-8")
+        out.append((f"{name}.svg", f"{case_id} ({run.status})", result_picture(run.result, case_id, True)))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--png", action="store_true", help="also write PNGs")
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, what, text in pictures():
+        (OUT / name).write_text(text, encoding="utf-8")
         if args.png:
-            (OUT / f"{name}.png").write_bytes(render(text, "png"))
-        print(f"{name}.svg  {case_id} ({run.status})")
+            (OUT / name.replace(".svg", ".png")).write_bytes(render(text, "png"))
+        print(f"{name}  {what}")
 
 
 if __name__ == "__main__":

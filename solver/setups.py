@@ -140,7 +140,7 @@ def _closed_map(the_map: Map, closed: frozenset[str]) -> Map:
     name = f"{the_map.name} (closed: {', '.join(sorted(closed))})"
     return Map(name, the_map.provinces, army, fleet, the_map.province_names, the_map.coast_names,
                the_map.coast_titles, the_map.impassable, wing, the_map.impassable_titles,
-               the_map.aliases)
+               the_map.aliases, the_map.closed | closed, the_map.drawn_as)
 
 
 # --- reading the map file ------------------------------------------------------------

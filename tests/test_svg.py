@@ -242,3 +242,61 @@ def test_rendered_units_in_their_power_colour():
         # left of the letter, inside the symbol
         colour = image.getpixel((int((x - r * 0.7) * scale), int(y * scale)))
         assert _close(colour, _hex(svg.POWER_COLOURS[unit.power])), (unit, colour)
+
+
+# --- the pictures of docs/pictures, the library's front door, bad options -------------
+
+
+def _make_pictures():
+    import importlib.util
+
+    from .conftest import ROOT
+    spec = importlib.util.spec_from_file_location("make_pictures", ROOT / "scripts" / "make_pictures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _initial() -> dipsat.State:
+    return dipsat.load_variant("standard").initial_state()
+
+
+def test_the_committed_pictures_are_what_the_code_draws_now():
+    module = _make_pictures()
+    drawn = module.pictures()
+    assert len(drawn) == 10
+    for name, what, text in drawn:
+        assert "(PASS)" in what
+        assert (module.OUT / name).read_text(encoding="utf-8") == text, f"{name}: run scripts/make_pictures.py --png"
+
+
+def test_dipsat_svg_is_the_board_of_the_printers():
+    from dipsat import svg as front
+    state = _initial()
+    assert front.board(state) == svg.board(state)
+
+
+def test_bad_sizes_colours_and_areas_are_clear_errors():
+    state = _initial()
+    for size in (-100, 0, 63, 8193, 100_000):
+        with pytest.raises(ValueError, match="size: expected a width of 64 to 8192 pixels"):
+            svg.board(state, size=size)
+    with pytest.raises(ValueError, match="colours: expected #rrggbb for France, not 'red'"):
+        svg.board(state, colours={"France": "red"})
+    with pytest.raises(ValueError, match="area: unknown province 'xyz'"):
+        svg.board(state, area="bur,xyz")
+    assert svg.board(state, area="full") == svg.board(state)
+    assert svg.board(state, area="bur, mun") == svg.board(state, area=["mun", "bur"])
+
+
+def test_a_player_set_up_draws_its_closed_home_countries_grey():
+    from dipsat.setups import closed_variant
+    state = _initial()
+    variant = closed_variant(state.variant, ("Italy",))
+    closed = dipsat.State(variant, state.phase, state.units, state.owners)
+    picture = ET.fromstring(svg.board(closed))
+    ven = picture.find(".//*[@id='province-ven']")
+    assert ven is not None and "closed" in ven.get("class").split() and ven.get("fill") == svg.IMPASSABLE
+    par = picture.find(".//*[@id='province-par']")
+    assert "closed" not in par.get("class").split()
+    assert picture.find(".//*[@class='legend-entry closed']") is not None

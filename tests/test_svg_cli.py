@@ -103,4 +103,26 @@ def test_cases_svg_writes_pictures_of_failing_cases(tmp_path):
     assert "order-move-par-bur" in ids((out / "bad.1.before.svg").read_text())
     assert "unit-france-A-bur" in ids((out / "bad.1.after.svg").read_text())
     res = run("cases", FIGURES, "--svg", str(tmp_path / "none"))  # nothing fails: no pictures
-    assert res.exit_code == 0 and not (tmp_path / "none").exists()
+    assert res.exit_code == 0 and not any((tmp_path / "none").iterdir())
+    (tmp_path / "a-file").write_text("")
+    for where in ("a-file", "a-file/below"):  # a file, or a folder that cannot be made: one clear error
+        res = run("cases", str(case), "--svg", str(tmp_path / where))
+        assert res.exit_code in (1, 2) and isinstance(res.exception, SystemExit), res.output
+        assert res.output.strip().splitlines()[-1].startswith("Error:") and where in res.output
+
+
+def test_draw_refuses_a_size_it_cannot_draw():
+    for size in ("-100", "0", "100000"):
+        res = run("draw", FIGURES, "--case", "rulebook.fig08", "--size", size, "--format", "png")
+        assert res.exit_code == 2 and "'--size'" in res.output and "64<=x<=8192" in res.output
+
+
+def test_a_two_player_game_is_drawn_with_its_closed_countries(tmp_path):
+    game = tmp_path / "g2.json"
+    assert run("game", "new", "--players", "2", str(game)).exit_code == 0
+    res = run("game", "show", str(game), "--format", "svg")
+    assert res.exit_code == 0, res.output
+    ids = {e.get("id"): e for e in ET.fromstring(res.output).iter() if e.get("id")}
+    closed = [i for i, e in ids.items() if i.startswith("province-") and "closed" in e.get("class", "").split()]
+    # the 2-player set-up leaves Italy neutral: its home country is closed, the rest of the map is not
+    assert sorted(i.removeprefix("province-") for i in closed) == ["apu", "nap", "pie", "rom", "tus", "ven"]

@@ -40,7 +40,8 @@ def main() -> None:
 @click.option("-v", "--verbose", is_flag=True, help="Print each order's result for failures.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (the output is the same, in the same order).")
-@click.option("--svg", "svg_dir", metavar="DIR", help="Write before/after pictures of each failing case to DIR.")
+@click.option("--svg", "svg_dir", metavar="DIR", type=click.Path(file_okay=False),
+              help="Write before/after pictures of each failing case to DIR.")
 @click.option("--list", "list_only", is_flag=True, help="List the cases (id and title) instead of running them.")
 @click.option("--case", "case_id", metavar="ID", help="Only the case with this id (searched in every file and folder).")
 def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool, workers: int,
@@ -60,6 +61,11 @@ def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool, wo
         for case in found:
             click.echo(f"Case {case.id}: {case.title}".rstrip(": "))
         paths = tuple(sorted({c.source for c in found}))
+    if svg_dir is not None:
+        try:
+            os.makedirs(svg_dir, exist_ok=True)
+        except OSError as exc:
+            raise click.FileError(svg_dir, str(exc)) from None
     passed = failed = skipped = outside = 0
     for status, lines in run_cases(paths, profile, verbose, workers, svg_dir=svg_dir, only=case_id):
         passed += status == "PASS"

@@ -76,7 +76,7 @@ def state_picture(state: State, name: str, crop: bool) -> str:
 @click.option("--area", default=None, metavar="auto|full|IDS",
               help="auto: the provinces the units and orders touch (default for case files); full: the whole "
                    "map (default otherwise); or province ids, e.g. bur,mun,par.")
-@click.option("--size", type=int, default=None, help="Width in pixels.")
+@click.option("--size", type=click.IntRange(64, 8192), default=None, help="Width in pixels (64 to 8192).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="svg", show_default=True)
 @click.option("-o", "--output", metavar="FILE", help="Write the picture to FILE (default: standard output).")
 def draw_command(position: str | None, orders_path: str | None, case_id: str | None, initial: bool,

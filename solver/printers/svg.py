@@ -22,6 +22,7 @@ The map is drawn from the geometry in ``maps/<map>.geometry.json`` (our own data
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
@@ -151,6 +152,11 @@ class _Drawn:
 # --- the picture ----------------------------------------------------------------------
 
 
+MIN_SIZE, MAX_SIZE = 64, 8192
+"""The widths in pixels a picture may have."""
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
 def board(state: State | None = None, *, result: PhaseResult | None = None,
           orders: Sequence[Order] | None = None, area: Iterable[str] | str | None = None,
           size: int | None = None, legend: bool = True, labels: bool = True,
@@ -162,9 +168,11 @@ def board(state: State | None = None, *, result: PhaseResult | None = None,
         the phase is drawn).
     :param result: a phase's result: its orders are drawn with their outcomes.
     :param orders: orders to draw without outcomes (before adjudication).
-    :param area: ``None`` for the whole map, ``"auto"`` for the provinces the units and orders
-        touch plus a margin (a corner of the map, as DATC diagrams show it), or province ids.
-    :param size: the picture's width in pixels (default 1000 for the whole map, 760 for a corner).
+    :param area: ``None`` or ``"full"`` for the whole map, ``"auto"`` for the provinces the units
+        and orders touch plus a margin (a corner of the map, as DATC diagrams show it), or province
+        ids (an iterable, or one string of ids separated by commas).
+    :param size: the picture's width in pixels, :data:`MIN_SIZE` to :data:`MAX_SIZE` (default 1000
+        for the whole map, 760 for a corner).
     :param legend: add a legend of the marks used, with the title.
     :param labels: write the province abbreviations.
     :param title: the legend's title (default: the phase).
@@ -175,7 +183,12 @@ def board(state: State | None = None, *, result: PhaseResult | None = None,
         if result is None:
             raise TypeError("board() needs a state or a result")
         state = result.before
-    geometry = load_geometry(state.map.name)
+    if size is not None and not MIN_SIZE <= size <= MAX_SIZE:
+        raise ValueError(f"size: expected a width of {MIN_SIZE} to {MAX_SIZE} pixels, not {size}")
+    for power, colour in (colours or {}).items():
+        if not _COLOUR.fullmatch(colour):
+            raise ValueError(f"colours: expected #rrggbb for {power}, not {colour!r}")
+    geometry = load_geometry(state.map.drawn_as)
     painter = _Painter(state, geometry, result, colours or {})
     painter.highlight = sorted(set(highlight))
     if result is not None:
@@ -332,7 +345,8 @@ class _Painter:
                 extra += (f'<path class="route" d="M{"L".join(f"{_f(x)} {_f(y)}" for x, y in ends)}" fill="none" '
                           f'stroke="{colour}" stroke-width="{_f(self.r * 0.14)}" stroke-linejoin="round"/>')
             a = _toward(points[0], points[1], self.r)
-            b = _toward(points[-1], points[-2], self.r * (1.0 if self._occupied(dst_loc.province) else 0.4))
+            # the arrowhead reaches 0.5 r past the line's end: it ends short of a unit there, so the head shows
+            b = _toward(points[-1], points[-2], self.r * (1.6 if self._occupied(dst_loc.province) else 0.4))
             pts = [a, *points[1:-1], b]
             d = "M" + "L".join(f"{_f(x)} {_f(y)}" for x, y in pts)
             self.moves[order.unit.province] = _Drawn(pts[-2], pts[-1], dst_loc.province)
@@ -542,7 +556,11 @@ class _Painter:
             fill = SEA if prov.is_sea else LAND
             owner = owners.get(pid)
             classes = f"province {kind}" + (" centre" if prov.centre else "")
-            if owner is not None and prov.centre:
+            if pid in self.map.closed:  # a neutral home country of a player set-up
+                fill = IMPASSABLE
+                classes += " closed"
+                self.used.add("closed")
+            elif owner is not None and prov.centre:
                 fill = _mix(self.colours.get(owner, LAND), LAND, 0.28)
                 classes += f" owner-{_slug(owner)}"
             out.append(f'<path id="province-{pid}" class="{classes}" d="{shape.path}" fill="{fill}" '
@@ -550,6 +568,7 @@ class _Painter:
         for pid, shape in geo.impassable.items():
             if not self._overlaps(shape.bounds):
                 continue
+            self.used.add("impassable")
             out.append(f'<path id="impassable-{pid}" class="province impassable" d="{shape.path}" fill="{IMPASSABLE}" '
                        f'stroke="{BORDER}" stroke-width="{width}" fill-rule="evenodd"/>')
         for pid in sorted(self.standoffs):
@@ -560,7 +579,7 @@ class _Painter:
                            f'fill="url(#standoff)" stroke="{FAILED}" stroke-width="{_f(self.r * 0.2)}" '
                            f'fill-rule="evenodd"/>')
         for c in geo.crossings:
-            (x1, y1), (x2, y2) = c.line
+            (x1, y1), (x2, y2) = _at_least(c.line, self.r * 3)  # a short strait still shows
             a, b = c.between
             if self._in_view((x1, y1)) or self._in_view((x2, y2)):
                 self.used.add("crossing")
@@ -600,6 +619,8 @@ class _Painter:
             owner = self.state.owner_of.get(pid)
             fill = self.colours.get(owner, "#ffffff") if owner else "#ffffff"
             classes = "centre" + (f" owner-{_slug(owner)}" if owner else " unowned")
+            if self._in_view((x, y)):
+                self.used.add("centre owned" if owner else "centre unowned")
             extra = ""
             if pid in blockaded:
                 classes += " blockaded"
@@ -618,6 +639,8 @@ class _Painter:
                 continue  # drawn displaced below
             p = self._at(unit.location)
             classes = f"unit {_slug(unit.power)} {unit.kind.name.lower()}"
+            if self._in_view(p):
+                self.used.add(f"unit {unit.kind.value}")
             out.append(f'<g id="{_unit_id("unit", unit)}" class="{classes}">'
                        f'{self._unit_symbol(p, self.colours.get(unit.power, "#ffffff"), unit.kind.value)}</g>')
         for unit, p in sorted(self.dislodged.items(), key=lambda kv: (kv[0].location, kv[0].power)):
@@ -648,7 +671,11 @@ class _Painter:
         geo = self.geo
         if area is None:
             return 0.0, 0.0, geo.width, geo.height
-        chosen = sorted(self.touched) if area == "auto" else sorted(set(area))
+        if isinstance(area, str):  # "auto", "full", or ids separated by commas ("bur,mun")
+            if area == "full":
+                return 0.0, 0.0, geo.width, geo.height
+            area = self.touched if area == "auto" else [a.strip().lower() for a in area.split(",") if a.strip()]
+        chosen = sorted(set(area))
         points = []
         for pid in chosen:
             shape = geo.provinces.get(pid) or geo.impassable.get(pid)
@@ -734,7 +761,14 @@ class _Painter:
 
 
 _LEGEND = [
-    ("hold", "hold"),
+    ("unit A", "army"),
+    ("unit F", "fleet"),
+    ("unit W", "wing"),
+    ("centre owned", "supply centre (its owner's colour)"),
+    ("centre unowned", "supply centre owned by nobody"),
+    ("impassable", "impassable"),
+    ("closed", "closed (a neutral power's home country)"),
+    ("hold", "hold (ring around the unit)"),
     ("move", "move"),
     ("convoyed", "move by convoy"),
     ("support", "support"),
@@ -756,6 +790,17 @@ _LEGEND = [
     ("crossing", "crossing (strait, waterway)"),
     ("highlight", "highlighted province"),
 ]
+
+
+def _at_least(line: tuple[Point, Point], length: float) -> tuple[Point, Point]:
+    """The segment `line`, lengthened about its middle to at least `length`."""
+    (x1, y1), (x2, y2) = line
+    have = math.hypot(x2 - x1, y2 - y1)
+    if have >= length or have == 0:
+        return line
+    k = length / have / 2
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    return (mx - (x2 - x1) * k, my - (y2 - y1) * k), (mx + (x2 - x1) * k, my + (y2 - y1) * k)
 
 
 def _legend_height(rows: list[tuple[str, str]], width: int) -> int:
@@ -799,7 +844,16 @@ def _legend_symbol(key: str) -> str:
     head = f'<path d="M18 3L25 8L18 13Z" fill="{INK}"/>'
     cross = f'<path d="M7 3L17 13M7 13L17 3" stroke="{FAILED}" stroke-width="2.5"/>'
     return {
-        "hold": f'<circle cx="12" cy="8" r="7" fill="none" stroke="{INK}" stroke-width="2"/>',
+        "hold": f'<circle cx="12" cy="8" r="4.5" fill="#bbbbbb" stroke="{INK}" stroke-width="1"/>'
+                f'<circle cx="12" cy="8" r="7.5" fill="none" stroke="{INK}" stroke-width="2"/>',
+        "unit A": f'<circle cx="12" cy="8" r="7" fill="#dddddd" stroke="{INK}"/>{_legend_letter("A")}',
+        "unit F": f'<rect x="4" y="1.5" width="16" height="13" rx="3" fill="#dddddd" stroke="{INK}"/>{_legend_letter("F")}',
+        "unit W": f'<path d="M12 0L21 15L3 15Z" fill="#dddddd" stroke="{INK}" stroke-linejoin="round"/>'
+                  f'{_legend_letter("W")}',
+        "centre owned": f'<circle cx="12" cy="8" r="5" fill="{LEGEND_OWNED}" stroke="{INK}" stroke-width="2"/>',
+        "centre unowned": f'<circle cx="12" cy="8" r="5" fill="#ffffff" stroke="{INK}" stroke-width="2"/>',
+        "impassable": f'<rect x="2" y="1" width="20" height="14" fill="{IMPASSABLE}" stroke="{BORDER}"/>',
+        "closed": f'<rect x="2" y="1" width="20" height="14" fill="{IMPASSABLE}" stroke="{BORDER}"/>',
         "move": line + head,
         "retreat": line + head,
         "convoyed": f'<path d="M2 12L12 3L22 10" stroke="{INK}" stroke-width="2.5" fill="none"/>{head}',
@@ -826,6 +880,14 @@ def _legend_symbol(key: str) -> str:
         "crossing": f'<path d="M2 8L22 8" stroke="{BORDER}" stroke-width="3" stroke-dasharray="3 2"/>',
         "highlight": f'<rect x="3" y="1" width="18" height="14" fill="none" stroke="{HIGHLIGHT}" stroke-width="3"/>',
     }.get(key, "")
+
+
+LEGEND_OWNED = "#8a8a8a"
+"""The legend's owned centre: grey, as owners' colours vary."""
+
+
+def _legend_letter(letter: str) -> str:
+    return f'<text x="12" y="12" font-size="10" text-anchor="middle" font-weight="bold" fill="{INK}">{letter}</text>'
 
 
 def _order_text(order: Order) -> str:

@@ -226,6 +226,8 @@ class HtmlReport:
             _write(self.folder / name, text)
             size = _SIZE.search(text)
             dims = f' width="{size.group(1)}" height="{size.group(2)}"' if size else ""
+            if key == "before" and phase.status == REJECTED:
+                caption = "The recorded position and orders (the phase could not be judged: no results)"
             if 'class="highlight"' in text:
                 caption += " (outlined: where the record and dipsat differ)"
             figures[key] = (f'<figure class="{key}"><img src="{name}" loading="lazy" decoding="async"{dims} '
