@@ -442,9 +442,12 @@ def _replace_file(path: Path, text: str) -> None:
 def load_game(path: str | Path) -> Game:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise GameError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise GameError(f"{path}: not UTF-8 ({exc.reason} at byte {exc.start}): expected a dipsat game file "
+                        "(JSON)") from None
     try:
         data = parse_json(text, str(path))
     except JsonFormatError as exc:

@@ -116,6 +116,9 @@ def _refusal(state: State, d: Dislodged, dest: Location) -> tuple[RetreatCode, s
     if state.unit_at(dest.province) is not None:
         return RetreatCode.OCCUPIED, "occupied"
     if dest.province == d.attacker_origin:
+        if d.by_convoy:  # allowed by 4.A.5 b: refused, so the reading is a
+            return RetreatCode.ATTACKER_ORIGIN, ("the area the attacker came from by convoy (DATC 4.A.5 a: not even "
+                                                 "after a convoy, 6.H.11)")
         return RetreatCode.ATTACKER_ORIGIN, "the area the attacker came from (DATC 6.H.5)"
     if dest.province in state.standoffs:
         return RetreatCode.STANDOFF, "left empty by a standoff (DATC 6.H.6)"

@@ -1,7 +1,7 @@
 """Rule options, one enum per DATC chapter-4 issue.
 
 A :class:`Rules` value holds one reading (an enum member) per issue: a profile
-(``2000``: the 2000 rulebook of our seeds, the default; ``2023``, ``1982``,
+(``2000``: the 2000 rulebook (German and Dutch editions), the default; ``2023``, ``1982``,
 ``1971``: those rulebooks as DATC v3.0 describes them; ``datc``: every DATC v3.0
 preference; ``dptg``: the DPTG; each with DATC v3.0's preference where its source
 is silent) plus overrides by issue, e.g. ``Rules.profile("datc", {"4.A.2": "c"})``. Options are named by the
@@ -531,7 +531,7 @@ _RULEBOOKS_1971_1982 = (  # where the 1971 and 1982 rulebooks agree
 )
 
 PROFILES: dict[str, Profile] = {p.name: p for p in (
-    Profile("2000", "the 2000 Avalon Hill rulebook (our seeds)", _picks(
+    Profile("2000", "the 2000 Avalon Hill rulebook (German and Dutch editions)", _picks(
         *_EVERY_RULEBOOK, *_RULEBOOKS_2000_2023,
         (ConvoyParadox.R2000, "the rulebook's convoy rule (page 16, \"the 22 rules\"); Szykman where it gives "
                               "no answer (silent)"),

@@ -33,7 +33,7 @@ def test_a_refused_retreat_says_why():
     result = _result(DATC / "6h_retreats.txt", "6.H.5.retreat")
     refused = [r for r in result.results if isinstance(r.outcome, RetreatRefused)]
     assert refused and refused[0].outcome.refused is RetreatCode.ATTACKER_ORIGIN
-    assert "the area the attacker came from (DATC 6.H.5)" in refused[0].detail
+    assert "the area the attacker came from (DATC 6.H.5)" in refused[0].detail  # not by convoy: 6.H.5
 
 
 def test_two_retreats_to_one_area_name_each_other():
@@ -90,4 +90,13 @@ def test_a_convoy_cancelled_by_szykman_is_not_called_dislodged():
     cancels the convoy, and the army's reason says so."""
     result = _result(DATC / "6f_convoys.txt", "6.F.16")
     army = next(r for r in result.results if isinstance(r.order, dipsat.Move) and r.order.unit.province == "bre")
-    assert "undislodged" not in army.detail and "Szykman rule, not dislodged" in army.detail
+    assert "undislodged" not in army.detail and "dislodged" not in army.detail
+    assert "cancelled by the Szykman rule: the convoying fleets of the paradox hold" in army.detail
+
+
+def test_a_retreat_to_where_a_convoyed_attacker_came_from_cites_4A5():
+    """DATC 6.H.11 under 4.A.5 a: the refusal names the option, not 6.H.5 (an attack over land)."""
+    result = _result(DATC / "6h_retreats.txt", "6.H.11.retreat[4.A.5=a]")
+    refused = [r for r in result.results if r.reason is not None]
+    assert refused and "DATC 4.A.5 a" in refused[0].detail and "6.H.11" in refused[0].detail
+    assert "6.H.5" not in refused[0].detail

@@ -47,7 +47,7 @@ def main() -> None:
 def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool, workers: int,
                   svg_dir: str | None, list_only: bool, case_id: str | None) -> None:
     """Run case files (jDip/DATC format): PASS/FAIL per case, then a tally."""
-    from ..runners.cases import OUTSIDE, run_cases
+    from ..runners.cases import OUTSIDE, WARNING, run_cases
 
     if list_only or case_id:
         found = _listed_cases(paths, case_id)
@@ -68,6 +68,9 @@ def cases_command(paths: tuple[str, ...], profile: str | None, verbose: bool, wo
             raise click.FileError(svg_dir, str(exc)) from None
     passed = failed = skipped = outside = 0
     for status, lines in run_cases(paths, profile, verbose, workers, svg_dir=svg_dir, only=case_id):
+        if status == WARNING:  # a file read as Windows-1252: said, and not a case
+            _warn("\n".join(lines))
+            continue
         passed += status == "PASS"
         skipped += status == "SKIP"
         outside += status == OUTSIDE  # a line outside any case: reported, counted apart from the cases
@@ -213,7 +216,7 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         rules = Rules.parse(words + list(overrides))
         orders, rejected = _read_orders(orders_path, pos.state) if orders_path is not None else (
             pos.orders or [], pos.rejected)
-        compared = _compare_rules(compare, overrides) if compare else {}
+        compared = _compare_rules(compare, words, overrides) if compare else {}
     for line in rejected:
         _warn(f"{line} ({'error: --strict' if strict else 'order skipped'})")
     if strict and rejected:
@@ -276,15 +279,22 @@ def _recorded_position(path: str | None, phase_name: str, case_id: str | None, p
     return _Position(recorded.state, recorded.name, recorded.orders, silent=recorded.silent)
 
 
-def _compare_rules(profiles: str, overrides: tuple[str, ...]) -> dict[str, Rules]:
+def _compare_rules(profiles: str, position_words: list[str], overrides: tuple[str, ...]) -> dict[str, Rules]:
     """``--compare``: comma-separated rules, each a profile and/or options joined by
-    ``+`` or spaces (``2000,2000+4.A.2=d,v2:4.A.3=d``); ``all`` is every profile."""
+    ``+`` or spaces (``2000,2000+4.A.2=d,v2:4.A.3=d``); ``all`` is every profile. An entry
+    naming a profile is that profile (with the --rule options); an entry of options only
+    adds them to the position's rules (`position_words`: --rules or its RULES line)."""
     if profiles.strip().lower() == "all":
         profiles = ",".join(sorted(PROFILES))
     names = [p.strip() for p in profiles.split(",") if p.strip()]
     if not names:
         raise RulesError("--compare needs rules, e.g. 1971,1982,2000,2023,datc,dptg or 2000,2000+4.A.2=d")
-    return {name: Rules.parse([*overrides, *name.replace("+", " ").split()]) for name in names}
+    out = {}
+    for name in names:
+        words = name.replace("+", " ").split()
+        base = [] if any("=" not in w for w in words) else position_words
+        out[name] = Rules.parse([*base, *overrides, *words])
+    return out
 
 
 @main.command("bench")

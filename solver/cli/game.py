@@ -140,7 +140,7 @@ def turn_command(path: str, orders_path: str, fmt: str) -> None:
               show_default=True, help="case: the phase as a jDip case file (position, orders, dipsat's result) to run "
                                       "with dipsat adjudicate --explain or another adjudicator; svg or png: a picture "
                                       "of the phase (with --phase: its orders and results; else the position now).")
-@click.option("-o", "--output", metavar="FILE", help="svg, png: write the picture to FILE.")
+@click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
 def show_command(path: str, phase_name: str | None, fmt: str, output: str | None) -> None:
     """The game: players, position, centre counts, history; or one phase with --phase."""
     from ..game import GameError, load_game
@@ -174,18 +174,26 @@ def show_command(path: str, phase_name: str | None, fmt: str, output: str | None
                        owners=list(record.state.owners), rules=str(g.rules),
                        prestate_dislodged=[d.unit for d in record.state.dislodged],
                        prestate_results=prestate_results(record.state), players=g.setup.players)
-        click.echo(out.getvalue(), nl=False)
+        _emit(out.getvalue(), output)
         return
     if fmt == "json":
         doc = g.to_json()
         if record is not None:
             doc = doc["phases"][g.phases.index(record)]
-        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        _emit(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", output)
         return
-    if record is not None:
-        click.echo(render_record(g, record), nl=False)
+    _emit(render_record(g, record) if record is not None else render_game(g, path), output)
+
+
+def _emit(text: str, output: str | None) -> None:
+    """`text` to standard output, or to the file `output`."""
+    if output is None:
+        click.echo(text, nl=False)
         return
-    click.echo(render_game(g, path), nl=False)
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"{output}: cannot write: {exc.strerror or exc}")
 
 
 # --- text ------------------------------------------------------------------------------

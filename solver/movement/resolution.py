@@ -216,8 +216,8 @@ class Resolution:
             convoys = [("convoy", c) for route in move.routes for c in route]
             paradox = next((self.backup_keys[k] for k in convoys if k in self.backup_keys), None)
             if paradox is not None:  # its convoy was cancelled by the backup rule
-                return Paradox(paradox, f"its convoy is cancelled by the {paradox.capitalize()} rule, not "
-                                        f"dislodged (DATC 4.A.2, 5.B.9)", facts)
+                return Paradox(paradox, f"its convoy is cancelled by the {paradox.capitalize()} rule: the "
+                                        f"convoying fleets of the paradox hold (DATC 4.A.2, 5.B.9)", facts)
             return NoPath(facts)
         return Bounced(facts, Later(lambda: self.culprits(m)))
 

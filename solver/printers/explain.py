@@ -65,7 +65,7 @@ def explain_order(r: OrderResult) -> list[str]:
         others = ", ".join(_name(u) for u in o.others)
         return [f"fails: {o.detail}" + (f" (also {others}; DATC 6.H.7)" if others else " (DATC 6.H.7)")]
     if isinstance(o, RetreatRefused):
-        return [f"illegal ({o.refused.value}): {o.text}; the unit is disbanded"]
+        return [f"illegal ({o.refused.value}): {o.text}"]  # disbanded or not: the report lists the disbanded units
     if isinstance(o, Built):
         return [f"succeeds: builds {o.unit.kind} {o.unit.location}" if o.unit else "succeeds"]
     if isinstance(o, Waived):

@@ -5,6 +5,7 @@ This is the code path of ``dipsat cases`` and of the pytest suite alike.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,12 +49,19 @@ def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield path
 
 
-def load_cases(path: Path) -> tuple[list[Case], list[CaseFileError]]:
+def load_cases(path: Path, warnings: list[str] | None = None) -> tuple[list[Case], list[CaseFileError]]:
+    """The cases of a case file, and the problems outside any case. The file is read as
+    people save it (:mod:`dipsat.formats.textfile`: a byte-order mark, Windows line ends,
+    Windows-1252): a warning that it is not UTF-8 goes to `warnings` when given."""
+    from ..formats.textfile import read_text
+
     try:
-        with path.open(encoding="utf-8-sig") as handle:
-            return read_cases(handle, str(path))
-    except (OSError, UnicodeDecodeError) as exc:
-        return [], [CaseFileError(str(path), 0, f"cannot read: {exc}")]
+        text, warning = read_text(path)
+    except OSError as exc:
+        return [], [CaseFileError(str(path), 0, f"cannot read: {exc.strerror or exc}")]
+    if warning is not None and warnings is not None:
+        warnings.append(warning)
+    return read_cases(io.StringIO(text), str(path))
 
 
 def case_rules(case: Case, profile: str | None = None) -> Rules | None:
@@ -281,6 +289,8 @@ def _case_chunk(task: tuple[list[Case], str | None, bool, str | None]) -> list[t
 
 OUTSIDE = "OUTSIDE"
 """The status :func:`run_cases` gives a problem outside any case (not counted as a case)."""
+WARNING = "WARNING"
+"""The status :func:`run_cases` gives a warning about a file (read as Windows-1252): not a case."""
 
 
 def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: bool = False,
@@ -311,9 +321,12 @@ def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: 
         pending.clear()
 
     for path in case_files(paths):
-        cases, errors = load_cases(path)
+        warnings: list[str] = []
+        cases, errors = load_cases(path, warnings)
         if only is not None:
             cases, errors = [c for c in cases if c.id.casefold() == only.casefold()], []
+        for warning in warnings:
+            yield WARNING, [warning]
         for error in errors:
             yield OUTSIDE, [f"ERROR {error}"]
         pending.extend(cases)

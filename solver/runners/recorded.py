@@ -71,7 +71,7 @@ def load_record(path: str) -> RecordedGame | Game:
         except RecordError as exc:
             raise RecordedGameError(f"{path}: {exc}") from None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte-order mark (a file saved by a Windows editor) is read past
     except UnicodeDecodeError as exc:
         raise RecordedGameError(f"{path}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
     where = path
