@@ -33,6 +33,10 @@ class NotationError(DipsatError, ValueError):
         got = f"found {self.found!r}" if self.found else "found end of text"
         super().__init__(f"{text.rstrip()!r}: {where}: expected {expected}, {got}" + (f"; {hint}" if hint else ""))
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as made (a worker process sends it back whole)."""
+        return type(self), (self.text, self.position, self.expected, self.found, self.hint), {"line": self.line}
+
 
 class UnknownNameError(NotationError):
     """A province, coast or power name the map does not know."""
@@ -48,7 +52,12 @@ class CaseFileError(DipsatError, ValueError):
     def __init__(self, source: str, line: int, message: str) -> None:
         self.source = source
         self.line = line
+        self.message = message
         super().__init__(f"{source}:{line}: {message}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as made (a worker process sends it back whole)."""
+        return type(self), (self.source, self.line, self.message)
 
 
 class SolverError(DipsatError, RuntimeError):

@@ -202,3 +202,39 @@ def test_a_lone_surrogate_in_a_record_is_written_escaped(tmp_path: Path, lines: 
     assert code == 1
     code, out = _validate(str(path), "--workers", "1", "--html", str(tmp_path / "html"))
     assert code == 1 and "x\\ud800" in (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+
+
+MALFORMED_CASES = """CASE players.bad A PLAYERS line that is no number
+PLAYERS ²
+PRESTATE_SETPHASE Spring 1901, Movement
+PRESTATE
+\tEngland: F lon
+ORDERS
+\tEngland: F lon - nth
+END
+CASE keyword.bad An unknown keyword, then no END
+PRESTATE_SETPHASE Spring 1901, Movement
+PRESTATE
+\tEngland: F lon
+FOOBAR 3
+ORDERS
+\tEngland: F lon - nth
+"""
+
+
+def test_malformed_cases_are_rejected_alike_by_one_worker_and_a_pool(tmp_path: Path) -> None:
+    """A case carries its parse errors (CaseFileError) to the worker that judges it and back:
+    they must survive pickling, or the pool calls it a crash."""
+    path = tmp_path / "bad.txt"
+    path.write_text(MALFORMED_CASES, encoding="utf-8")
+    reports = {}
+    for workers in ("1", "2"):
+        report = tmp_path / f"r{workers}.jsonl"
+        result = CliRunner().invoke(main, ["validate", str(path), "--workers", workers, "--report", str(report)])
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        reports[workers] = report.read_bytes()
+    assert reports["1"] == reports["2"]
+    lines = [json.loads(line) for line in reports["1"].splitlines()]
+    reasons = " ".join(str(line) for line in lines)
+    assert "PLAYERS needs one number" in reasons and "unknown keyword 'FOOBAR'" in reasons
+    assert "crashed" not in reasons
