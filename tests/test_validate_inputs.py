@@ -238,3 +238,26 @@ def test_malformed_cases_are_rejected_alike_by_one_worker_and_a_pool(tmp_path: P
     reasons = " ".join(str(line) for line in lines)
     assert "PLAYERS needs one number" in reasons and "unknown keyword 'FOOBAR'" in reasons
     assert "crashed" not in reasons
+
+
+def test_resuming_with_other_inputs_is_refused(tmp_path: Path, lines: list[bytes]) -> None:
+    """A report's records must be the inputs given now: another file, or the same file with
+    its games in another order, would lose records or count them twice."""
+    games, other = tmp_path / "games.jsonl", tmp_path / "other.jsonl"
+    games.write_bytes(b"".join(lines[:3]))
+    other.write_bytes(b"".join(lines[3:]))
+    report = tmp_path / "r.jsonl"
+    _validate(str(games), "--workers", "1", "--report", str(report))
+    cut = report.read_bytes()
+    records = [i for i, line in enumerate(cut.splitlines(keepends=True)) if b'"type": "record"' in line]
+    report.write_bytes(b"".join(cut.splitlines(keepends=True)[:records[1] + 1]))  # two records complete
+    kept = report.read_bytes()
+    result = CliRunner().invoke(main, ["validate", str(other), "--workers", "1", "--resume", str(report)])
+    assert result.exit_code == 2 and "is not among the inputs of this run" in result.output
+    games.write_bytes(b"".join(reversed(lines[:3])))  # the same file, its games reordered
+    result = CliRunner().invoke(main, ["validate", str(games), "--workers", "1", "--resume", str(report)])
+    assert result.exit_code == 2 and "has changed since it was judged" in result.output
+    assert report.read_bytes() == kept  # left alone
+    games.write_bytes(b"".join(lines[:3]))  # as judged: completed
+    code, _ = _validate(str(games), "--workers", "1", "--resume", str(report))
+    assert report.read_bytes() == cut

@@ -155,6 +155,7 @@ class _Resumed:
 
     lines: list[dict[str, Any]] = field(default_factory=list)  # complete records' lines
     rules: dict[str, str] = field(default_factory=dict)  # source -> the rules its record was judged by
+    inputs: dict[str, str | None] = field(default_factory=dict)  # source -> its Item.digest (None: not recorded)
     end: int = 0  # bytes: where the last complete record ends
 
 
@@ -171,7 +172,7 @@ def _report_line(raw: bytes) -> dict[str, Any] | None:
     if line["type"] == "record":
         counts = line.get("counts")
         if not (isinstance(line.get("rules"), str) and isinstance(line.get("rejected"), bool)
-                and isinstance(counts, dict)
+                and isinstance(line.get("input"), (str, type(None))) and isinstance(counts, dict)
                 and all(type(n) is int and n >= 0 and "/" in key for key, n in counts.items())):
             return None
     return line
@@ -202,6 +203,7 @@ def _resumed(report_path: str | None) -> _Resumed:
                     out.lines += pending
                     pending = []
                     out.rules[line["source"]] = line["rules"]
+                    out.inputs[line["source"]] = line.get("input")
                     out.end = offset
     except OSError as exc:
         raise click.FileError(report_path, str(exc)) from None
@@ -224,7 +226,16 @@ def _record_rules(item: Item, how: Judging) -> str | None:
 
 def _check_resumed_rules(resumed: _Resumed, items: list[Item], how: Judging, path: str) -> None:
     """Refuse to complete a report whose records were judged under other rules than this
-    run would use: the report would mix two rule sets."""
+    run would use (the report would mix two rule sets), or that are not the inputs of this
+    run (another input, or one changed since: records would be lost or counted twice)."""
+    here = {item.source: item for item in items}
+    for source, digest in resumed.inputs.items():
+        item = here.get(source)
+        if item is None:
+            raise click.UsageError(f"{path}: its record {source} is not among the inputs of this run: resume "
+                                   "with the inputs of that run, or write a new report")
+        if digest is not None and digest != item.digest:
+            raise click.UsageError(f"{path}: {source} has changed since it was judged: write a new report")
     for item in items:
         earlier, now = resumed.rules.get(item.source), _record_rules(item, how)
         if earlier is not None and now is not None and earlier != now:
@@ -369,7 +380,9 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
                 if html is not None:
                     html.add(report)
                 if handle is not None:
-                    handle.writelines(report_line(line) for line in report.report_lines())
+                    lines = report.report_lines()
+                    lines[-1]["input"] = items[next_index - 1].digest  # the record line: what --resume checks
+                    handle.writelines(report_line(line) for line in lines)
                     handle.flush()
         if html is not None:
             html.close(summary, rules)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import gzip
+import hashlib
 import io
 import json
 import zlib
@@ -41,6 +42,19 @@ class Item:
     kind: str  # "game", "case", "unreadable"
     text: str = ""  # game: the JSON text; unreadable: why
     case: Case | None = field(default=None, compare=False)
+
+    @property
+    def digest(self) -> str:
+        """A fingerprint of what is judged (the record, or the case as written, not where it
+        is): ``--resume`` checks that a record of the report is the input judged before."""
+        if self.case is not None:
+            c = self.case
+            content = repr((c.id, c.title, c.variant_name, c.rules, c.players, c.phase_text, c.post_same,
+                            sorted((name, [(line.text, line.blank_before) for line in lines])
+                                   for name, lines in c.blocks.items()), [e.message for e in c.errors]))
+        else:
+            content = f"{self.kind}\0{self.text}"
+        return hashlib.sha256(content.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 # --- inputs ------------------------------------------------------------------------------
