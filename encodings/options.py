@@ -88,7 +88,8 @@ class ConvoyParadox(Option):
                    "body of water; and that body of water contains a convoying fleet, that support is not cut.\" "
                    "Szykman as backup (the DATC finds the rule leaves no paradox).", v3="b", v2="b",
                    aliases=("1982", "b/f"))
-    R1982_ALL_HOLD = option("The 1982 rule, with the 'All Hold' rule as backup.", v3="b/d", v2="b/e",
+    R1982_ALL_HOLD = option("The 1982 rule, with the 'All Hold' rule as backup (the DATC finds the 1982 rule "
+                            "leaves no paradox, so the same results as b).", v3="b/d", v2="b/e",
                             aliases=("1982/allhold",))
     R2000 = option("The 2000/2023 rule: \"A convoyed Army does not cut the support of a unit supporting an "
                    "attack against one of the fleets necessary for the army to convoy.\" Szykman as backup.",

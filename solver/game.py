@@ -416,7 +416,9 @@ def new_game(variant_name: str = "standard", players: int | None = None, seed: i
 
 def _replace_file(path: Path, text: str) -> None:
     """Write `text` to `path` through a temporary file and a rename. The file keeps its
-    permissions; a new one gets them from the umask (as ``open`` would give them)."""
+    permissions; a new one gets them from the umask (as ``open`` would give them). A
+    symbolic link is followed: the file it points to is replaced, the link stays."""
+    path = Path(os.path.realpath(path))
     try:
         mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import Location, PhaseKind, Unit
+from .board import Location, PhaseKind, Unit, UnitKind
 from .orders import Build, Order, Waive, ordered_province
 from .outcomes import DisorderRemoval, Reason
 from .results import OrderResult, PhaseResult
@@ -132,6 +132,11 @@ def disorder_reason(d: DisorderRemoval) -> str:
         kept, distance = d.others[0]
         how = {"farther": "farther than", "fleet before army": "a fleet before the army",
                "alphabetical": "alphabetically before", "by abbreviation": "by abbreviation before"}.get(d.tie_break, "before")
+        if d.tie_break in ("alphabetical", "by abbreviation") and d.unit.kind is UnitKind.FLEET:
+            armies = [u for u, n in d.others if n == d.distance and u.kind is not UnitKind.FLEET]
+            if armies:  # fleets go before armies at the same distance, then the names decide among fleets
+                text += "; a fleet before the " + ("army " if len(armies) == 1 else "armies ") + \
+                    ", ".join(f"{u.kind} {u.location}" for u in armies) + f" ({d.distance})"
         text += f"; {how} {kept.kind} {kept.location} ({distance})"
     return text
 

@@ -451,6 +451,9 @@ NOT_APPLICABLE: dict[str, str] = {
              "phase",
     "4.D.2": "multiple order sets with an undefined order (v3.0 and v2.x a, b): dipsat reads one order list per "
              "phase",
+    "4.D.8 names": "the language of the area names that break a tie alphabetically: dipsat uses the English "
+                   "names (the DATC's preference; a face-to-face game on a board in another language is the "
+                   "only exception it names)",
     "4.D.8 v2 f": "the least recently built unit not on a supply centre goes first (a house rule): a position "
                   "does not record when units were built",
     "4.E.1 v2 a-c": "an order that cannot be valid still counts as a move that refuses hold support (a: any "

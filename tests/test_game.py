@@ -632,3 +632,12 @@ def test_saving_keeps_the_file_mode(tmp_path: Path):
     finally:
         os.umask(old)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary file left
+
+
+def test_saving_through_a_symbolic_link_replaces_the_file_it_points_to(tmp_path: Path):
+    real, link = tmp_path / "real.json", tmp_path / "link.json"
+    run("game", "new", str(real))
+    link.symlink_to(real)
+    assert run("game", "turn", str(link), "-", input="").exit_code == 0
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert "Fall 1901" in run("game", "show", str(real)).output

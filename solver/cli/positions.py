@@ -130,7 +130,14 @@ def _json_position(path: str, text: str) -> _Position:
             except NotationError as exc:
                 rejected.append(RejectedOrder.of(f"{path}: {where}", exc))
     rules = data.get("rules") if isinstance(data, dict) else None
+    if rules is not None and not isinstance(rules, str):
+        raise _Unreadable([f"{path}: $.rules: expected the rules as text, e.g. \"2000 4.A.2=d\", found "
+                           f"{type(rules).__name__}"])
     words = rules.split() if isinstance(rules, str) else []
+    try:
+        Rules.parse(words)
+    except RulesError as exc:
+        raise _Unreadable([f"{path}: $.rules: {exc}"]) from None
     return _Position(state, Path(path).stem, orders, words, rejected=rejected)
 
 

@@ -349,6 +349,8 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     if (tls_ca_file or tls_cert or tls_key) and not (
             scheduler and scheduler.startswith("tls://") and tls_ca_file and tls_cert and tls_key):
         raise click.UsageError("--tls-ca-file, --tls-cert and --tls-key go together, with a tls:// --scheduler")
+    if scheduler and scheduler.startswith("tls://") and not tls_ca_file:
+        raise click.UsageError("a tls:// --scheduler needs --tls-ca-file, --tls-cert and --tls-key")
     resumed = _resumed(resume_path)
     summary = Summary(shown_limit=show_count)
     summary.add_lines(resumed.lines)

@@ -314,10 +314,12 @@ def rejected_record(source: str, reason: str, rules: Rules | None = None, game: 
 
 def validate_text(text: str, source: str, rules: Rules, cases: bool = False, *, pictures: bool = False) -> GameReport:
     """One saved game as JSON text (a ``.json`` file or one line of a ``.jsonl``)."""
+    from ..formats.dipsat_json import JsonFormatError, parse_json
+
     try:
-        record = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        return rejected_record(source, f"malformed JSON: {exc}", rules)
+        record = parse_json(text, "JSON")  # every way json.loads fails, in words (nesting, long numbers)
+    except JsonFormatError as exc:
+        return rejected_record(source, f"malformed {exc.problems[0]}", rules)
     return validate_game(record, rules, source, cases, pictures=pictures)
 
 
