@@ -124,6 +124,43 @@ def disbanded_report(result: PhaseResult) -> list[DisbandedInfo]:
     return sorted(out, key=lambda i: power_key(i.unit))
 
 
+@dataclass(frozen=True)
+class AdjustmentCount:
+    """A power that adjusts: its centres (as counted: blockaded ones not), its units, and
+    the builds (positive) or removals (negative) it has (DATC 6.I, 6.J)."""
+
+    power: str
+    centres: int
+    units: int
+    delta: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"power": self.power, "centres": self.centres, "units": self.units,
+                "builds": max(self.delta, 0), "removals": max(-self.delta, 0)}
+
+
+def adjustment_counts(result: PhaseResult) -> list[AdjustmentCount]:
+    """The powers that adjust in an adjustment phase, in the variant's order (none in other phases)."""
+    from .adjustments import adjustment_count, counted_centres
+    state = result.before
+    if state.phase.kind is not PhaseKind.ADJUSTMENT:
+        return []
+    out = []
+    for power in (p.name for p in state.variant.powers):
+        delta = adjustment_count(state, power)
+        if delta != 0:
+            out.append(AdjustmentCount(power, len(counted_centres(state, power)), len(state.units_of(power)), delta))
+    return out
+
+
+def disorder_facts(d: DisorderRemoval) -> list[str]:
+    """A civil-disorder removal explained: why it went, and the units kept with their distances."""
+    facts = [disorder_reason(d)]
+    if d.others:
+        facts.append("kept: " + ", ".join(f"{u.kind} {u.location} ({n})" for u, n in d.others))
+    return facts
+
+
 def disorder_reason(d: DisorderRemoval) -> str:
     """Why the civil-disorder rule removed this unit (DATC 4.D.8): its distance and what
     chose it over the first unit kept."""

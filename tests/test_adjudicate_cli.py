@@ -137,7 +137,7 @@ def test_json_result_of_rulebook_figure_8():
     assert res.exit_code == 0
     doc = json.loads(res.stdout)
     assert list(doc) == ["format", "type", "rules", "phase", "next_phase", "orders", "rejected", "dislodged",
-                         "disbanded", "civil_disorder", "solver", "after", "before"]
+                         "disbanded", "civil_disorder", "adjustments", "solver", "after", "before"]
     assert doc["format"] == FORMAT and doc["type"] == "result" and doc["rules"] == "2000"
     assert doc["phase"] == {"year": 1901, "season": "Spring", "kind": "Movement"}
     assert doc["next_phase"] == {"year": 1901, "season": "Spring", "kind": "Retreat"}
@@ -551,3 +551,17 @@ def test_explain_and_all_work_the_same_when_a_power_is_silenced(tmp_path):
     explanations = lambda text: [line for line in text[text.index("Explanations:"):].splitlines()
                                  if "Italy" not in line and "illegal" not in line]
     assert explanations(silenced)[:12] == explanations(plain)[:12]
+
+
+def test_json_explains_civil_disorder_and_counts_adjustments():
+    """DATC 6.J.10: the text's explanation of a civil-disorder removal is in the JSON too,
+    and each adjusting power's count (`France: 4 centres, 5 units: 1 removal`) is data."""
+    text = run("adjudicate", str(CASES), "--case", "6.J.10", "--explain").output
+    data = json.loads(run("adjudicate", str(CASES), "--case", "6.J.10", "--explain", "--format", "json").output)
+    assert data["adjustments"] == [{"power": "Italy", "centres": 1, "units": 2, "builds": 0, "removals": 1}]
+    assert "Italy: 1 centre, 2 units: 1 removal" in text
+    removed = [e for e in data["explanations"] if e["order"] is None]
+    assert [e["removed"] for e in removed] == ["Italy: A pie"]
+    for fact in removed[0]["facts"]:
+        assert " ".join(fact.split()) in " ".join(text.split())
+    assert removed[0]["facts"][0].startswith("distance 3 (DATC 4.D.8")

@@ -24,7 +24,7 @@ from ..maps import Variant, bundled_variants, fold, load_variant
 from ..notation import format_order, parse_location
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                       SupportMove, Waive)
-from ..report import disbanded_report, dislodged_report, loc_key, order_power, sorted_results, status_word, unit_key
+from ..report import adjustment_counts, disbanded_report, dislodged_report, loc_key, order_power, sorted_results, status_word, unit_key
 from ..results import PhaseResult
 from ..state import Dislodged, State, placement_problem
 
@@ -124,6 +124,7 @@ def result_to_json(result: PhaseResult) -> dict[str, Any]:
         "dislodged": dislodged,
         "disbanded": disbanded,
         "civil_disorder": disorder,
+        "adjustments": [count.to_json() for count in adjustment_counts(result)],
         "solver": {
             "calls": result.solver_calls,
             "resolutions": result.resolutions,

@@ -13,7 +13,7 @@ from typing import TextIO
 from ..board import PhaseKind, Unit
 from .compare import comparison_rows
 from ..formats.casefile import format_unit_line, write_case
-from ..report import (disbanded_report, disorder_reason, dislodged_report, order_power, sorted_results,
+from ..report import (adjustment_counts, disbanded_report, disorder_facts, disorder_reason, dislodged_report, order_power, sorted_results,
                                   status_word)
 from ..notation import RejectedOrder, format_order
 from ..orders import Order
@@ -166,14 +166,9 @@ def prestate_results(state: State) -> list[str]:
 def adjustment_lines(result: PhaseResult) -> list[str]:
     """For each power that adjusts: its centres, units and builds or removals
     (``France: 4 centres, 5 units: 1 removal``)."""
-    from ..adjustments import adjustment_count, counted_centres
-    state = result.before
     out = []
-    for power in (p.name for p in state.variant.powers):
-        delta = adjustment_count(state, power)
-        if delta == 0:
-            continue
-        centres, units = len(counted_centres(state, power)), len(state.units_of(power))
+    for count in adjustment_counts(result):
+        power, centres, units, delta = count.power, count.centres, count.units, count.delta
         what = f"{abs(delta)} build{'s' if abs(delta) > 1 else ''}" if delta > 0 else \
             f"{-delta} removal{'s' if -delta > 1 else ''}"
         line = f"{power}: {centres} centre{'s' if centres != 1 else ''}, {units} unit{'s' if units != 1 else ''}: {what}"
@@ -196,9 +191,8 @@ def render_explanations(result: PhaseResult) -> str:
             lines += _wrap("      ", fact, 8)
     for d in result.civil_disorder:
         lines.append(f"  {d.unit.power}: {d.unit.kind} {d.unit.location} removed in civil disorder")
-        lines += _wrap("      ", disorder_reason(d), 8)
-        if d.others:
-            lines += _wrap("      ", "kept: " + ", ".join(f"{u.kind} {u.location} ({n})" for u, n in d.others), 8)
+        for fact in disorder_facts(d):
+            lines += _wrap("      ", fact, 8)
     if len(lines) == 1:
         lines.append("  (no orders)")
     return "\n".join(lines) + "\n"

@@ -15,9 +15,17 @@ __all__ = ["explanations_json", "alternatives_json", "comparison_json"]
 
 
 def explanations_json(result: PhaseResult) -> list[dict[str, Any]]:
-    """Per order (input order): its text and its facts (see dipsat.printers.explain)."""
-    return [{"index": k, "order": format_order(r.order), "facts": facts}
-            for k, (r, facts) in enumerate(zip(result.results, explain(result)))]
+    """Per order (input order): its text and its facts (see dipsat.printers.explain); then
+    per unit removed in civil disorder (no order of its own): the unit and why it went,
+    as the text's explanations say it."""
+    from ..report import disorder_facts
+
+    out: list[dict[str, Any]] = [{"index": k, "order": format_order(r.order), "facts": facts}
+                                 for k, (r, facts) in enumerate(zip(result.results, explain(result)))]
+    for d in result.civil_disorder:
+        out.append({"index": None, "order": None, "removed": f"{d.unit.power}: {d.unit.kind} {d.unit.location}",
+                    "facts": disorder_facts(d)})
+    return out
 
 
 def alternatives_json(result: PhaseResult) -> dict[str, Any]:
