@@ -51,3 +51,19 @@ def test_the_table_uses_the_terminal_width_and_never_cuts_an_order():
     order = "order: France: F eng C A bre - lon"
     assert order in narrow.splitlines() and any(line.startswith(order + " ") for line in wide.splitlines())
     assert "…" not in narrow and "…" not in wide
+
+
+def test_a_table_too_wide_for_the_terminal_becomes_a_list_that_fits():
+    """DATC 6.F.13 under every profile: long retreat lists in six columns do not fit in 60
+    columns; each difference is then listed, rules with the same result together, every
+    line within the width but an order's own text, and every value still there."""
+    args = ("adjudicate", str(CASES / "datc" / "6f_convoys.txt"), "--case", "6.F.13", "--compare", "all")
+    wide = run(*args, columns=240).output
+    for columns in (40, 60):
+        narrow = run(*args, columns=columns).output
+        body = narrow[narrow.index("difference(s)"):]
+        for line in body.splitlines():
+            assert len(line) <= columns or line.startswith(("order: ", "unit: ", "retreats: ", "dislodged: ")), line
+        assert "    1982, 2000, 2023, datc: edi hel lon nwg nwy ska yor" in narrow or columns < 60
+        for word in ("bel", "edi", "hel", "nwg", "nwy", "ska", "yor", "present", "void", "succeeds"):
+            assert word in body and word in wide

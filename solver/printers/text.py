@@ -241,8 +241,18 @@ def render_comparison(results: dict[str, PhaseResult], width: int | None = None)
     widths = [max(len(n), *(len(row.values[i]) for row in rows)) for i, n in enumerate(names)]
     room = width - sum(w + 2 for w in widths)
     labels = [f"{row.what}: {row.subject}" for row in rows]
-    ow = max(12, min(max(len(label) for label in labels), room))
     lines = [f"Compared {', '.join(names)}: {len(rows)} difference(s)", ""]
+    if room < 12:  # the columns do not fit: each difference as a list, rules with the same result together
+        for label, row in zip(labels, rows):
+            lines.append(label)
+            groups: dict[str, list[str]] = {}
+            for name, value in zip(names, row.values):
+                groups.setdefault(value, []).append(name)
+            for value, group in groups.items():
+                lines += textwrap.wrap(f"{', '.join(group)}: {value}", max(width - 4, 20), initial_indent="    ",
+                                       subsequent_indent="      ", break_long_words=False, break_on_hyphens=False)
+        return "\n".join(line.rstrip() for line in lines) + "\n"
+    ow = max(12, min(max(len(label) for label in labels), room))
     lines.append(f"{'':<{ow}}  " + "  ".join(f"{n:<{w}}" for n, w in zip(names, widths)))
     for label, row in zip(labels, rows):
         cells = "  ".join(f"{v:<{w}}" for v, w in zip(row.values, widths))
