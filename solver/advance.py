@@ -148,7 +148,10 @@ def split_advance(text: str, variant: Variant) -> tuple[str, AdvanceRetreats, li
         line = raw.split("#", 1)[0].strip()
         if not raw.strip():
             header = None
-        header = power_header(line, variant) or header
+        try:
+            header = power_header(line, variant) or header
+        except NotationError:  # a misspelt power's name: the order lists report it
+            header = None
         power, body = _prefix(line, variant)
         power = power or header
         fallback = _FALLBACK.match(body) if body else None

@@ -96,9 +96,10 @@ class _Cursor:
 
 
 class _Parser:
-    def __init__(self, text: str, variant: Variant) -> None:
+    def __init__(self, text: str, variant: Variant, lenient_powers: bool = False) -> None:
         self.cur = _Cursor(text)
         self.variant = variant
+        self.lenient_powers = lenient_powers  # a near-miss of a power's name is that power (case files)
         self.map = variant.map
         self._found: dict[tuple[int, int, int], tuple[object, int] | None] = {}  # lookups asked again
 
@@ -135,11 +136,13 @@ class _Parser:
                 return power  # type: ignore[return-value]
         self.cur.pos = save
         head, colon, _ = self.cur.text[save:].partition(":")
-        if colon and head.strip().isalpha():  # a misspelt power ("Germnay:") is still a power prefix
+        if colon and head.strip().isalpha():  # a misspelt power ("Germnay:"): never guessed, a suggestion
             power = self.variant.power_named(head.strip())
-            if power is not None:
+            if power is not None and self.lenient_powers:  # case files in the wild: "Germnay:" is Germany
                 self.cur.pos = save + len(head) + 1
                 return power
+            if power is not None:
+                raise self.cur.error("a power name", UnknownNameError, f"did you mean {power}?")
         return None
 
     def nationality(self) -> Power | None:
@@ -345,13 +348,16 @@ def _power_hint(text: str, variant: Variant) -> str:
     return ("did you mean " + " or ".join(dict.fromkeys(names[c] for c in close)) + "?") if close else ""
 
 
-def parse_order(text: str, variant: Variant, phase: PhaseKind | None = None) -> Order:
-    """Parse one order. `phase` decides what ``A par - bur`` and ``D`` mean.
+def parse_order(text: str, variant: Variant, phase: PhaseKind | None = None, *,
+                lenient_powers: bool = False) -> Order:
+    """Parse one order. `phase` decides what ``A par - bur`` and ``D`` mean. A misspelt
+    power's name (``Germnay:``) is an error suggesting the power, or with `lenient_powers`
+    (case files, read leniently) that power.
 
     :raises NotationError: the text is not an order of this map.
     """
     text = _strip_comment(text)
-    return _canonical_order(text.strip(), variant, phase) or _Parser(text, variant).order(phase)
+    return _canonical_order(text.strip(), variant, phase) or _Parser(text, variant, lenient_powers).order(phase)
 
 
 _LOC = r"[a-z]{3}(?:/[a-z]{2})?"
@@ -411,9 +417,10 @@ def parse_orders(text: str, variant: Variant, phase: PhaseKind | None = None) ->
     return parse_order_lines(enumerate(text.splitlines(), start=1), variant, phase)
 
 
-def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant,
-                      phase: PhaseKind | None = None) -> tuple[list[Order], list[NotationError]]:
-    """:func:`parse_orders` for numbered lines (a blank text is a blank line)."""
+def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant, phase: PhaseKind | None = None, *,
+                      lenient_powers: bool = False) -> tuple[list[Order], list[NotationError]]:
+    """:func:`parse_orders` for numbered lines (a blank text is a blank line); `lenient_powers`
+    as in :func:`parse_order`."""
     orders: list[Order] = []
     errors: list[NotationError] = []
     header: Power | None = None
@@ -423,12 +430,18 @@ def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant,
             if not line.strip():
                 header = None  # a blank line ends a power's block; a comment line does not
             continue
-        power = power_header(body, variant)
+        try:
+            power = power_header(body, variant, lenient_powers=lenient_powers)
+        except NotationError as exc:  # a misspelt power's name: the lines under it name no power
+            exc.line = number
+            errors.append(exc)
+            header = None
+            continue
         if power is not None:
             header = power
             continue
         try:
-            order = parse_order(body, variant, phase)
+            order = parse_order(body, variant, phase, lenient_powers=lenient_powers)
         except NotationError as exc:
             exc.line = number
             errors.append(exc)
@@ -458,14 +471,17 @@ class RejectedOrder:
         return {"source": self.source, "line": self.line, "text": self.text, "error": self.reason}
 
 
-def power_header(line: str, variant: Variant) -> Power | None:
-    """The power a line names and nothing else (``Germany:``, ``GERMANY``), else None."""
+def power_header(line: str, variant: Variant, *, lenient_powers: bool = False) -> Power | None:
+    """The power a line names and nothing else (``Germany:``, ``GERMANY``), else None.
+
+    :raises UnknownNameError: a near-miss of a power's name before a colon (``Germnay:``):
+        not guessed but suggested (with `lenient_powers`: that power)."""
     text = _strip_comment(line).strip()
     if not text:
         return None
     if text[-1] != ":":
         return variant.power_names.get(fold(text))
-    parser = _Parser(text, variant)
+    parser = _Parser(text, variant, lenient_powers)
     power = parser.power_prefix()
     return power if power is not None and parser.cur.at_end() else None
 

@@ -58,11 +58,21 @@ def test_an_order_with_its_own_power_keeps_it_and_the_block_goes_on():
 
 
 @pytest.mark.parametrize("line, power", [("Germany:", "Germany"), ("Germany: ", "Germany"), ("GERMANY", "Germany"),
-                                         ("german:", "Germany"), ("Germnay:", "Germany"), ("Deutschland:", "Germany"),
+                                         ("german:", "Germany"), ("Deutschland:", "Germany"),
                                          ("Germany: # orders", "Germany"), ("A mun H", None), ("Germany: A mun H", None),
                                          ("", None), ("Nowhere:", None)])
 def test_power_header(line, power):
     assert power_header(line, V) == power
+
+
+def test_a_misspelt_power_is_never_guessed_but_suggested():
+    """'Germnay:' is not read as Germany: the line is rejected with a suggestion, in a header
+    as before an order, and the orders under a rejected header name no power."""
+    with pytest.raises(dipsat.errors.UnknownNameError, match="did you mean Germany"):
+        power_header("Germnay:", V)
+    orders, errors = parse_orders("Germnay:\nA mun - ruh\nAustira: A vie - gal\n", V)
+    assert [format_order(o) for o in orders] == ["A mun - ruh"]
+    assert [(e.line, e.hint) for e in errors] == [(1, "did you mean Germany?"), (3, "did you mean Austria?")]
 
 
 def test_every_phase_kind_reads_the_layout():

@@ -145,7 +145,7 @@ def case_orders(case: Case, variant: Variant, kind: PhaseKind) -> tuple[list[Ord
         if line.blank_before:
             lines.append((line.number - 1, ""))
         lines.append((line.number, line.text))
-    return parse_order_lines(lines, variant, kind)
+    return parse_order_lines(lines, variant, kind, lenient_powers=True)  # case files are read leniently
 
 
 def apply_players(case: Case, state: State) -> tuple[State, dict[str, str]]:
@@ -204,7 +204,7 @@ def _orders(case: Case, block: str, variant: Variant, kind: PhaseKind, problems:
                 continue
             text, ok = rest, fold(head) == "success"
         try:
-            out.append((ok, parse_order(text, variant, kind)))
+            out.append((ok, parse_order(text, variant, kind, lenient_powers=True)))
         except NotationError as exc:
             problems.append(f"{case.source}:{line.number}: {block}: {exc}")
     return out
