@@ -100,3 +100,27 @@ def test_a_retreat_to_where_a_convoyed_attacker_came_from_cites_4A5():
     refused = [r for r in result.results if r.reason is not None]
     assert refused and "DATC 4.A.5 a" in refused[0].detail and "6.H.11" in refused[0].detail
     assert "6.H.5" not in refused[0].detail
+
+
+def test_an_order_carried_out_for_another_unit_type_names_the_designation_rule():
+    """DATC 4.C.2 b (profile datc): 'F par - bur' moves the army; 4.C.4 b: 'Build F mos'
+    builds an army; 4.C.3 c: 'Build mos' too. The explanation says which rule read it."""
+    from dipsat.printers.explain import explain
+
+    variant = dipsat.load_variant("standard")
+    state = variant.initial_state()
+    orders, errors = dipsat.notation.parse_orders("France: F par - bur\nGermany: A kie - bal", variant)
+    result = dipsat.adjudicate(state, orders, dipsat.Rules.profile("datc"))
+    facts = explain(result)
+    assert not errors and all(r.succeeded for r in result.results)
+    assert "DATC 4.C.2 b" in facts[0][-1] and "the unit in par is an army" in facts[0][-1]
+    assert "DATC 4.C.2 b" in facts[1][-1] and "the unit in kie is a fleet" in facts[1][-1]
+    winter = state.with_(phase=dipsat.Phase(1901, dipsat.Season.FALL, dipsat.PhaseKind.ADJUSTMENT),
+                         units=tuple(u for u in state.units if u.province != "mos"))
+    for text, rule in (("Russia: Build F mos", "4.C.4=b"), ("Russia: Build mos", "4.C.3=c")):
+        builds, _ = dipsat.notation.parse_orders(text, variant, dipsat.PhaseKind.ADJUSTMENT)
+        result = dipsat.adjudicate(winter, builds, dipsat.Rules.parse(["datc", rule]))
+        assert result.results[0].succeeded
+        assert f"A mos is built (DATC {rule.replace('=', ' ')})" in explain(result)[0][-1]
+    plain, _ = dipsat.notation.parse_orders("France: A par - bur", variant)
+    assert all("4.C" not in fact for fact in explain(dipsat.adjudicate(state, plain))[0])

@@ -15,12 +15,14 @@ the unit that beat it; a move against a unit of its own power names that rule
 from __future__ import annotations
 
 from ..board import Unit
+from ..orders import Build, UnitRef
 from ..outcomes import (AttackNote, Bounced, BuildRefused, Built, ConvoyDislodged, Convoys, Cut, Disbands, Dislodgement,
-                       Given, HoldDislodged, Holds, MoveFacts, Moves, NoPath, Opposition, Outcome, Paradox,
+                       Given, HoldDislodged, Holds, Illegal, MoveFacts, Moves, NoPath, Opposition, Outcome, Paradox,
                        PreventFact, Removed, Resistance, RetreatBounced, RetreatRefused, Retreats, Route, Stance,
                        SupportDislodged, SupportFailure, SupportPart, Waived, ZeroReason)
 from ..movement.resolution import RULE_REFS
 from ..results import OrderResult, PhaseResult
+from ..rules import Rules
 
 __all__ = ["explain", "explain_order", "OWN_UNIT", "OWN_SUPPORT"]
 
@@ -33,8 +35,37 @@ def _name(unit: Unit) -> str:
 
 
 def explain(result: PhaseResult) -> list[list[str]]:
-    """For each order (in input order), its decisive facts in plain words."""
-    return [explain_order(r) for r in result.results]
+    """For each order (in input order), its decisive facts in plain words, and the DATC 4.C
+    rule that read it when it names the wrong unit type (or builds another than it names)."""
+    out = []
+    for r in result.results:
+        facts = explain_order(r)
+        note = _designation_read(r, result.rules)
+        out.append(facts + [note] if note else facts)
+    return out
+
+
+def _designation_read(r: OrderResult, rules: Rules) -> str:
+    """An order carried out although it names another unit type than the unit's (DATC
+    4.C.2), or a build of another type than it names (4.C.3, 4.C.4): which rule read it.
+    Failed and illegal orders say so in their own reason."""
+    from ..movement.legality import designation_note
+
+    if isinstance(r.outcome, Illegal):
+        return ""
+    if isinstance(r.order, Build):
+        built = r.outcome.unit if isinstance(r.outcome, Built) else None
+        if built is None or built.kind is r.order.kind:
+            return ""
+        if r.order.kind is None:
+            return f"the order names no unit type: {built.kind} {built.location} is built (DATC 4.C.3 " \
+                   f"{rules.choice('4.C.3')})"
+        return f"the order says {r.order.kind}, {built.kind} {built.location} is built (DATC 4.C.4 " \
+               f"{rules.choice('4.C.4')})"
+    written = getattr(r.order, "unit", None)
+    if r.unit is None or not isinstance(written, UnitRef) or written.kind is None or written.kind is r.unit.kind:
+        return ""
+    return designation_note(written, r.unit, rules)
 
 
 def explain_order(r: OrderResult) -> list[str]:
