@@ -497,9 +497,9 @@ def _picks(*picks: tuple[Option, str]) -> dict[str, Pick]:
 
 _LITERAL_RETREAT = ("ambiguous: \"the unit cannot retreat to the province from which the attacker came\", "
                     "read literally (DATC 4.A.5)")
-_LITERAL_DISLODGED = "the rulebook's words read literally (DATC 4.A.7)"
-_INTENDED_DISLODGED = ("the rulebook's words read literally give a; DATC v3.0 reads the intent as b, consistent "
-                       "with 4.A.5 b")
+_LITERAL_DISLODGED = "ambiguous (whether a dislodged unit still bounces a third): the words read literally (DATC 4.A.7)"
+_INTENDED_DISLODGED = ("ambiguous (whether a dislodged unit still bounces a third): the words read literally give a; "
+                       "DATC v3.0 reads the intent as b, consistent with 4.A.5 b")
 _NO_PATHS = "no rulebook lets an order write out a convoy path (DATC 4.A.6)"
 _TWO_COASTS = "every rulebook: the move fails (DATC 4.B.1)"
 _BUILD_COAST = "the rulebook: the build fails (DATC 4.B.7)"
@@ -549,6 +549,8 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
         (RetreatAfterConvoy.ALLOWED, "the rulebook allows the retreat (DATC 4.A.5)"),
         (CivilDisorderRemoval.R2023, "the rulebook: farthest from the nearest owned supply centre, both unit kinds "
                                      "over land and sea (DATC 4.D.8)"),
+        (SupportCoast.OPTIONAL, "the rulebook allows a coast in a support order (DATC 4.B.4); whether one may "
+                                "be left out it does not say: DATC v3.0's preference, allowed"),
     )),
     Profile("1982", "the 1982 Avalon Hill rulebook (and 1992), as DATC v3.0 describes it", _picks(
         *_EVERY_RULEBOOK, *_RULEBOOKS_1971_1982,

@@ -109,11 +109,20 @@ name where v3.0 letters none), its DATC v2.x letter where that differs ("-": v2.
 not list it), and the option in the DATC's words. Select with --rule 4.A.2=KEY, or by
 v2.x letter with --rule v2:4.A.2=LETTER (also in RULES lines and JSON). "picked by"
 gives each profile's reading; * marks a profile whose rulebook is silent on the issue,
-which takes DATC v3.0's preference (dipsat rules --profile P says why for each)."""
+which takes DATC v3.0's preference, ~ one whose rulebook is ambiguous, read one way
+(dipsat rules --profile P says which way and why for each)."""
 
 
 def _profile_names() -> list[str]:
     return sorted(PROFILES)
+
+
+def _marker(profile: str, number: str) -> str:
+    """``*``: the profile's rulebook is silent on the issue; ``~``: it is ambiguous, read one way."""
+    pick = PROFILES[profile].picks.get(number)
+    if pick is None:
+        return "*"
+    return "~" if "ambiguous" in pick.source else ""
 
 
 def _catalogue_lines() -> list[str]:
@@ -127,8 +136,8 @@ def _catalogue_lines() -> list[str]:
             also = f"  (also: {', '.join(option.aliases)})" if option.aliases else ""
             v2 = "" if option.v2 == option.key else f"v2 {option.v2}" if option.v2 else "-"
             lines += _wrapped(f"    {option.key:<{width}}  {v2:<6}  ", option.text + also)
-        picks = ", ".join(f"{name}={PROFILES[name].pick(number).option.key}"
-                          + ("*" if number not in PROFILES[name].picks else "") for name in _profile_names())
+        picks = ", ".join(f"{name}={PROFILES[name].pick(number).option.key}" + _marker(name, number)
+                          for name in _profile_names())
         lines += _wrapped("    picked by: ", f"{picks}; DATC v3.0 prefers {issue.preferred.key}")
         for key, why in NOT_APPLICABLE.items():
             if key.split()[0] == number and " " in key:
