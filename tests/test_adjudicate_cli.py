@@ -565,3 +565,19 @@ def test_json_explains_civil_disorder_and_counts_adjustments():
     for fact in removed[0]["facts"]:
         assert " ".join(fact.split()) in " ".join(text.split())
     assert removed[0]["facts"][0].startswith("distance 3 (DATC 4.D.8")
+
+
+def test_a_whole_recorded_game_as_position_asks_for_a_phase(tmp_path):
+    """A saved game, a game file, a .jsonl(.gz) or a godip history given as POSITION without
+    --phase: one line saying what to do (before: 2,000 lines of a gzip file read as a case file)."""
+    game = tmp_path / "g.json"
+    run("game", "new", str(game))
+    godip = tmp_path / "game_1.txt"
+    godip.write_text("PHASE 1901 Spring Movement\nPOSITIONS\nEngland: fleet lon\nORDERS\n", encoding="utf-8")
+    for path in (game, CASES / "corpus" / "random_games.jsonl.gz", godip):
+        res = CliRunner().invoke(main, ["adjudicate", str(path)])
+        assert res.exit_code == 2
+        assert res.stderr.splitlines() == [f"{path}: a recorded game, not a position: give a phase with dipsat "
+                                           "adjudicate --phase (e.g. S1901M), or judge every phase with dipsat validate"]
+    res = CliRunner().invoke(main, ["adjudicate", str(game), "--phase", "S1901M"])
+    assert res.exit_code == 0

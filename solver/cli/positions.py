@@ -83,9 +83,24 @@ def _read_text(path: str) -> str:
     return text
 
 
+RECORDED_GAME = ("a recorded game, not a position: give a phase with dipsat adjudicate --phase (e.g. S1901M), or "
+                 "judge every phase with dipsat validate")
+"""What adjudicate says of a whole game given as POSITION without --phase."""
+
+
 def _load_position(path: str, case_id: str | None) -> _Position:
+    from ..formats.godip import is_godip_history
+
     if Path(path).is_dir():
         path = _find_case(path, case_id)
+    if path != "-":
+        try:
+            with open(path, "rb") as handle:
+                head = handle.read(4096)
+        except OSError as exc:
+            raise _Unreadable([f"{path}: cannot read: {exc.strerror or exc}"]) from None
+        if head.startswith(b"\x1f\x8b") or path.lower().endswith((".jsonl", ".gz")) or is_godip_history(head):
+            raise _Unreadable([f"{path}: {RECORDED_GAME}"])
     text = _read_text(path)
     if path.lower().endswith(".json") or text.lstrip().startswith("{"):
         if case_id is not None:
@@ -116,8 +131,12 @@ def _json_position(path: str, text: str) -> _Position:
     from ..formats.dipsat_json import JsonFormatError, parse_json, position_from_json
     from ..notation import RejectedOrder, parse_order
 
+    from ..game import GAME_FORMAT
+
     try:
         data = parse_json(text, path)
+        if isinstance(data, dict) and (data.get("format") == GAME_FORMAT or "phases" in data):
+            raise _Unreadable([f"{path}: {RECORDED_GAME}"])
         state, order_texts = position_from_json(data, source=path)
     except JsonFormatError as exc:
         raise _Unreadable(exc.problems) from None
@@ -150,7 +169,9 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
     cases, errors = read_cases(io.StringIO(text), path)
     if case_id is None:
         if not cases:
-            raise _Unreadable([str(e) for e in errors] + [f"{path}: no CASE in the file (expected a case file or a .json state)"])
+            shown = [str(e) for e in errors[:5]] + ([f"{path}: ... and {len(errors) - 5} more lines outside a case"]
+                                                     if len(errors) > 5 else [])
+            raise _Unreadable(shown + [f"{path}: no CASE in the file (expected a case file or a .json state)"])
         case = cases[0]
     else:
         matches = [c for c in cases if c.id == case_id] or [c for c in cases if c.id.casefold() == case_id.casefold()]

@@ -75,8 +75,13 @@ def orders_command(position: str | None, unit_text: str, case_id: str | None, in
     state = pos.state
     try:
         ref = parse_order(f"{unit_text} H", state.variant).unit  # type: ignore[union-attr]
-    except (NotationError, AttributeError) as exc:
-        raise click.BadParameter(str(exc), param_hint="--unit") from None
+    except NotationError as exc:  # said of what was given, not of the hold order it was read as
+        hint = f"; {exc.hint}" if exc.hint else ""
+        found = f"found {exc.found!r}" if exc.found and exc.found != "H" else "found nothing"
+        expected = exc.expected if exc.position < len(unit_text) + 1 else "a unit like 'F lon' or 'A par'"
+        raise click.BadParameter(f"{unit_text!r}: expected {expected}, {found}{hint}", param_hint="--unit") from None
+    except AttributeError:
+        raise click.BadParameter(f"{unit_text!r}: expected a unit like 'F lon' or 'A par'", param_hint="--unit") from None
     units = [d.unit for d in state.dislodged] if state.phase.kind.name == "RETREAT" else list(state.units)
     unit = next((u for u in units if u.province == ref.province), None)
     if unit is None:
