@@ -247,9 +247,8 @@ def test_a_players_count_without_a_set_up_is_an_error_of_its_case(tmp_path, monk
         "ERROR bad.1 (t.txt:2)" + (" [rules 2000]" if players == "8" else ""), f"    {message}", "PASS good.2",
         "1 passed, 1 failed"]
     assert json.loads(Path("r.jsonl").read_text().splitlines()[0])["reason"] == message
-    if players == "8":
-        adjudicate = CliRunner().invoke(main, ["adjudicate", "t.txt"])
-        assert adjudicate.exit_code == 2 and adjudicate.output == message + "\n"
+    adjudicate = CliRunner().invoke(main, ["adjudicate", "t.txt"])  # not adjudicated without its set-up
+    assert adjudicate.exit_code == 2 and adjudicate.output == message + "\n"
 
 
 def test_a_byte_order_mark_starts_a_case_file(tmp_path):

@@ -179,6 +179,9 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
             known = ", ".join(c.id for c in cases[:8]) + (", ..." if len(cases) > 8 else "")
             raise _Unreadable([f"{path}: no case {case_id!r} (cases: {known or 'none'})"])
         case = matches[0]
+    players = [e for e in case.errors if e.message.startswith("PLAYERS")]
+    if players:  # the set-up decides whose orders count: no result without it (as dipsat cases)
+        raise _Unreadable([str(e) for e in players])
     for error in [*errors, *case.errors]:
         _warn(f"{error} (warning)")
     position_only = replace(case, blocks={k: v for k, v in case.blocks.items() if k != "ORDERS"})
