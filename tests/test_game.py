@@ -563,7 +563,7 @@ def _set(doc: dict, where: str, value) -> dict:
     ("variant", "../maps/standard", "$.variant: unknown variant '../maps/standard'"),
     ("phases", [], "$.phases: the game has no phases"),
     ("phases/0", [], "$.phases[0]: expected an object"),
-    ("phases/0/state/units", {}, "$.phases[0].state.units: expected a list of units, found dict"),
+    ("phases/0/state/units", {}, "$.phases[0].state.units: expected a list of units, found {}"),
     ("phases/0/state/wings", True, "$.phases[0].state.variant: expected the game's variant standard (wings false)"),
     ("phases/0/state/phase", "S99999M", "$.phases[0].state.phase: expected a phase like"),
     ("phases/0/orders", ["France: A par - atlantis"], "$.phases[0].orders[0]: 'France: A par - atlantis'"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 import sys
 from dataclasses import replace
 from typing import Any
@@ -144,9 +145,12 @@ _KIND_WORDS = {"a": UnitKind.ARMY, "army": UnitKind.ARMY, "f": UnitKind.FLEET, "
 
 
 def shown(value: Any) -> str:
-    """A value read from a document, as an error message shows it (short; objects and
-    arrays by their type)."""
-    text = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
+    """A value read from a document, as an error message shows it: short (lists and objects
+    a few items deep, ``[5]``, ``{'a': 1, ...}``), never the whole of a large one."""
+    short = reprlib.Repr()
+    short.maxlevel, short.maxlist, short.maxdict = 2, 4, 3
+    short.maxstring = short.maxother = short.maxlong = 30
+    text = short.repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
