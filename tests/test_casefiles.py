@@ -271,3 +271,18 @@ def test_lines_outside_any_case_are_not_counted_as_cases(tmp_path):
     assert sum(line.startswith("ERROR ") for line in cases.output.splitlines()) == 3
     validate = runner.invoke(main, ["validate", "--workers", "1", str(tmp_path / "junk.txt")])
     assert "2 records read (games, or cases of case files), 1 rejected as a whole" in validate.output
+
+
+def test_a_case_without_poststate_is_an_error_not_a_failure(tmp_path):
+    """A case with nothing to compare with (e.g. game show --format case of a phase not yet
+    played) is an ERROR naming why, not a FAIL listing every unit as unexpected."""
+    game = tmp_path / "g.json"
+    runner = CliRunner()
+    assert runner.invoke(main, ["game", "new", str(game)]).exit_code == 0
+    case = tmp_path / "now.txt"
+    assert runner.invoke(main, ["game", "show", str(game), "--format", "case", "-o", str(case)]).exit_code == 0
+    result = runner.invoke(main, ["cases", str(case)])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0].startswith("ERROR g.S1901M")
+    assert "no POSTSTATE or POSTSTATE_SAME: nothing to compare with" in result.output
+    assert runner.invoke(main, ["adjudicate", str(case)]).exit_code == 0

@@ -80,6 +80,9 @@ def run_case(case: Case, profile: str | None = None, rules: Rules | None = None)
     written for another profile are skipped), or under exactly `rules`."""
     if case.errors:
         return CaseRun(case, "ERROR", [str(e) for e in case.errors])
+    if not (case.post_same or case.has("POSTSTATE") or case.has("POSTSTATE_DISLODGED")):
+        return CaseRun(case, "ERROR", [f"{case.source}:{case.line}: case {case.id}: no POSTSTATE or POSTSTATE_SAME: "
+                                       "nothing to compare with (dipsat adjudicate shows dipsat's result)"])
     if rules is None:
         try:
             rules = case_rules(case, profile)
