@@ -12,6 +12,7 @@ import codecs
 import gzip
 import json
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -119,10 +120,15 @@ def _check(tmp_path, name: str, data: bytes) -> None:
                 assert name in line or line.startswith("Error:"), (args, line)
 
 
-def test_the_valid_files_are_read_also_with_a_bom_and_crlf(tmp_path, tmp_path_factory):
-    for name, data in (("case.txt", _case_file()), ("state.json", _state_file()),
-                       ("game.json", _game_file(tmp_path_factory)), ("saved.json", _saved_game()),
-                       ("game_1.txt", GODIP)):
+@pytest.fixture(scope="module")
+def originals(tmp_path_factory) -> dict[str, bytes]:
+    """A valid file of each kind, by the name it is written under."""
+    return {"case.txt": _case_file(), "state.json": _state_file(), "game.json": _game_file(tmp_path_factory),
+            "saved.json": _saved_game(), "game_1.txt": GODIP}
+
+
+def test_the_valid_files_are_read_also_with_a_bom_and_crlf(tmp_path, originals):
+    for name, data in originals.items():
         path = tmp_path / name
         outputs = set()
         for saved in (data, codecs.BOM_UTF8 + data, data.replace(b"\n", b"\r\n")):
@@ -137,34 +143,8 @@ def test_the_valid_files_are_read_also_with_a_bom_and_crlf(tmp_path, tmp_path_fa
         assert len(outputs) == len([c for c in COMMANDS[name] if c[0] != "game"]), name  # the same output each time
 
 
+@pytest.mark.parametrize("name", sorted(COMMANDS))
 @SETTINGS
 @given(st.data())
-def test_a_case_file_as_saved_or_damaged(tmp_path, data):
-    _check(tmp_path, "case.txt", data.draw(as_saved(_case_file())))
-
-
-@SETTINGS
-@given(st.data())
-def test_a_json_state_as_saved_or_damaged(tmp_path, data):
-    _check(tmp_path, "state.json", data.draw(as_saved(_state_file())))
-
-
-@SETTINGS
-@given(st.data())
-def test_a_game_file_as_saved_or_damaged(tmp_path, tmp_path_factory, data):
-    _check(tmp_path, "game.json", data.draw(as_saved(GAME_FILE.setdefault("data", _game_file(tmp_path_factory)))))
-
-
-GAME_FILE: dict[str, bytes] = {}
-
-
-@SETTINGS
-@given(st.data())
-def test_a_saved_game_of_the_package_as_saved_or_damaged(tmp_path, data):
-    _check(tmp_path, "saved.json", data.draw(as_saved(_saved_game())))
-
-
-@SETTINGS
-@given(st.data())
-def test_a_godip_history_as_saved_or_damaged(tmp_path, data):
-    _check(tmp_path, "game_1.txt", data.draw(as_saved(GODIP)))
+def test_a_file_as_saved_or_damaged(tmp_path, originals, name, data):
+    _check(tmp_path, name, data.draw(as_saved(originals[name])))
