@@ -684,8 +684,11 @@ def disagreement_case(game_id: str, rec: RecordedPhase, nxt: RecordedPhase | Non
     the differences as comments, so ``dipsat adjudicate --explain`` and other
     adjudicators can run it."""
     state = result.before
+    known = nxt is not None and nxt.state is not None
     lines = [f"# Written by dipsat validate: game {game_id}, phase {rec.name} ({report.status}).",
-             f"# POSTSTATE is what the record shows after this phase; dipsat (rules {result.rules}) differs:"]
+             f"# POSTSTATE is what the record shows after this phase; dipsat (rules {result.rules}) differs:"
+             if known else f"# The record shows no usable position after this phase (no POSTSTATE: dipsat cases calls "
+                           f"this case an ERROR); dipsat (rules {result.rules}) differs from its result codes:"]
     lines += [f"#   {d.what} {d.subject}: record {d.recorded}, dipsat {d.ours}" for d in report.differences]
     if report.rule:
         lines.append(f"# The record follows {report.rule} ({report.rule_title}).")
