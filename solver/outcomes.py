@@ -267,6 +267,9 @@ class MoveFacts:
     routes: tuple[Route, ...] | None = None  # None: not convoyed
     backup: str | None = None  # the backup rule that settled it
     dislodged_by: Dislodgement | None = None
+    keeps_out: Strength | None = None
+    """The move's own prevent strength when it attacks a unit of its own power (its attack
+    strength is 0, DATC 5.B.8): with it the move still keeps others out (rulebook figure 26)."""
 
 
 # --- outcomes ----------------------------------------------------------------------------
@@ -464,7 +467,7 @@ class Paradox(Outcome):
         return self.text
 
     def to_json(self) -> dict[str, object]:
-        return {**_move_json("paradox", self.facts), "rule": self.rule}
+        return {**_move_json("paradox", self.facts), "rule": self.rule, "text": self.text}
 
 
 @dataclass(frozen=True)
@@ -479,7 +482,14 @@ class Given(Outcome):
     attacks: tuple[AttackNote, ...] = ()
 
     def to_json(self) -> dict[str, object]:
-        return {"kind": "given", "attacks": [_attack_json(a) for a in self.attacks]}
+        out: dict[str, object] = {"kind": "given", "supported": self.supported.order if self.supported else None,
+                                  "held": self.held, "attacks": [_attack_json(a) for a in self.attacks]}
+        if self.not_counted_against is not None:  # DATC 5.B.8
+            out["not_counted_against"] = _unit(self.not_counted_against)
+            out["still_prevents"] = [r.order for r in self.rivals]
+        if self.kept_though_dislodged is not None:  # DATC 4.A.2, 6.F.17
+            out["kept_though_dislodged"] = self.kept_though_dislodged.to_json()
+        return out
 
 
 @dataclass(frozen=True)
@@ -544,6 +554,9 @@ class Holds(Outcome):
 
     hold: Strength | None = None
 
+    def to_json(self) -> dict[str, object]:
+        return {"kind": "holds", "hold": self.hold.to_json() if self.hold is not None else None}
+
 
 @dataclass(frozen=True)
 class HoldDislodged(Outcome):
@@ -586,6 +599,9 @@ class Retreats(Outcome):
     """The unit retreats to `to`."""
 
     to: Location | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": "retreats", "to": str(self.to) if self.to is not None else None}
 
 
 @dataclass(frozen=True)
@@ -641,6 +657,9 @@ class Built(Outcome):
     """A unit is built (or a build waived)."""
 
     unit: Unit | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": "built", "unit": _unit(self.unit) if self.unit is not None else None}
 
 
 @dataclass(frozen=True)
@@ -729,6 +748,8 @@ def _move_json(kind: str, facts: MoveFacts | None) -> dict[str, object]:
         out["backup_rule"] = facts.backup
     if facts.dislodged_by:
         out["dislodged_by"] = facts.dislodged_by.to_json()
+    if facts.keeps_out is not None:
+        out["keeps_out"] = facts.keeps_out.to_json()
     return out
 
 

@@ -125,7 +125,8 @@ class Resolution:
     # --- strengths ------------------------------------------------------------------------
     def parts(self, supports: list[int], against: int | None = None) -> tuple[SupportPart, ...]:
         """Each support's part: counted, or not and why. `against`: the unit the strength
-        attacks, whose own power's supports do not count (DATC 5.B.8)."""
+        attacks, whose own power's supports do not count against it (DATC 5.B.8), also when
+        the move is of that power too (its attack strength is then 0 whatever counts)."""
         power = self.p.units[against].power if against is not None else None
         out = []
         for s in supports:
@@ -146,9 +147,8 @@ class Resolution:
     def attack(self, m: int) -> Strength:
         move = self.p.moves[m]
         blocker = self.blocking_occupant(m)
-        against = blocker if blocker is not None and self.p.units[blocker].power != move.power else None
         return Strength(StrengthKind.ATTACK, self.s.get(("attack", m)), self.unit(move.unit),
-                        self.parts(move.supports, against), self.ref(m))
+                        self.parts(move.supports, blocker), self.ref(m))
 
     def prevent(self, m: int) -> Strength | None:
         value = self.s.get(("prevent", m))
@@ -201,8 +201,11 @@ class Resolution:
         move = self.p.moves[m]
         routes = self.routes(m) if move.convoyed else None
         prevents = tuple(self.prevent_fact(other) for other in self.p.moves_into[move.dest] if other != m)
+        blocker = self.blocking_occupant(m)
+        own = blocker is not None and self.p.units[blocker].power == move.power
         return MoveFacts(self.ref(m), self.attack(m), self.resistance(m), prevents, routes,
-                         self.backup_keys.get(("move", m)), self.dislodgement(move.unit))
+                         self.backup_keys.get(("move", m)), self.dislodgement(move.unit),
+                         self.prevent(m) if own else None)
 
     def move(self, m: int) -> Outcome:
         facts = Later(lambda: self.move_facts(m))  # read when asked for: results codes need none of it

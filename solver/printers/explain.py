@@ -177,6 +177,9 @@ def _move(o: Outcome) -> list[str]:
     facts.append(strength + _supports_line(attack.supports if attack else (), "supports",
                                            occupant if against is not None else None))
     facts.append(_resistance(f))
+    if f.keeps_out is not None and f.keeps_out.value is not None:  # DATC 5.B.8, rulebook figure 26
+        facts.append(f"it still keeps others out: prevent strength {f.keeps_out.value}; "
+                     + _supports_line(f.keeps_out.supports, "supports"))
     for p in f.prevents:
         facts.append(_prevent_line(p))
     if f.backup is not None:
