@@ -586,13 +586,17 @@ def test_a_whole_recorded_game_as_position_asks_for_a_phase(tmp_path):
 def test_a_support_against_its_own_unit_is_not_counted_in_the_attack_either():
     """DATC 6.D.10: A mun S F kie - ber against the German A ber. The support outcome says it
     does not count against A ber; the attack's strength says the same (not counted, why),
-    and the move keeps others out with its prevent strength (DATC 5.B.8)."""
+    and a move into its own unit keeps others out with its prevent strength (rulebook figure 26)."""
     data = json.loads(run("adjudicate", str(CASES), "--case", "6.D.10", "--format", "json").output)
     by_order = {o["order"]: o["outcome"] for o in data["orders"]}
     attack = by_order["Germany: F kie - ber"]["attack"]
     assert attack["value"] == 0 and attack["supports"] == []
     assert attack["not_counted"] == [{"unit": "Germany: A mun", "why": "against own unit", "by": []}]
-    assert by_order["Germany: F kie - ber"]["keeps_out"]["value"] == 2
+    assert "keeps_out" not in by_order["Germany: F kie - ber"]  # no other move into ber: nothing to keep out
+    fig26 = json.loads(run("adjudicate", str(CASES), "--case", "rulebook.fig26", "--format", "json").output)
+    nth = next(o["outcome"] for o in fig26["orders"] if o["order"] == "England: F nth - den")
+    assert nth["attack"]["value"] == 0 and nth["keeps_out"]["value"] == 2
+    assert nth["keeps_out"]["supports"] == ["England: F hel"]
     support = by_order["Germany: A mun S F kie - ber"]
     assert support["kind"] == "given" and support["supported"] == "Germany: F kie - ber"
     assert support["not_counted_against"] == "Germany: A ber"
