@@ -111,12 +111,16 @@ class Phase:
     @classmethod
     def parse_long(cls, text: str) -> Phase:
         """``Spring 1901, Movement`` (also Fall/Autumn/Winter, Retreat(s), Adjustment(s),
-        Build(s); the kind may be left out: movement, or adjustment in winter).
-        Raises ValueError."""
+        Build(s); the kind may be left out: movement, or adjustment in winter), or the year
+        first as godip histories write it (``1901 Fall Adjustment``). Raises ValueError."""
         m = _LONG.match(text)
-        if not m:
-            raise ValueError(f"phase {text!r}: expected e.g. 'Spring 1901, Movement'")
-        season_word, year, kind_word = m.group(1).lower(), int(m.group(2)), (m.group(3) or "").lower()
+        if m:
+            season_word, year, kind_word = m.group(1).lower(), int(m.group(2)), (m.group(3) or "").lower()
+        else:
+            m = _YEAR_FIRST.match(text)
+            if not m:
+                raise ValueError(f"phase {text!r}: expected e.g. 'Spring 1901, Movement'")
+            season_word, year, kind_word = m.group(2).lower(), int(m.group(1)), (m.group(3) or "").lower()
         season = Season.SPRING if season_word == "spring" else Season.FALL
         if kind_word.startswith("retreat"):
             kind = PhaseKind.RETREAT
@@ -139,3 +143,5 @@ class Phase:
 _SHORT = re.compile(r"^\s*([SFW])\s*(\d+)\s*([MRAB])\s*$", re.I)
 _SHORT_STRICT = re.compile(r"^([SFW])(\d{1,4})([MRA])$")
 _LONG = re.compile(r"^\s*(spring|fall|autumn|winter)\s+(\d+)\s*,?\s*(movement|retreats?|adjustments?|builds?)?\s*$", re.I)
+_YEAR_FIRST = re.compile(r"^\s*(\d+)\s+(spring|fall|autumn|winter)\s*,?\s*(movement|retreats?|adjustments?|builds?)?\s*$",
+                         re.I)

@@ -374,6 +374,8 @@ def test_adjudicate_a_phase_of_a_history(history: str, tmp_path: Path) -> None:
     assert {d.unit.province: d.attacker_origin for d in state.dislodged} == {"bur": "par", "ven": "tyr"}
     explained = run("adjudicate", str(path), "--phase", "Fall 1901, Movement", "--explain", "--format", "json")
     assert explained.exit_code == 0 and json.loads(explained.output)["explanations"]
+    as_godip_writes_it = run("adjudicate", str(path), "--phase", "1901 Fall Adjustment")  # the year first
+    assert as_godip_writes_it.exit_code == 0 and "W1901A: Fall 1901, Adjustment" in as_godip_writes_it.output
     missing = run("adjudicate", str(path), "--phase", "S1950M")
     assert missing.exit_code == 2 and "no phase 'S1950M' (phases: S1901M, F1901M, F1901R, W1901A, S1902M)" in missing.output
 
@@ -405,6 +407,22 @@ def test_bench_reads_folders_of_histories(history: str, tmp_path: Path) -> None:
     assert recorded_inputs([str(tmp_path / "games")]) and not recorded_inputs([str(dipsat_cases())])
     phases = corpus_phases(corpus_texts([str(tmp_path / "games")]), dipsat.Rules.profile())
     assert [p.kind for p in phases] == ["Movement", "Movement", "Retreat", "Adjustment"] * 2
+    # a folder of saved games of the diplomacy package, beside a history: every game is timed
+    record = json.dumps(write_game(read_godip_game(history, "game_1.txt")))
+    (tmp_path / "games" / "saved.json").write_text(record, encoding="utf-8")
+    assert recorded_inputs([str(tmp_path / "games")])
+    assert len(corpus_texts([str(tmp_path / "games")])) == 3
+
+
+def test_an_empty_history_is_counted_and_rejected(history: str, tmp_path: Path) -> None:
+    (tmp_path / "game_1.txt").write_text(history, encoding="utf-8")
+    (tmp_path / "game_2.txt").write_text("", encoding="utf-8")
+    report = tmp_path / "r.jsonl"
+    result = run("validate", str(tmp_path), "--workers", "1", "--report", str(report))
+    assert "2 records read" in result.output and "1 rejected as a whole" in result.output
+    rejected = [json.loads(line) for line in report.read_text().splitlines() if '"rejected"' in line]
+    assert any(line["source"].endswith("game_2.txt") and "an empty file" in str(line.get("reason"))
+               for line in rejected)
 
 
 def dipsat_cases() -> Path:

@@ -11,7 +11,6 @@ import statistics
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..adjudicator import adjudicate
 from .cases import build_position, case_files, case_rules, load_cases
@@ -90,29 +89,14 @@ class CorpusPhase:
     key: tuple[str, str] = ("", "")  # (game id, phase name)
 
 
-def godip_files(path: str) -> list[Path]:
-    """The godip game histories a path names: the file itself, or the ``.txt`` files of a
-    folder (recursive, sorted) whose first line is a ``PHASE`` line."""
-    from ..formats.godip import is_godip_history
-
-    root = Path(path)
-    files = sorted(p for p in root.rglob("*.txt") if p.is_file()) if root.is_dir() else [root]
-    out = []
-    for file in files:
-        try:
-            with file.open("rb") as handle:
-                head = handle.read(256)
-        except OSError:
-            continue
-        if is_godip_history(head):
-            out.append(file)
-    return out
-
-
 def recorded_inputs(paths: Iterable[str]) -> bool:
-    """Whether every path is a recorded game file (``.json``, ``.jsonl``, ``.gz``, a godip
-    history) or a folder of godip histories: ``dipsat bench`` times them as a corpus."""
-    return all((Path(p).is_file() and ".json" in Path(p).name) or godip_files(p) for p in paths)
+    """Whether the paths hold recorded games (saved games ``.json``, ``.jsonl``, ``.gz``,
+    godip histories, files or folders of them) and no case file: ``dipsat bench`` times
+    them as a corpus."""
+    from .inputs import iter_items
+
+    kinds = {item.kind for item in iter_items(list(paths))}
+    return bool(kinds & {"game", "godip"}) and "case" not in kinds
 
 
 def corpus_texts(paths: Iterable[str]) -> list[str]:
@@ -120,15 +104,7 @@ def corpus_texts(paths: Iterable[str]) -> list[str]:
     .jsonl, .gz), each godip history whole (files, or folders of them)."""
     from .inputs import iter_items
 
-    texts: list[str] = []
-    saved = []
-    for path in paths:
-        godip = godip_files(path)
-        if godip:
-            texts += [file.read_bytes().decode("utf-8", errors="surrogateescape") for file in godip]
-        else:
-            saved.append(path)
-    return texts + [item.text for item in iter_items(saved) if item.kind == "game"]
+    return [item.text for item in iter_items(list(paths)) if item.kind in ("game", "godip")]
 
 
 def read_record(text: str):

@@ -144,6 +144,8 @@ def _text_items(path: Path) -> Iterator[Item]:
     if is_godip_history(data):
         # lines that are not UTF-8 are kept (surrogates) and rejected on their own phase
         yield Item(str(path), "godip", data.decode("utf-8", errors="surrogateescape"))
+    elif not data.strip(b" \t\r\n\xef\xbb\xbf"):  # nothing in it: counted, not lost
+        yield Item(str(path), "unreadable", "an empty file (expected a godip game history or a case file)")
     else:
         yield from _case_items(path)
 
