@@ -490,7 +490,7 @@ class _Judge:
             if scan is not None:
                 break
         if scan is None:
-            scan = prescan(self.cache[judged[0][1]][0].before, [o for o, _ in self.game.phases[i].orders], rules)
+            scan = prescan(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules)
         mark = _scan_mark(scan, rules)
         for seen, key in judged:
             if seen == mark:
