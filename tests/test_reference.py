@@ -10,15 +10,15 @@ import pytest
 from click.testing import CliRunner
 
 import dipsat
-from dipsat.board import Location
+from dipsat.board import Location, PhaseKind
 from dipsat.runners.cases import build_position, load_cases
 from dipsat.cli import main
 from dipsat.notation import format_order, parse_order
 from dipsat.maps import ProvinceKind
 from dipsat.movement.legality import convoy_route_on_board
 from dipsat.movement.prescan import prescan
-from dipsat.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
-from dipsat.outcomes import Illegal
+from dipsat.orders import Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef
+from dipsat.outcomes import Disbands, Illegal, Retreats
 from dipsat.printers.reference import legal_orders, map_lines
 from dipsat.rules import AdjacentConvoy, Rules
 from dipsat.runners.invariants import random_state
@@ -244,3 +244,31 @@ def test_impossible_via_convoy_is_listed_by_neither() -> None:
     assert order not in legal_orders(state, unit, rules)
     (result,) = dipsat.adjudicate(state, [order], rules).results
     assert isinstance(result.outcome, Illegal) and "4.E.1" in result.detail
+
+
+@pytest.mark.parametrize("profile", ["2000", "2023"])  # 4.A.5: the attacker's origin after a convoy
+@pytest.mark.parametrize("variant", ["standard", "modern"])
+def test_retreat_orders_listed_are_those_carried_out(variant: str, profile: str) -> None:
+    """In random retreat phases, a dislodged unit's retreats and disband that the adjudicator
+    carries out when given alone are exactly those `dipsat orders` lists."""
+    rules = Rules.profile(profile)
+    the_variant = dipsat.load_variant(variant)
+    rng = random.Random(f"retreat-{variant}-{profile}")
+    for _ in range(3):
+        state = random_state(rng, the_variant, PhaseKind.RETREAT)
+        for d in state.dislodged:
+            unit = d.unit
+            ref = UnitRef(unit.location, unit.kind)
+            listed = set(legal_orders(state, unit, rules))
+            candidates: list[Order] = [Disband(ref, unit.power)]
+            for p in sorted(state.map.provinces):
+                candidates += [Retreat(ref, Location(p), unit.power)]
+                candidates += [Retreat(ref, Location(p, c), unit.power) for c in state.map.provinces[p].coasts]
+            carried = set()
+            for order in candidates:  # as carried out: the coast the retreat settled (DATC 4.B.2, 4.B.6)
+                outcome = dipsat.adjudicate(state, [order], rules).results[0].outcome
+                if isinstance(outcome, Retreats):
+                    carried.add(Retreat(ref, outcome.to, unit.power))
+                elif isinstance(outcome, Disbands):
+                    carried.add(order)
+            assert carried == listed, (str(unit), sorted(map(format_order, carried ^ listed)))
