@@ -379,11 +379,13 @@ from .game import game  # noqa: E402  (dipsat game ...)
 from .validate import validate_command  # noqa: E402  (dipsat validate)
 from .draw import draw_command  # noqa: E402  (dipsat draw)
 from .reference import map_command, orders_command  # noqa: E402  (dipsat map, dipsat orders)
+from .fuzz import fuzz_command  # noqa: E402  (dipsat fuzz)
 main.add_command(game)
 main.add_command(validate_command)
 main.add_command(draw_command)
 main.add_command(map_command)
 main.add_command(orders_command)
+main.add_command(fuzz_command)
 
 
 if __name__ == "__main__":  # pragma: no cover
