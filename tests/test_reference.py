@@ -178,10 +178,11 @@ def _accepted(state, order, rules) -> Order | None:
         unit = state.unit_at(order.unit.province)
         dest = scan.dest_of_order[0]
         # where 'via convoy' does not bind the army to the convoy (4.A.3 a, b, ...), an
-        # impossible one is the land move it names, and a fleet's is its move
-        via = order.via_convoy and (rules.adjacent_convoy in VIA_BINDS or (
-            unit.kind is dipsat.UnitKind.ARMY and state.map.can_move(unit.kind, unit.location, dest)
-            and convoy_route_on_board(state, unit.province, dest.province)))
+        # impossible one is the land move it names; a fleet's is always the move it names
+        army = unit.kind is dipsat.UnitKind.ARMY
+        via = order.via_convoy and army and (rules.adjacent_convoy in VIA_BINDS or (
+            state.map.can_move(unit.kind, unit.location, dest) and convoy_route_on_board(state, unit.province,
+                                                                                        dest.province)))
         if via and not state.map.can_move(unit.kind, unit.location, dest):
             via = False  # a move to an area the army cannot reach by land goes by convoy anyway
         return Move(order.unit, dest, via, order.power)

@@ -50,12 +50,16 @@ class CommandEngine:
     """A command (a shell-like string, split as a POSIX shell would) speaking the protocol."""
 
     def __init__(self, command: str, timeout: float = 10.0, env: Mapping[str, str] | None = None,
-                 name: str | None = None) -> None:
+                 name: str | None = None, start_grace: float = 30.0) -> None:
+        """`timeout`: seconds a reply may take; the first reply of a (re)started process may
+        take `start_grace` seconds more (an engine's start-up is not the request's fault)."""
         self.argv = shlex.split(command)
         if not self.argv:
             raise ValueError("the engine command is empty")
         self.name = name or command
         self.timeout = timeout
+        self.start_grace = start_grace
+        self._fresh = False
         self.env = {**os.environ, **(env or {})}
         self.restarts = 0
         self._process: subprocess.Popen[str] | None = None
@@ -125,17 +129,20 @@ class CommandEngine:
         try:
             if self._process is None or self._process.poll() is not None:
                 self._process = self._start()
+                self._fresh = True
             assert self._process.stdin is not None
             self._process.stdin.write(line + "\n")
             self._process.stdin.flush()
         except OSError as exc:
             self._restart()
             raise EngineFailure(request_id, FailureKind.CRASHED, f"cannot run {self.argv[0]}: {exc}") from None
+        allowed = self.timeout + (self.start_grace if self._fresh else 0.0)
+        self._fresh = False
         try:
-            reply = self._lines.get(timeout=self.timeout)
+            reply = self._lines.get(timeout=allowed)
         except queue.Empty:
             self._restart()
-            raise EngineFailure(request_id, FailureKind.HUNG, f"no reply within {self.timeout:g} s") from None
+            raise EngineFailure(request_id, FailureKind.HUNG, f"no reply within {allowed:g} s") from None
         if reply is None:
             code = self._process.wait()
             self._process = None

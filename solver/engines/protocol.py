@@ -24,7 +24,8 @@ from ..notation import format_order
 from ..orders import Build, Convoy, Move, Order, Remove, Retreat, SupportHold, SupportMove, Waive, Disband, Hold
 from ..state import State
 
-__all__ = ["PROTOCOL", "EngineReply", "ReplyError", "order_to_json", "read_reply", "request_line"]
+__all__ = ["PROTOCOL", "EngineReply", "ReplyError", "order_to_json", "read_reply", "read_request", "reply_json",
+           "request_line"]
 
 PROTOCOL = "dipsat-engine/1"
 
@@ -150,3 +151,44 @@ def _succeeded(doc: dict[str, Any], count: int) -> dict[int, bool]:
 def _short(text: str, limit: int = 80) -> str:
     text = text.strip().replace("\n", " ")
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# --- the engine's side, for engines written with dipsat (docs/engines/dipsat_engine.py) ---------
+
+
+def read_request(line: str) -> tuple[str, State, list[Order]]:
+    """A request line as an engine built on dipsat reads it: (id, position, orders).
+
+    :raises ReplyError: the line is not a request (the message says why).
+    """
+    from ..formats.dipsat_json import JsonFormatError, position_from_json
+    from ..errors import NotationError
+    from ..notation import parse_order
+    try:
+        doc = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ReplyError(f"not JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(doc, dict) or doc.get("protocol") != PROTOCOL or not isinstance(doc.get("id"), str):
+        raise ReplyError(f"not a {PROTOCOL} request (expected protocol, id and position)")
+    try:
+        state, texts = position_from_json(doc.get("position"), "request")
+        orders = [parse_order(text, state.variant) for _, text in texts or []]
+    except (JsonFormatError, NotationError) as exc:
+        raise ReplyError(f"request {doc['id']}: {exc}") from None
+    return doc["id"], state, orders
+
+
+def reply_json(request_id: str, after: State, retreat_options: dict[Unit, tuple[Location, ...]] | None = None,
+               succeeded: dict[int, bool] | None = None) -> dict[str, Any]:
+    """A reply as a JSON object: the next position (dislodged units with their retreat
+    options where given) and the orders' success where known."""
+    position = state_to_json(after)
+    del position["format"], position["type"], position["variant"], position["wings"]
+    if retreat_options is not None:
+        by_location = {str(u.location): options for u, options in retreat_options.items()}
+        for entry in position["dislodged"]:
+            entry["retreat_options"] = [str(o) for o in by_location.get(entry["location"], ())]
+    doc: dict[str, Any] = {"id": request_id, "position": position}
+    if succeeded is not None:
+        doc["orders"] = [{"index": k, "succeeded": ok} for k, ok in sorted(succeeded.items())]
+    return doc

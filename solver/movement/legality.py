@@ -65,7 +65,7 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
     dest = order.dest
     if dest.province == unit.province:
         return None, Illegal(IllegalCode.SELF, "a unit cannot move to its own area (DATC 6.A.4)")
-    if order.via_convoy and rules.adjacent_convoy.via_binds and unit.kind is not UnitKind.WING:
+    if order.via_convoy and rules.adjacent_convoy.via_binds and unit.kind is UnitKind.ARMY:
         impossible = _via_convoy_problem(state, unit, dest.province)
         if impossible is not None:
             return None, impossible
@@ -94,13 +94,13 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
 
 
 def _via_convoy_problem(state: State, unit: Unit, dest: str) -> Illegal | None:
-    """Why a move written 'via convoy' can never be carried out, where 'via convoy' binds the
-    unit to the convoy route (:attr:`~dipsat.rules.AdjacentConvoy.via_binds`): a legal order
-    is one that could be valid, not knowing the other orders (DATC 4.E.1); no convoy can
-    carry a fleet (6.A.7), an army inland, or an army where no chain of fleets now at sea
-    reaches (6.D.32). None where a convoy could carry it."""
-    if unit.kind is UnitKind.FLEET:
-        return Illegal(IllegalCode.CONVOY, "only armies can be convoyed (DATC 6.A.7)")
+    """Why an army's move written 'via convoy' can never be carried out, where 'via convoy'
+    binds the army to the convoy route (:attr:`~dipsat.rules.AdjacentConvoy.via_binds`): a
+    legal order is one that could be valid, not knowing the other orders (DATC 4.E.1); no
+    convoy carries an army inland, or where no chain of fleets now at sea reaches (6.D.32).
+    None where a convoy could carry it. (A fleet's 'via convoy' names no route a fleet
+    could take: the order means the move it names, 4.E.2, or is illegal as not adjacent,
+    6.A.7.)"""
     if convoy_route_on_board(state, unit.province, dest):
         return None
     province = state.map.provinces.get(dest)

@@ -1,0 +1,148 @@
+"""``dipsat fuzz`` (issue 20): the engine protocol, engines that fail, injected bugs found
+where they are, rule readings told apart from bugs, the case-runner adapter."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import dipsat
+from dipsat.cli import main
+from dipsat.engines.command import CommandEngine, FailureKind
+from dipsat.engines.protocol import ReplyError, read_reply, read_request, reply_json, request_line
+from dipsat.rules import Rules
+from dipsat.runners.fuzz import ask_engine, judge_run
+from dipsat.runners.generators import FAMILIES, generate
+from dipsat.state import state_problems
+
+ROOT = Path(__file__).resolve().parents[1]
+BUGGY = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'buggy_engine.py'}"
+DIPSAT_ENGINE = f"{sys.executable} {ROOT / 'docs' / 'engines' / 'dipsat_engine.py'}"
+CASE_RUNNER = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'case_runner.py'}"
+STANDARD = dipsat.load_variant("standard")
+ALL = ["convoys", "rings", "head_to_head", "coasts", "retreats", "adjustments", "games"]
+
+
+def fuzz(*args: str):
+    return CliRunner().invoke(main, ["fuzz", *args])
+
+
+# --- generators ---------------------------------------------------------------------------------
+
+
+def test_generated_phases_are_legal_and_reproducible() -> None:
+    variants = [STANDARD, dipsat.load_variant("modern")]
+    first = [next(g) for g in [generate(random.Random(7), variants, ALL, Rules.profile("2000"))] for _ in range(120)]
+    again = [next(g) for g in [generate(random.Random(7), variants, ALL, Rules.profile("2000"))] for _ in range(120)]
+    assert first == again
+    assert {g.family for g in first} == set(ALL)
+    assert all(not state_problems(g.state) for g in first)
+    assert set(FAMILIES) | {"games"} == set(ALL)
+
+
+# --- the protocol -------------------------------------------------------------------------------
+
+
+def test_a_request_and_its_reply_read_back() -> None:
+    state, orders = next((g.state, list(g.orders)) for g in generate(random.Random(3), [STANDARD], ["convoys"],
+                                                                       Rules.profile("2000")))
+    request_id, read_state, read_orders = read_request(request_line("r-1", state, orders))
+    assert (request_id, read_state, read_orders) == ("r-1", state, orders)
+    result = dipsat.adjudicate(state, orders, Rules.profile("2000"))
+    line = json.dumps(reply_json("r-1", result.after, result.retreat_options, {0: True}))
+    reply = read_reply(line, "r-1", state, len(orders))
+    assert reply.after == result.after and reply.succeeded == {0: True}
+    if result.after.dislodged:
+        assert reply.retreat_options == {u: tuple(sorted(o, key=str)) for u, o in result.retreat_options.items()}
+
+
+@pytest.mark.parametrize("line, message", [
+    ("not json", "not JSON"),
+    ('{"id": "other", "position": {}}', "answers request 'other', not 'r-1'"),
+    ('{"id": "r-1", "error": "boom"}', "the engine reports an error: boom"),
+    ('{"id": "r-1"}', "no 'position' object"),
+    ('{"id": "r-1", "position": {"phase": {"year": 1901, "season": "Fall", "kind": "Movement"}, '
+     '"units": [{"power": "France", "kind": "F", "location": "vie"}]}}', "its position cannot be read"),
+])
+def test_replies_that_are_not_answers_say_why(line: str, message: str) -> None:
+    with pytest.raises(ReplyError, match=message.replace("(", r"\(")):
+        read_reply(line, "r-1", STANDARD.initial_state(), 0)
+
+
+# --- engines that fail --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flag, kind", [("--crash-on", FailureKind.CRASHED), ("--garbage-on", FailureKind.GARBAGE),
+                                        ("--hang-on", FailureKind.HUNG)])
+def test_a_failing_engine_is_reported_per_request_and_nothing_is_lost(flag: str, kind: FailureKind) -> None:
+    """The third request of each start fails; the engine is restarted and the run goes on:
+    every request is counted once, as answered or as failed."""
+    with CommandEngine(f"{BUGGY} {flag} 3", timeout=3) as engine:
+        run = ask_engine(engine, [STANDARD], ["rings"], Rules.profile("2000"), seed=5, phases=7)
+    assert [p.id for p in run.phases] == [f"fuzz-5-{n:06d}" for n in range(7)]
+    assert [p.id for p in run.failed] == ["fuzz-5-000002", "fuzz-5-000005"]  # the third of each start
+    assert {p.failure.kind for p in run.failed if p.failure} == {kind}
+    assert all(j.status == "agreed" for j in judge_run(run, Rules.profile("2000"), "buggy"))
+
+
+def test_an_engine_that_cannot_start_is_a_failure_per_request() -> None:
+    with CommandEngine("/nonexistent/engine", timeout=1) as engine:
+        run = ask_engine(engine, [STANDARD], ["rings"], Rules.profile("2000"), seed=1, phases=2)
+    assert len(run.failed) == 2 and all(p.failure and p.failure.kind is FailureKind.CRASHED for p in run.failed)
+
+
+# --- verdicts -----------------------------------------------------------------------------------
+
+
+def test_dipsat_as_an_engine_agrees_and_under_another_profile_only_differs_in_rules() -> None:
+    res = fuzz("--against", f"cmd:{DIPSAT_ENGINE}", "--phases", "60", "--seed", "2")
+    assert res.exit_code == 0, res.output
+    assert "agreed 60, rule differences 0, disagreements 0, engine failures 0" in res.output
+    res = fuzz("--against", f"cmd:{DIPSAT_ENGINE} --rules 1971", "--phases", "80", "--seed", "2",
+               "--family", "convoys", "--family", "rings")
+    assert res.exit_code == 0, res.output
+    assert "disagreements 0" in res.output and "4.A.3=a" in res.output
+
+
+@pytest.mark.parametrize("bug, kind, what", [("retreat-to-origin", "movement", {"retreats"}),
+                                              ("overbuild", "adjustment", {"unit"})])
+def test_an_injected_bug_is_found_where_it_is(tmp_path: Path, bug: str, kind: str, what: set[str]) -> None:
+    report = tmp_path / "report.jsonl"
+    family = "retreats" if kind == "movement" else "adjustments"
+    res = fuzz("--against", f"cmd:{BUGGY} --bug {bug}", "--phases", "60", "--seed", "3", "--family", family,
+               "--report", str(report))
+    assert res.exit_code == 1, res.output
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    disagreements = [line for line in lines if line["status"] == "disagreed"]
+    assert disagreements and all(line["kind"] == kind for line in disagreements)
+    assert all({d["what"] for d in line["differences"]} == what for line in disagreements)
+    assert not [line for line in lines if line["status"] == "engine-failure"]
+
+
+def test_the_case_runner_adapter_finds_readings_and_disagreements() -> None:
+    res = fuzz("--against", f"cases:{CASE_RUNNER} {{file}} --rules 1971", "--phases", "4", "--seed", "4",
+               "--family", "rings")
+    assert res.exit_code == 0, res.output
+    assert "disagreements 0, engine failures 0" in res.output
+    res = fuzz("--against", f"cases:{CASE_RUNNER} {{file}} --always-fail", "--phases", "1", "--seed", "4",
+               "--family", "rings")
+    assert res.exit_code == 1 and "engine fails dipsat's result under every reading" in res.output
+
+
+def test_the_package_speaks_the_protocol() -> None:
+    res = fuzz("--against", "diplomacy", "--phases", "60", "--seed", "1")
+    assert "engine failures 0" in res.output, res.output
+    agreed = int(res.output.split("agreed ")[1].split(",")[0])
+    assert agreed >= 50, res.output
+
+
+@pytest.mark.parametrize("spec, message", [("nonsense", "expected diplomacy, cmd:COMMAND or 'cases:COMMAND {file}'"),
+                                            ("cases:runner", "must name the case file as {file}")])
+def test_bad_engine_names_are_one_line_errors(spec: str, message: str) -> None:
+    res = fuzz("--against", spec, "--phases", "1")
+    assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output
