@@ -1,4 +1,4 @@
-"""The prescan of a movement turn: what DESIGN.md keeps out of the CP-SAT model.
+"""The prescan of a movement turn: what docs/design.md keeps out of the CP-SAT model.
 
 Which orders are legal (DATC 4.E.1, with :mod:`dipsat.movement.legality`), which unit
 each order goes to (4.D.3, 4.C), which supports and convoys match (void otherwise),

@@ -1,7 +1,7 @@
 """A movement turn: prescan in Python (:mod:`.prescan`), decisions in CP-SAT
 (:mod:`.driver`), outcomes read once from the solution (:mod:`.resolution`), the new state.
 
-The prescan settles what DESIGN.md §3 keeps out of the model: which orders are
+The prescan settles what docs/design.md keeps out of the model: which orders are
 legal (DATC 4.E.1), which unit each order goes to (4.D.3), which supports and
 convoys match (void otherwise), and which army moves go by convoy (4.A.3).
 """
