@@ -72,6 +72,17 @@ class PhaseResult:
     """Movement: there are more consistent resolutions than :attr:`resolutions` (the
     driver stops enumerating at its cap, ``dipsat.movement.driver.MAX_RESOLUTIONS`` per independent part)."""
 
+    def __repr__(self) -> str:
+        """Compact: the phase, the rules and what happened in numbers."""
+        succeeded = sum(r.succeeded for r in self.results)
+        return (f"<PhaseResult {self.before.phase} (rules {self.rules}): {len(self.results)} orders, "
+                f"{succeeded} succeeded, {len(self.dislodgements)} dislodged; next {self.after.phase}>")
+
+    def _repr_svg_(self) -> str:
+        """The board with every order and result, as notebooks show it (:mod:`dipsat.svg`)."""
+        from .svg import board  # a printer, imported only when a notebook asks
+        return board(result=self)
+
     @property
     def dislodged(self) -> tuple[Dislodged, ...]:
         return self.after.dislodged

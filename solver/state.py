@@ -86,6 +86,18 @@ class State:
     def __hash__(self) -> int:
         return hash((self.phase, self.units, self.owners, self.dislodged, self.standoffs))
 
+    def __repr__(self) -> str:
+        """Compact, as python-chess shows a board: the variant, the phase and the counts
+        (``str(state.units)`` and friends say the rest)."""
+        extra = f", {len(self.dislodged)} dislodged" if self.dislodged else ""
+        return (f"<State {self.variant.name} {self.phase}: {len(self.units)} units, "
+                f"{len(self.owners)} centres owned{extra}>")
+
+    def _repr_svg_(self) -> str:
+        """The board, as notebooks show it (drawn by :mod:`dipsat.svg`)."""
+        from .svg import board  # a printer, imported only when a notebook asks
+        return board(self)
+
 
 def _unit_key(unit: Unit) -> tuple[str, str]:
     return (unit.location.province, unit.location.coast or "")

@@ -64,3 +64,17 @@ def test_setups_are_read_from_the_variants_own_file_tables():
     assert draw_after_unchanged_falls(dipsat.load_variant("modern")) == 3
     bare = dataclasses.replace(variant, tables={})
     assert setup_for(bare, None).players == 7 and draw_after_unchanged_falls(bare) is None
+
+
+def test_states_and_results_show_compactly_and_as_pictures() -> None:
+    """repr() stays short (it was 51 kB for the initial position), and notebooks get the
+    board as SVG through _repr_svg_, as python-chess's boards do."""
+    import dipsat
+    state = dipsat.load_variant("standard").initial_state()
+    assert repr(state) == "<State standard Spring 1901, Movement: 22 units, 22 centres owned>"
+    result = dipsat.adjudicate(state, [dipsat.notation.parse_order("A par - bur", state.variant)],
+                               dipsat.Rules.profile("2000"))
+    assert repr(result) == ("<PhaseResult Spring 1901, Movement (rules 2000): 1 orders, 1 succeeded, 0 dislodged; "
+                            "next Fall 1901, Movement>")
+    drawn, with_result = state._repr_svg_(), result._repr_svg_()
+    assert drawn.startswith("<svg") and with_result.startswith("<svg") and drawn != with_result
