@@ -71,11 +71,13 @@ function updatePermalink() {
 
 function showBoard(svg) {
   const board = $("#board");
+  const before = board.querySelector("svg.map");
+  const kept = before ? {home: before.dataset.home, view: before.getAttribute("viewBox")} : null;
   board.innerHTML = svg;
   const map = board.querySelector("svg.map");
   if (!map) return;
-  const [x, y, w, h] = map.getAttribute("viewBox").split(/\s+/).map(Number);
-  map.dataset.home = [x, y, w, h].join(" ");
+  map.dataset.home = map.getAttribute("viewBox").split(/\s+/).map(Number).join(" ");
+  if (kept && kept.home === map.dataset.home) map.setAttribute("viewBox", kept.view);  // the same map: keep the zoom
   for (const g of board.querySelectorAll("g.order")) {
     g.addEventListener("click", (event) => {
       if ($("#tool").value) return;
@@ -299,7 +301,10 @@ function renderComparison(comparison, pictures) {
   figures.className = "pictures";
   for (const [name, svg] of Object.entries(pictures || {})) {
     const fig = document.createElement("figure");
-    fig.innerHTML = svg;
+    const img = document.createElement("img");  // an image of its own: its ids stay apart from #board's
+    img.src = URL.createObjectURL(new Blob([svg], {type: "image/svg+xml"}));
+    img.alt = `the results under ${name}`;
+    fig.append(img);
     const caption = document.createElement("figcaption");
     caption.textContent = name;
     fig.append(caption);
