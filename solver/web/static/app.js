@@ -558,10 +558,16 @@ async function start() {
     state.phase = $("#phase").value.trim();
     setPosition(state);
   });
-  const catalogue = await call("/api/rules");
-  for (const p of catalogue.profiles) $("#rules").append(new Option(`${p.name}: ${p.title}`, p.name));
+  const rules = call("/api/rules").then((catalogue) => {
+    for (const p of catalogue.profiles) $("#rules").append(new Option(`${p.name}: ${p.title}`, p.name));
+  });
   const saved = location.hash.startsWith("#s=") ? location.hash.slice(3) : null;
   const caseId = new URLSearchParams(location.search).get("case");
+  if (!saved && !caseId) {  // the initial position: drawn while the rules' menu fills
+    await Promise.all([draw(), rules]);
+    return;
+  }
+  await rules;  // a saved state names a profile of the menu
   if (saved) {
     try {
       setInputs(decodeState(saved));
@@ -572,9 +578,7 @@ async function start() {
     await draw();
     return adjudicate();
   }
-  if (caseId) return openCase(caseId);
-  await draw();
-  document.body.dataset.ready = "1";
+  return openCase(caseId);
 }
 
 start().finally(() => { document.body.dataset.ready = "1"; });
