@@ -250,3 +250,29 @@ def test_serve_says_when_it_is_not_on_loopback(monkeypatch):
     assert calls[0][0] == "0.0.0.0" and calls[0][1] == 9999 and calls[0][2].timeout == 3
     quiet = CliRunner().invoke(main, ["serve"])
     assert "not loopback" not in quiet.stderr and calls[1][0] == "127.0.0.1" and calls[1][1] == 8765
+
+
+def test_serve_starts_answers_and_stops_cleanly_on_ctrl_c():
+    """The command as people run it: it says where it is, answers, and Ctrl-C (SIGINT) stops it
+    with exit status 0 and no traceback."""
+    import signal
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen([sys.executable, "-m", "dipsat.cli", "serve", "--port", str(port)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stderr.readline()
+        assert f"http://127.0.0.1:{port}/" in line, line
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rules", timeout=10) as answer:
+            assert json.load(answer)["default"]
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert "Traceback" not in err and "stopped" in err

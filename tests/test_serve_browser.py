@@ -8,6 +8,7 @@ not a skip: `.ci/run` installs it as README says."""
 
 from __future__ import annotations
 
+import json
 import os
 import time
 
@@ -82,6 +83,13 @@ def test_a_pasted_datc_test_adjudicated_explained_and_shared(page, chromium, url
     assert "4.A.2" in page.inner_text("#explanation")
     page.click("#board #order-move-edi-nth", force=True)  # an order on the map: its explanation
     assert page.inner_text("#explanation h3").startswith("England: F edi - nth")
+    before = page.get_attribute("#board svg.map", "viewBox")
+    page.hover("#board svg.map")
+    page.mouse.wheel(0, -300)  # the wheel zooms in on the map
+    zoomed = page.get_attribute("#board svg.map", "viewBox")
+    assert float(zoomed.split()[2]) < float(before.split()[2])
+    page.click("#zoom-reset")
+    assert page.get_attribute("#board svg.map", "viewBox") == before
     link = page.get_attribute("#permalink", "href")
     fresh = chromium.new_context()
     other = fresh.new_page()
@@ -152,6 +160,15 @@ def test_compare_what_if_and_export_a_ruling(page, url, tmp_path):
     assert page.evaluate("[...document.querySelectorAll('#comparison img')].every((i) => i.complete && i.naturalWidth > 0)")
     assert "difference" in page.inner_text("#comparison h3")
     assert page.query_selector("#results tr.changed") is not None  # the DPTG differs from the case's datc
+    for button, suffix, start in (("#export-case", ".txt", b"# Written by dipsat"), ("#export-svg", ".svg", b"<svg"),
+                                  ("#export-png", ".png", b"\x89PNG"), ("#export-json", ".json", b"{")):
+        with page.expect_download() as saved:
+            page.click(button)
+        target = tmp_path / f"export{suffix}"
+        saved.value.save_as(target)
+        assert saved.value.suggested_filename == f"6.F.24{suffix}" and target.read_bytes().startswith(start)
+    exported = json.loads((tmp_path / "export.json").read_text())
+    assert exported["format"] == "dipsat/1" and exported["rules"] == "dptg" and "pictures" not in exported
     with page.expect_download() as download:
         page.click("#export-ruling")
     path = tmp_path / "ruling.html"
