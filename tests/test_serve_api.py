@@ -276,3 +276,29 @@ def test_serve_starts_answers_and_stops_cleanly_on_ctrl_c():
             process.kill()
     assert process.returncode == 0, err
     assert "Traceback" not in err and "stopped" in err
+
+
+def test_a_recorded_game_is_read_phase_by_phase(client):
+    """A whole game (a dipsat game file, a godip history): its phases listed, each adjudicated
+    with its recorded orders; the first when none is named."""
+    from dipsat.formats.godip import write_godip_game
+    from dipsat.game import new_game
+    from dipsat.notation import parse_orders
+    from dipsat.runners.recorded import game_record
+
+    game = new_game("standard")
+    for text in ("France: A par - bur\nGermany: A mun - ruh", "France: A bur - mun\nGermany: A ruh - bel"):
+        orders, errors = parse_orders(text, game.state.variant, game.state.phase.kind)
+        assert not errors
+        game.play(orders)
+    for text in (game.dumps(), write_godip_game(game_record(game))):
+        first = client.post("/api/adjudicate", json={"position": text, "pictures": False}).json()
+        assert first["input"]["phases"][:2] == ["S1901M", "F1901M"] and first["input"]["phase"] == "S1901M"
+        assert ("France: A par - bur", "succeeds") in [(o["order"], o["result"]) for o in first["orders"]]
+        fall = client.post("/api/adjudicate", json={"position": text, "phase": "F1901M", "pictures": False}).json()
+        assert ("France: A bur - mun", "succeeds") in [(o["order"], o["result"]) for o in fall["orders"]]
+        missing = client.post("/api/adjudicate", json={"position": text, "phase": "S1950M"})
+        assert missing.status_code == 400 and "S1950M" in missing.json()["error"]
+        assert "game.txt" not in missing.text and "/tmp" not in missing.text  # the server's own file is not named
+    wrong = client.post("/api/adjudicate", json={"position": "standard", "phase": "S1901M"})
+    assert wrong.status_code == 400 and "recorded game" in wrong.json()["error"]

@@ -179,3 +179,24 @@ def test_compare_what_if_and_export_a_ruling(page, url, tmp_path):
     assert page.inner_text("#ruling-rules") == "dptg"
     assert len(page.query_selector_all("#ruling-results tr")) == 10  # a header and the nine orders
     assert page.query_selector("#ruling-board svg") is not None and "CASE" in page.inner_text("#ruling-case")
+
+
+def test_a_recorded_game_back_and_forth_through_its_phases(page, url):
+    from dipsat.game import new_game
+    from dipsat.notation import parse_orders
+
+    game = new_game("standard")
+    for text in ("France: A par - bur", "France: A bur - mun"):
+        game.play(parse_orders(text, game.state.variant, game.state.phase.kind)[0])
+    ready(page, url)
+    page.fill("#position", game.dumps())
+    page.fill("#orders", "")
+    adjudicate(page)
+    assert page.is_visible("#game-row") and page.input_value("#game-phase") == "S1901M"
+    assert ("France: A par - bur", "succeeds") in results(page)
+    page.click("#game-next")
+    until(page, lambda: page.input_value("#game-phase") == "F1901M" and "bur - mun" in page.inner_text("#results"),
+          "the next phase")
+    assert ("France: A bur - mun", "bounced") in results(page)  # A mun holds: no order
+    page.click("#game-prev")
+    until(page, lambda: "par - bur" in page.inner_text("#results"), "back to the first phase")

@@ -23,7 +23,7 @@ MAX_ORDERS = 500
 """Order lines a request may give (a full Standard board has 34 units; Modern 64)."""
 MAX_COMPARE = 8
 """Rule sets one comparison may name."""
-_KNOWN = {"position", "case", "orders", "rules", "explain", "all", "compare", "pictures", "area"}
+_KNOWN = {"position", "case", "phase", "orders", "rules", "explain", "all", "compare", "pictures", "area"}
 
 
 class RequestError(DipsatError, ValueError):
@@ -68,7 +68,8 @@ def _position(request: Mapping[str, Any]) -> tuple[Position, str]:
     if raw is None:
         raw = "standard"
     try:
-        position = read_position(raw, _field(request, "case", str, None), orders_text)
+        position = read_position(raw, _field(request, "case", str, None), orders_text,
+                                 _field(request, "phase", str, None))
     except InputError as exc:
         raise RequestError(exc.problems) from None
     if not orders_text.strip() and position.orders_text is not None:
@@ -139,7 +140,8 @@ def draw_request(request: Any) -> dict[str, Any]:
             "coasts": {pid: sorted(p.coasts) for pid, p in position.state.variant.map.provinces.items() if p.coasts},
             "powers": [p.name for p in position.state.variant.powers],
             "input": {"name": position.name, "title": position.title, "note": position.note,
-                      "orders": orders_text, "rules": " ".join(position.rule_words)}}
+                      "orders": orders_text, "rules": " ".join(position.rule_words),
+                      "phases": position.phases, "phase": position.phase}}
 
 
 def _area(request: Mapping[str, Any], position: Position) -> str | list[str] | None:
@@ -175,7 +177,8 @@ def _input_json(position: Position, orders_text: str, result: Any, rejected: lis
     write_result_case(case, position.name.replace(" ", "_"), result, [r.order for r in result.results],
                       None, rejected)
     return {"name": position.name, "title": position.title, "note": position.note, "orders": orders_text,
-            "case": case.getvalue(), "next": state_to_json(result.after)}
+            "phases": position.phases, "phase": position.phase, "case": case.getvalue(),
+            "next": state_to_json(result.after)}
 
 
 def rules_catalogue() -> dict[str, Any]:

@@ -16,8 +16,11 @@ Every problem is a :class:`InputError` naming the field and, where there is one,
 from __future__ import annotations
 
 import io
+import json
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from ..board import Unit
@@ -55,16 +58,24 @@ class Position:
     crop: bool = False  # pictures show a corner of the map (a case, a DATC test)
     title: str = ""
     note: str = ""  # how the position was read, when the page should say so
+    phases: list[str] = field(default_factory=list)  # a recorded game's phases (the position is one of them)
+    phase: str = ""  # that phase
 
 
-def read_position(position: Any, case_id: str | None = None, orders_text: str = "") -> Position:
+def read_position(position: Any, case_id: str | None = None, orders_text: str = "",
+                  phase: str | None = None) -> Position:
     """The position a request names (see the module's docstring).
 
     :param orders_text: the orders as given: an empty position takes its units from them.
+    :param phase: the phase of a recorded game (``F1902M``; default: its first).
     :raises InputError: the position cannot be read.
     """
     from ..maps import bundled_variants
 
+    if _recorded_game(position):
+        return _recorded_position(position if isinstance(position, str) else json.dumps(position), phase)
+    if phase:
+        raise InputError(["phase: names a phase of a recorded game, and the position is not one"])
     if isinstance(position, dict):
         return _json_position(position)
     if not isinstance(position, str):
@@ -111,10 +122,7 @@ def read_rules(text: str, position_words: Sequence[str] = ()) -> Rules:
 
 def _json_position(data: Any) -> Position:
     from ..formats.dipsat_json import JsonFormatError, position_from_json
-    from ..game import GAME_FORMAT
 
-    if isinstance(data, dict) and (data.get("format") == GAME_FORMAT or "phases" in data):
-        raise InputError(["position: a recorded game, not a position: give one phase's state"])
     try:
         state, order_texts = position_from_json(data, source="position")
     except JsonFormatError as exc:
@@ -198,3 +206,50 @@ def _orders_position(text: str, source: str) -> Position:
         raise InputError(problems)
     return Position(state, "DATC test", text if source == "position" else None, orders if source == "position" else None,
                     crop=True, note=FROM_ORDERS)
+
+
+def _recorded_game(position: Any) -> bool:
+    """A whole game (a godip history, a saved game of the diplomacy package, a dipsat game file)."""
+    from ..formats.godip import is_godip_history
+
+    if isinstance(position, dict):
+        return "phases" in position
+    if not isinstance(position, str):
+        return False
+    text = position.lstrip()
+    if text.startswith("{"):
+        return '"phases"' in text and text.rstrip().endswith("}") and _has_phases(text)
+    return is_godip_history(text[:4096].encode("utf-8", "replace"))
+
+
+def _has_phases(text: str) -> bool:
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and "phases" in data
+
+
+def _recorded_position(text: str, phase: str | None) -> Position:
+    """A phase of a recorded game, read by the command line's reader (:mod:`dipsat.runners.recorded`)
+    from a file of the server's own making, never one the request names."""
+    from ..runners.recorded import load_record, recorded_position
+
+    with tempfile.TemporaryDirectory(prefix="dipsat-serve-") as folder:
+        path = str(Path(folder) / "game.txt")
+        Path(path).write_text(text, encoding="utf-8")
+        try:
+            names = [p.name for p in load_record(path).phases]
+            if not names:
+                raise InputError(["position: a recorded game without phases"])
+            chosen = phase or names[0]
+            recorded = recorded_position(path, chosen)
+        except DipsatError as exc:
+            raise InputError([str(exc).replace(path, "position").replace("--phase", "phase")]) from None
+    from ..notation import format_order
+
+    orders = "\n".join(format_order(order) for order in recorded.orders)
+    warnings = [w.replace(path, "position") for w in recorded.warnings]
+    return Position(recorded.state, recorded.name.replace("game ", "", 1) if recorded.name.startswith("game ")
+                    else recorded.name, orders, recorded.orders, silent=recorded.silent,
+                    note="; ".join(warnings), phases=names, phase=chosen)

@@ -33,7 +33,7 @@ function status(text, error = false) {
 
 function inputs() {
   return {p: $("#position").value, o: $("#orders").value, r: $("#rules").value, x: $("#overrides").value.trim(),
-          c: $("#compare").value.trim(), a: $("#show-all").checked};
+          c: $("#compare").value.trim(), a: $("#show-all").checked, g: $("#game-phase").value};
 }
 
 function setInputs(s) {
@@ -43,6 +43,26 @@ function setInputs(s) {
   $("#overrides").value = s.x ?? "";
   $("#compare").value = s.c ?? "";
   $("#show-all").checked = s.a ?? true;
+  showPhases(s.g ? [s.g] : [], s.g ?? "");
+}
+
+function showPhases(phases, chosen) {
+  // a recorded game: its phases, to go back and forth through
+  const select = $("#game-phase");
+  if ([...select.options].map((o) => o.value).join() !== phases.join()) {
+    select.replaceChildren(...phases.map((p) => new Option(p, p)));
+  }
+  select.value = chosen;
+  $("#game-row").hidden = phases.length === 0;
+}
+
+async function goToPhase(step) {
+  const select = $("#game-phase");
+  const k = select.selectedIndex + step;
+  if (k < 0 || k >= select.options.length) return;
+  select.selectedIndex = k;
+  $("#orders").value = "";  // the phase's recorded orders
+  await adjudicate();
 }
 
 function rulesText(s) { return [s.r, s.x].filter(Boolean).join(" "); }
@@ -149,7 +169,8 @@ function showRejected(lines) {
 async function draw() {
   const s = inputs();
   try {
-    const data = await call("/api/draw", {position: s.p, orders: s.o});
+    const data = await call("/api/draw", {position: s.p, orders: s.o, phase: s.g || null});
+    showPhases(data.input.phases, data.input.phase);
     page.drawn = data;
     showBoard(data.pictures.board);
     showRejected(data.rejected);
@@ -168,7 +189,8 @@ async function adjudicate() {
   try {
     const started = performance.now();
     const data = await call("/api/adjudicate", {position: s.p, orders: s.o, rules: rulesText(s), explain: true,
-                                                all: s.a, compare: s.c});
+                                                all: s.a, compare: s.c, phase: s.g || null});
+    showPhases(data.input.phases, data.input.phase);
     page.last = data;
     page.resolution = 0;
     if (!s.o.trim() && data.input.orders) $("#orders").value = data.input.orders;  // the position's own orders
@@ -320,7 +342,7 @@ async function step() {
   if (!page.last) return;
   page.history.push(inputs());
   const next = page.last.input.next;
-  setInputs({...inputs(), p: JSON.stringify(next, null, 1), o: ""});
+  setInputs({...inputs(), p: JSON.stringify(next, null, 1), o: "", g: ""});
   page.last = null;
   $("#back").disabled = false;
   $("#step").disabled = true;
@@ -368,6 +390,7 @@ function editableState() {
 
 async function setPosition(state) {
   $("#position").value = JSON.stringify(state, null, 1);
+  showPhases([], "");
   page.last = null;
   clearResults();
   await draw();
@@ -546,6 +569,10 @@ async function start() {
   $("#adjudicate").addEventListener("click", adjudicate);
   $("#step").addEventListener("click", step);
   $("#back").addEventListener("click", back);
+  $("#game-prev").addEventListener("click", () => goToPhase(-1));
+  $("#game-next").addEventListener("click", () => goToPhase(1));
+  $("#game-phase").addEventListener("change", () => goToPhase(0));
+  $("#position").addEventListener("change", () => showPhases([], ""));  // a new position: no phase chosen yet
   $("#whatif").addEventListener("click", () => {
     if (!page.last) return status("adjudicate first", true);
     page.kept = new Map(page.last.orders.map((o) => [o.order, o.result]));
