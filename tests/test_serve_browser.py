@@ -119,6 +119,12 @@ def until(tab, check, what: str) -> None:
 
 def test_set_up_and_order_by_clicking_then_step_to_the_retreat_phase_and_back(page, url):
     ready(page, url)
+    page.select_option("#new-board", "modern empty")  # a board of another variant, emptied
+    until(page, lambda: '"modern"' in page.input_value("#position") and '"units": []' in page.input_value("#position"),
+          "an empty Modern board")
+    page.select_option("#new-board", "standard")
+    until(page, lambda: page.input_value("#position") == "standard" and
+          page.get_attribute("#board svg.dipsat-board", "data-variant") == "standard", "the standard board")
     page.select_option("#tool", "A")
     page.select_option("#power", "Germany")
     click_province(page, "ruh")

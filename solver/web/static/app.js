@@ -579,6 +579,21 @@ async function start() {
     status("results kept: change an order and adjudicate again to see what changes");
   });
   $("#tool").addEventListener("change", () => { page.clicks = []; $("#board").classList.toggle("editing", !!$("#tool").value); });
+  $("#new-board").addEventListener("change", async () => {
+    const [variant, empty] = $("#new-board").value.split(" ");
+    $("#new-board").value = "";
+    if (!variant) return;
+    setInputs({...inputs(), p: variant, o: "", g: ""});
+    clearResults();
+    page.last = null;
+    await draw();
+    if (empty && page.drawn) {
+      const state = editableState();
+      state.units = [];
+      await setPosition(state);
+    }
+    updatePermalink();
+  });
   $("#phase").addEventListener("change", () => {
     if (!page.drawn) return;
     const state = editableState();
