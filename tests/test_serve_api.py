@@ -225,8 +225,26 @@ def test_a_slow_adjudication_is_cut_off_and_does_not_block_the_others(monkeypatc
         quick = c.post("/api/adjudicate", json={"orders": "France: A par - bur", "pictures": False})
         assert quick.status_code == 200 and time.monotonic() - started < 3
         worker.join(5)
-        release.set()
         assert result["r"].status_code == 503 and "--timeout" in result["r"].json()["error"]
+        release.set()
+
+
+def test_a_late_adjudication_keeps_its_slot_until_it_is_done(monkeypatch):
+    """At most Limits.workers adjudications run at once, also counting those whose answer came
+    too late: a request that finds no free slot within the time limit is a 503."""
+    import dipsat.web.app as app_module
+
+    release = threading.Event()
+    monkeypatch.setattr(app_module, "draw_request", lambda request: (release.wait(10), {"slow": True})[1])
+    with TestClient(create_app(Limits(timeout=0.5, workers=1))) as c:
+        assert c.post("/api/draw", json={}).status_code == 503  # too late; its thread still works
+        busy = c.post("/api/adjudicate", json={"orders": "France: A par - bur", "pictures": False})
+        assert busy.status_code == 503 and "busy" in busy.json()["error"]
+        release.set()
+        deadline = time.monotonic() + 5
+        while (free := c.post("/api/adjudicate", json={"pictures": False})).status_code != 200:
+            assert time.monotonic() < deadline, free.text
+        assert free.json()["orders"] == []
 
 
 def test_the_command_line_does_not_import_the_web_layer():

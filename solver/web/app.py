@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
@@ -45,7 +46,8 @@ class Limits:
     max_bytes: int = 1_000_000
     """The largest request body, in bytes (413 beyond)."""
     workers: int = 4
-    """Adjudications run at once (in threads); more wait their turn."""
+    """Adjudications run at once (in threads), counting those whose answer came too late and that
+    are still working; more wait their turn (up to the time limit)."""
 
 
 def _error(problems: list[str], status: int) -> JSONResponse:
@@ -71,14 +73,32 @@ async def _body(request: Request, limits: Limits) -> Any:
         raise RequestError([f"the request: not valid JSON ({str(exc).splitlines()[0][:120]})"]) from None
 
 
-def _json_endpoint(job: Callable[[Any], dict[str, Any]], limits: Limits,
-                   limiter: anyio.CapacityLimiter) -> Callable[[Request], Awaitable[Response]]:
+def _in_a_slot(job: Callable[[Any], dict[str, Any]], slots: threading.BoundedSemaphore,
+               limits: Limits) -> Callable[[Any], dict[str, Any]]:
+    """`job` holding one of the `slots` while it works: a request whose answer came too late
+    keeps its slot until its thread is done, so at most :attr:`Limits.workers` adjudications
+    ever run at once, and a request that finds no slot within the time limit gets a 503."""
+
+    def run(payload: Any) -> dict[str, Any]:
+        if not slots.acquire(timeout=limits.timeout):
+            raise RequestError([f"the server is busy: no adjudication slot within --timeout {limits.timeout:g} s"], 503)
+        try:
+            return job(payload)
+        finally:
+            slots.release()
+
+    return run
+
+
+def _json_endpoint(job: Callable[[Any], dict[str, Any]], limits: Limits, limiter: anyio.CapacityLimiter,
+                   slots: threading.BoundedSemaphore) -> Callable[[Request], Awaitable[Response]]:
     """A POST endpoint: the body's JSON to `job` in a worker thread, within the time limit."""
+    bounded = _in_a_slot(job, slots, limits)
 
     async def endpoint(request: Request) -> Response:
         payload = await _body(request, limits)
         with anyio.move_on_after(limits.timeout) as scope:
-            data = await anyio.to_thread.run_sync(partial(job, payload), limiter=limiter, abandon_on_cancel=True)
+            data = await anyio.to_thread.run_sync(partial(bounded, payload), limiter=limiter, abandon_on_cancel=True)
         if scope.cancelled_caught:
             raise RequestError([f"the request took longer than the server's --timeout of {limits.timeout:g} s"], 503)
         return JSONResponse(data)
@@ -131,11 +151,12 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
 
 def create_app(limits: Limits = Limits()) -> Starlette:
     """The application: the page at ``/``, its files under ``/static``, the API under ``/api``."""
-    limiter = anyio.CapacityLimiter(limits.workers)
+    limiter = anyio.CapacityLimiter(4 * limits.workers)  # threads: those working, and those waiting for a slot
+    slots = threading.BoundedSemaphore(limits.workers)
     routes = [
         Route("/", _page),
-        Route("/api/adjudicate", _json_endpoint(adjudicate_request, limits, limiter), methods=["POST"]),
-        Route("/api/draw", _json_endpoint(draw_request, limits, limiter), methods=["POST"]),
+        Route("/api/adjudicate", _json_endpoint(adjudicate_request, limits, limiter, slots), methods=["POST"]),
+        Route("/api/draw", _json_endpoint(draw_request, limits, limiter, slots), methods=["POST"]),
         Route("/api/rules", _rules),
         Route("/api/cases", _cases(limiter)),
         Route("/api/case", _case(limiter)),
