@@ -64,6 +64,11 @@ def main() -> None:
         tab.fill("#orders", "France: A bur R gas")
         tab.click("#adjudicate")
         tab.wait_for_selector("#results tbody tr")
+        box = tab.locator("#board #province-bur").bounding_box()
+        tab.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        for _ in range(4):  # zoomed in on Burgundy with the wheel
+            tab.mouse.wheel(0, -200)
+            tab.wait_for_timeout(50)
         tab.screenshot(path=str(out / "serve-retreat.png"), full_page=True)
     print(f"wrote {out}/serve-paradox.png, serve-compare.png, serve-retreat.png")
 
