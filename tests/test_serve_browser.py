@@ -206,3 +206,16 @@ def test_a_recorded_game_back_and_forth_through_its_phases(page, url):
     assert ("France: A bur - mun", "bounced") in results(page)  # A mun holds: no order
     page.click("#game-prev")
     until(page, lambda: "par - bur" in page.inner_text("#results"), "back to the first phase")
+
+
+def test_a_case_file_of_ones_own_opened_in_the_page(page, url, tmp_path):
+    """A case file on the user's disk (e.g. one of a `validate --html` report's disagreements),
+    opened with the page's file chooser: read by the browser, adjudicated."""
+    path = tmp_path / "mine.txt"
+    path.write_text("CASE mine A bounce\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n  France: A par\n"
+                    "  Germany: A mun\nORDERS\n  France: A par - bur\n  Germany: A mun - bur\nEND\n")
+    ready(page, url)
+    page.set_input_files("#open-file", str(path))
+    until(page, lambda: page.query_selector("#results tbody tr") is not None, "the file adjudicated")
+    assert results(page) == [("France: A par - bur", "bounced"), ("Germany: A mun - bur", "bounced")]
+    assert page.input_value("#position").startswith("CASE mine")

@@ -560,12 +560,33 @@ async function setUpCaseSearch() {
   input.addEventListener("change", () => { if (input.value.trim()) openCase(input.value.trim()); });
 }
 
+// --- opening a file of one's own (read by the page: the server never sees a path) ----
+
+async function openFile(file) {
+  if (!file) return;
+  setInputs({p: await file.text(), o: "", r: "", x: "", c: "", a: true, g: ""});
+  status(`${file.name}: read`);
+  await adjudicate();
+}
+
+function setUpFiles() {
+  $("#open-file").addEventListener("change", (event) => openFile(event.target.files[0]));
+  for (const target of ["#position", "#board"]) {  // or dropped on the position or the board
+    $(target).addEventListener("dragover", (event) => event.preventDefault());
+    $(target).addEventListener("drop", (event) => {
+      event.preventDefault();
+      openFile(event.dataTransfer.files[0]);
+    });
+  }
+}
+
 // --- start ---------------------------------------------------------------------------
 
 async function start() {
   setUpPanZoom();
   setUpExports();
   setUpCaseSearch();
+  setUpFiles();
   $("#adjudicate").addEventListener("click", adjudicate);
   $("#step").addEventListener("click", step);
   $("#back").addEventListener("click", back);
