@@ -132,6 +132,12 @@ def test_set_up_and_order_by_clicking_then_step_to_the_retreat_phase_and_back(pa
     page.select_option("#power", "France")
     click_province(page, "bur")
     until(page, lambda: page.query_selector("#board #unit-france-A-bur") is not None, "A bur placed")
+    page.select_option("#tool", "F")  # a fleet on a split coast: the first coast, then the next
+    page.select_option("#power", "Russia")
+    click_province(page, "bul")
+    until(page, lambda: page.query_selector("#board #unit-russia-F-bul-ec") is not None, "F bul/ec placed")
+    click_province(page, "bul")
+    until(page, lambda: page.query_selector("#board #unit-russia-F-bul-sc") is not None, "F bul/sc next")
     page.select_option("#tool", "order")
     page.select_option("#order-kind", "move")
     click_province(page, "mun")
@@ -142,7 +148,8 @@ def test_set_up_and_order_by_clicking_then_step_to_the_retreat_phase_and_back(pa
     until(page, lambda: page.input_value("#orders").count("\n") == 2, "two orders given")
     assert page.input_value("#orders") == "Germany: A mun - bur\nGermany: A ruh S A mun - bur\n"
     page.select_option("#tool", "")
-    adjudicate(page)
+    page.focus("#orders")
+    page.keyboard.press("Control+Enter")  # adjudicates, as the button does
     assert results(page) == [("Germany: A mun - bur", "succeeds"), ("Germany: A ruh S A mun - bur", "succeeds")]
     page.click("#step")
     until(page, lambda: '"Retreat"' in page.input_value("#position"), "the retreat phase")

@@ -588,6 +588,11 @@ async function start() {
   setUpCaseSearch();
   setUpFiles();
   $("#adjudicate").addEventListener("click", adjudicate);
+  for (const box of ["#position", "#orders"]) {  // Ctrl+Enter in a text adjudicates
+    $(box).addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); adjudicate(); }
+    });
+  }
   $("#step").addEventListener("click", step);
   $("#back").addEventListener("click", back);
   $("#game-prev").addEventListener("click", () => goToPhase(-1));
