@@ -69,6 +69,15 @@ class AdjacentConvoy(Option):
                   "('via convoy'); then only the convoy route, even when there is no convoy.", v2="e",
                   name="dptg")
 
+    @property
+    def via_binds(self) -> bool:
+        """Does 'via convoy' alone send the army by convoy, with no land route to fall back
+        on, whatever the other orders (4.A.3 c and the DPTG)? Then a move written 'via
+        convoy' that no chain of fleets at sea could carry can never be valid, so it is
+        illegal (DATC 4.E.1, 6.D.32); under the other readings it is the land move it names
+        (4.E.2), or, where the destination is not adjacent, illegal as any such move is."""
+        return self in (AdjacentConvoy.R2000, AdjacentConvoy.DPTG)
+
 
 class RetreatAfterConvoy(Option):
     """DATC 4.A.5 Retreat when dislodged by convoy: may the unit retreat to the area the

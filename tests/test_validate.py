@@ -61,7 +61,8 @@ def _phase(name: str, units: dict, centres: dict, orders: dict | None = None, re
 def fallback_game() -> dict:
     """S1901M: England orders A LVP - EDI VIA with no fleet convoying. The package takes
     the land route (the army arrives, as the fleet leaves Edinburgh); DATC v3.0 (and
-    dipsat's 2000 profile) keeps it in Liverpool: the DATC v2.x reading, 4.A.3=intent
+    dipsat's 2000 profile) keeps it in Liverpool, the order illegal (4.E.1: no fleet at sea could
+    ever convoy it): the DATC v2.x reading, 4.A.3=intent
     (4.A.3=fallback gives the same here)."""
     variant = dipsat.load_variant("standard")
     start = variant.initial_state()
@@ -126,8 +127,8 @@ def test_land_fallback_is_a_rule_difference() -> None:
     first = report.phases[0]
     assert first.status == RULE_DIFFERENCE, first
     assert first.rule == "4.A.3=intent" and "4.A.3" in first.rule_title  # the package's known reading
-    assert any(d.subject == "ENGLAND: A LVP - EDI VIA" and d.recorded == "moves" and d.ours == "no convoy"
-               for d in first.differences)
+    assert any(d.subject == "ENGLAND: A LVP - EDI VIA" and d.recorded == "moves" and d.ours == "void"
+               for d in first.differences)  # no fleet at sea: 'via convoy' can never be carried out (4.E.1)
     assert "ENGLAND: A LVP - EDI VIA" in first.explanation
     # under the rule the record follows, the phase simply agrees
     again = validate_game(fallback_game(), Rules.profile("2000", {"4.A.3": "fallback"}))

@@ -170,6 +170,14 @@ def format_unit_line(unit: Unit) -> str:
     return str(unit)  # `Power: K loc`, the unit's own notation
 
 
+def case_variant(variant: Variant) -> str:
+    """The ``VARIANT_ALL`` name of a variant: ``Standard`` (``DATC_Standard`` with wings),
+    ``Modern``."""
+    if variant.name == "standard":
+        return "DATC_Standard" if variant.wings else "Standard"
+    return variant.name.capitalize()
+
+
 def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], orders: list[str],
                after: list[Unit] | None, dislodged: list[Unit] = (), owners: list[tuple[str, str]] | None = None,
                rules: str | None = None, title: str = "", prestate_dislodged: list[Unit] = (),

@@ -65,6 +65,10 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
     dest = order.dest
     if dest.province == unit.province:
         return None, Illegal(IllegalCode.SELF, "a unit cannot move to its own area (DATC 6.A.4)")
+    if order.via_convoy and rules.adjacent_convoy.via_binds and unit.kind is not UnitKind.WING:
+        impossible = _via_convoy_problem(state, unit, dest.province)
+        if impossible is not None:
+            return None, impossible
     if unit.kind is UnitKind.FLEET:
         if order.via_convoy and not the_map.can_reach_province(unit.kind, unit.location, dest.province):
             return None, Illegal(IllegalCode.CONVOY, "only armies can be convoyed (DATC 6.A.7)")
@@ -87,6 +91,23 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
         return None, Illegal(IllegalCode.UNREACHABLE,
                              _designated("an army cannot move to sea (DATC 6.A.2)", order.unit, unit, rules))
     return None, Illegal(IllegalCode.UNREACHABLE, "not adjacent, and no chain of fleets could convoy it (DATC 6.A.1, 6.D.32)")
+
+
+def _via_convoy_problem(state: State, unit: Unit, dest: str) -> Illegal | None:
+    """Why a move written 'via convoy' can never be carried out, where 'via convoy' binds the
+    unit to the convoy route (:attr:`~dipsat.rules.AdjacentConvoy.via_binds`): a legal order
+    is one that could be valid, not knowing the other orders (DATC 4.E.1); no convoy can
+    carry a fleet (6.A.7), an army inland, or an army where no chain of fleets now at sea
+    reaches (6.D.32). None where a convoy could carry it."""
+    if unit.kind is UnitKind.FLEET:
+        return Illegal(IllegalCode.CONVOY, "only armies can be convoyed (DATC 6.A.7)")
+    if convoy_route_on_board(state, unit.province, dest):
+        return None
+    province = state.map.provinces.get(dest)
+    if province is not None and province.kind is ProvinceKind.LAND:
+        return Illegal(IllegalCode.CONVOY, "ordered via convoy, but an army cannot be convoyed inland (DATC 4.E.1)")
+    return Illegal(IllegalCode.CONVOY, "ordered via convoy, but no chain of fleets at sea could convoy it "
+                                       "(DATC 4.E.1, 6.D.32)")
 
 
 def fleet_destination(the_map: Map, src: Location, dest: Location, rules: Rules) -> tuple[Location | None, Illegal | None]:

@@ -92,11 +92,15 @@ def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Presc
     `rules` agrees with `scanned` on :data:`PRESCAN_OPTIONS`, and its reading of DATC
     4.A.3 sends every army that can go by land the same way (4.A.3 only decides, at the
     end of :func:`_build_moves`, which of those moves try a convoy route, from what was
-    settled before). None where a new prescan is needed."""
+    settled before, and, through :attr:`~dipsat.rules.AdjacentConvoy.via_binds`, whether a
+    'via convoy' move no convoy could carry is legal). None where a new prescan is needed."""
     if any(getattr(rules, name) is not getattr(scanned, name) for name in PRESCAN_OPTIONS):
         return None
     if rules.adjacent_convoy is scanned.adjacent_convoy:
         return scan
+    if rules.adjacent_convoy.via_binds is not scanned.adjacent_convoy.via_binds and \
+            any(isinstance(order, Move) and order.via_convoy for order in scan.orders):
+        return None  # the reading decides whether an impossible 'via convoy' is legal (legality.py)
     p = scan.problem
     units = list(state.units)
     for k, m in scan.move_of.items():

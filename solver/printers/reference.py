@@ -107,7 +107,9 @@ def legal_orders(state: State, unit: Unit, rules: Rules) -> list[Order]:
     """Every order `unit` could be given in `state`'s phase that is legal (DATC 4.E.1, as
     :mod:`dipsat.movement.legality` decides it for the adjudicator): in a movement phase its hold,
     moves (each coast named; armies also by convoy where fleets now at sea could carry
-    them, ``via convoy`` where the destination is adjacent), supports of every unit it could support, convoys (a fleet at sea); in a retreat
+    them, ``via convoy`` where the destination is adjacent; a ``via convoy`` that no fleet
+    at sea could carry is illegal where the reading of DATC 4.A.3 binds the army to the
+    convoy, and elsewhere the land move it names, listed once), supports of every unit it could support, convoys (a fleet at sea); in a retreat
     phase its retreats and disband; in an adjustment phase its removal when its power
     must remove units."""
     ref = UnitRef(unit.location, unit.kind)  # the order carries the power, not the unit reference

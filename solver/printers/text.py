@@ -12,7 +12,7 @@ from typing import TextIO
 
 from ..board import PhaseKind, Unit
 from .compare import comparison_rows
-from ..formats.casefile import format_unit_line, write_case
+from ..formats.casefile import case_variant, format_unit_line, write_case
 from ..report import (adjustment_counts, disbanded_report, disorder_facts, disorder_reason, dislodged_report, order_power, sorted_results,
                                   status_word)
 from ..notation import RejectedOrder, format_order
@@ -122,13 +122,10 @@ def write_result_case(handle: TextIO, case_id: str, result: PhaseResult, orders:
     adjudicator (or ``dipsat cases``) can run it; order lines that could not be read
     (`rejected`) are comments."""
     before, after = result.before, result.after
-    variant = before.variant.name
-    if variant == "standard":
-        variant = "DATC_Standard" if before.variant.wings else "Standard"
     handle.write(f"# Written by dipsat adjudicate: POSTSTATE is dipsat's result under rules {result.rules}.\n")
     for line in rejected:
         handle.write(f"# Not read, skipped: {' '.join(str(line).split())}\n")
-    handle.write(f"VARIANT_ALL {variant}\n\n")
+    handle.write(f"VARIANT_ALL {case_variant(before.variant)}\n\n")
     dislodged: list[Unit] = []
     if before.phase.kind is PhaseKind.MOVEMENT and after.phase.kind is PhaseKind.RETREAT:
         dislodged = sorted((d.unit for d in after.dislodged), key=lambda u: (u.province, u.location.coast or ""))

@@ -244,11 +244,13 @@ def _convoy_route(rng: random.Random, state: State, army: Unit) -> tuple[str, li
     return dest, route
 
 
-def random_orders(rng: random.Random, state: State) -> list[Order]:
+def random_orders(rng: random.Random, state: State, notation_mistakes: bool = True) -> list[Order]:
     """Random orders for a position: mostly sensible (moves to neighbours, swaps, supports
     of planned moves, convoys along fleets at sea), some illegal or void, some for the
     wrong unit or phase, some given twice. Every order can be written as text and read
-    back (:func:`dipsat.notation.format_order`), so a game can record them."""
+    back (:func:`dipsat.notation.format_order`), so a game can record them. Without
+    `notation_mistakes`, every order names its unit's kind and coast and no wrong
+    nationality (DATC 4.C: questions of reading orders, not of adjudicating them)."""
     the_map = state.map
     provinces = sorted(the_map.provinces)
     powers = [p.name for p in state.variant.powers]
@@ -257,7 +259,7 @@ def random_orders(rng: random.Random, state: State) -> list[Order]:
         """The unit as an order names it; a support or convoy may name a target's
         nationality ("Turkish F con"), maybe wrongly."""
         r = rng.random()
-        if r < 0.85:
+        if r < 0.85 or not notation_mistakes:
             return UnitRef(unit.location, unit.kind)
         if r < 0.95:
             return UnitRef(Location(unit.province))  # kind and coast left out
@@ -298,7 +300,8 @@ def random_orders(rng: random.Random, state: State) -> list[Order]:
                 centre = rng.choice(homes) if rng.random() < 0.8 else rng.choice(provinces)
                 coasts = the_map.provinces[centre].coasts
                 loc = Location(centre, rng.choice(coasts)) if coasts and rng.random() < 0.7 else Location(centre)
-                build_kind = rng.choice((UnitKind.ARMY, UnitKind.FLEET, UnitKind.WING, None))
+                build_kind = rng.choice((UnitKind.ARMY, UnitKind.FLEET, UnitKind.WING, None) if notation_mistakes
+                                        else (UnitKind.ARMY, UnitKind.FLEET))
                 orders.append(Build(loc, build_kind, state.variant.home_of.get(centre) if rng.random() < 0.6 else power))
             elif r < 0.85 and state.units:
                 unit = rng.choice(state.units)

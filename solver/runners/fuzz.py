@@ -1,0 +1,220 @@
+"""``dipsat fuzz``: test another adjudicator without an archive.
+
+Generated phases (:mod:`dipsat.runners.generators`) go to the engine (the engine protocol,
+:mod:`dipsat.engines`); each answer becomes a recorded game of two phases -- the position
+and orders asked about, and the engine's next position -- so that everything ``dipsat
+validate`` does with an archive is done with the engine's answers: the comparison (units,
+dislodgements, retreat options, centres), the rule readings the engine follows, the
+verdicts, the written cases.
+
+An engine that crashes, hangs or answers with garbage is reported for that request
+(:class:`~dipsat.engines.command.EngineFailure`) and the run goes on; every request is
+counted once, as judged or as failed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..formats.records import RecordedGame, RecordedPhase, format_location, package_phase_name
+from ..maps import Variant
+from ..notation import format_order
+from ..orders import Order
+from ..rules import Rules
+from ..state import State
+from ..engines.command import EngineFailure
+from ..engines.protocol import EngineReply
+from .generators import Generated, generate
+from .validate import Difference
+
+__all__ = ["Engine", "FuzzPhase", "FuzzRun", "JudgedPhase", "ask_engine", "engine_record", "judge_run",
+           "other_readings", "write_fuzz_cases"]
+
+
+class Engine(Protocol):
+    """Anything that judges a phase as another adjudicator would."""
+
+    def judge(self, request_id: str, state: State, orders: list[Order]) -> EngineReply: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class FuzzPhase:
+    """One generated phase and the engine's answer (or how the engine failed)."""
+
+    id: str
+    generated: Generated
+    reply: EngineReply | None
+    failure: EngineFailure | None = None
+
+
+@dataclass
+class FuzzRun:
+    """What a run asked and was told, in the order asked."""
+
+    seed: int
+    phases: list[FuzzPhase] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def answered(self) -> list[FuzzPhase]:
+        return [p for p in self.phases if p.reply is not None]
+
+    @property
+    def failed(self) -> list[FuzzPhase]:
+        return [p for p in self.phases if p.failure is not None]
+
+
+def request_ids(seed: int) -> Iterator[str]:
+    n = 0
+    while True:
+        yield f"fuzz-{seed}-{n:06d}"
+        n += 1
+
+
+def ask_engine(engine: Engine, variants: list[Variant], families: list[str], rules: Rules, seed: int, *,
+               phases: int | None = None, minutes: float | None = None,
+               progress: Callable[[int], None] | None = None) -> FuzzRun:
+    """Generate phases (reproducibly from `seed`) and ask `engine` about each, until
+    `phases` were asked or `minutes` have passed (the first budget reached)."""
+    if phases is None and minutes is None:
+        raise ValueError("give a budget: phases or minutes")
+    run = FuzzRun(seed)
+    start = time.monotonic()
+    stream = generate(random.Random(seed), variants, families, rules)
+    for request_id, generated in zip(request_ids(seed), stream):
+        if phases is not None and len(run.phases) >= phases:
+            break
+        if minutes is not None and time.monotonic() - start >= minutes * 60:
+            break
+        try:
+            reply: EngineReply | None = engine.judge(request_id, generated.state, list(generated.orders))
+            run.phases.append(FuzzPhase(request_id, generated, reply))
+        except EngineFailure as failure:
+            run.phases.append(FuzzPhase(request_id, generated, None, failure))
+        if progress is not None:
+            progress(len(run.phases))
+    run.seconds = time.monotonic() - start
+    return run
+
+
+# --- the engine's answer as a recorded game -----------------------------------------------------
+
+
+def engine_record(phase: FuzzPhase, engine_name: str) -> RecordedGame:
+    """A generated phase and the engine's answer as a recorded game of two phases (the
+    second is the engine's next position, not played), judged as validate judges
+    archives: on positions, with the retreat options where the engine gives them."""
+    assert phase.reply is not None
+    state = phase.generated.state
+    reply = phase.reply
+    first = RecordedPhase(0, package_phase_name(state.phase), state.phase, state,
+                          [(o, format_order(o)) for o in phase.generated.orders], results_recorded=False)
+    after = reply.after
+    nxt = RecordedPhase(1, package_phase_name(after.phase), after.phase, after, results_recorded=False)
+    if reply.retreat_options is not None:
+        nxt.retreat_options = {u.province: tuple(format_location(loc) for loc in options)
+                               for u, options in reply.retreat_options.items()}
+        nxt.retreat_options_recorded = True
+    return RecordedGame(phase.id, state.variant.name, (), state.variant, [first, nxt], format=f"engine:{engine_name}")
+
+
+def other_readings(rules: Rules) -> Callable[[State, list[Order]], list[Rules]]:
+    """For a phase, every single-issue change of `rules` among the DATC chapter-4 issues
+    the phase touches (what a case-runner engine is asked about when dipsat's result fails)."""
+    from ..rules import ISSUES
+    from .rule_scope import issues_touched
+
+    def readings(state: State, orders: list[Order]) -> list[Rules]:
+        out = []
+        for number in sorted(n for n in issues_touched(state, orders) if n in ISSUES):
+            for option in ISSUES[number].options:
+                if option != rules.choice(number):
+                    out.append(Rules.profile(rules.profile_name, {**rules.overrides, number: option}))
+        return out
+
+    return readings
+
+
+# --- judging --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JudgedPhase:
+    """A generated phase judged: ``agreed``, ``rule-difference`` (the engine follows
+    `rule`) or ``disagreed``, with the differences under the run's rules."""
+
+    id: str
+    family: str
+    kind: str
+    status: str
+    rule: str | None
+    differences: tuple[Difference, ...]
+    orders: tuple[str, ...]
+    shapes: tuple[str, ...] = ()
+    """The kinds of the orders involved (``move``, ``move via convoy``, ``support_move``, ...)."""
+    case: str = ""
+
+    @property
+    def signature(self) -> str:
+        """What kind of difference, on which kinds of orders: disagreements alike in these
+        are grouped (likely one bug of the engine)."""
+        whats = sorted({d.what for d in self.differences})
+        return f"{self.kind}: {'+'.join(whats)}" + (f" [{', '.join(self.shapes)}]" if self.shapes else "")
+
+    @property
+    def summary(self) -> str:
+        return "; ".join(f"{d.what} {d.subject}: engine {d.recorded}, dipsat {d.ours}" for d in self.differences[:3]) + (
+            f"; +{len(self.differences) - 3} more" if len(self.differences) > 3 else "")
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "family": self.family, "kind": self.kind, "status": self.status, "rule": self.rule,
+                "signature": self.signature, "differences": [d.to_json() for d in self.differences],
+                "orders": list(self.orders)}
+
+
+def _shapes(phase: FuzzPhase, involved: list[str]) -> tuple[str, ...]:
+    """The kinds of the orders of `phase` whose texts (as validate writes them) are `involved`."""
+    from ..formats.dipsat_json import ORDER_TYPES
+    from ..orders import Move
+    wanted = set(involved)
+    out = set()
+    for order in phase.generated.orders:
+        if f"{(order.power or '?').upper()}: {format_order(order)}" in wanted:
+            via = isinstance(order, Move) and order.via_convoy
+            out.add(ORDER_TYPES[type(order)] + (" via convoy" if via else ""))
+    return tuple(sorted(out))
+
+
+def judge_run(run: FuzzRun, rules: Rules, engine_name: str, cases: bool = False) -> list[JudgedPhase]:
+    """Every answered phase of `run` judged against the engine's answer."""
+    from .validate import validate_recorded
+    out = []
+    for phase in run.answered:
+        assert phase.reply is not None
+        state = phase.generated.state
+        kind = state.phase.kind.value.lower()
+        if phase.reply.unknown:
+            out.append(JudgedPhase(phase.id, phase.generated.family, kind, "disagreed", None, (
+                Difference("case", "POSTSTATE", "fails dipsat's result under every reading", "dipsat's result"),),
+                tuple(format_order(o) for o in phase.generated.orders)))
+            continue
+        report = validate_recorded(engine_record(phase, engine_name), rules, phase.id, cases=cases).phases[0]
+        out.append(JudgedPhase(phase.id, phase.generated.family, kind, report.status, report.rule,
+                               tuple(report.differences), tuple(report.orders), _shapes(phase, report.orders),
+                               report.case))
+    return out
+
+
+def write_fuzz_cases(folder: str, judged: list[JudgedPhase]) -> None:
+    """Each disagreement's case file as ``ID.txt`` in `folder`."""
+    import os
+    for j in judged:
+        if j.status == "disagreed" and j.case:
+            with open(os.path.join(folder, f"{j.id}.txt"), "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(j.case)

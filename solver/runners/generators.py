@@ -1,0 +1,339 @@
+"""Positions where the rules are hard, for testing other adjudicators (``dipsat fuzz``).
+
+Each family builds a phase (a legal position and orders for it) around one pattern of DATC
+chapter 6, on a board that is otherwise random: the pattern's units are placed in a corner
+of the map chosen at random, the rest of the board gets random units and the sensible,
+sometimes mistaken orders of :func:`dipsat.runners.invariants.random_orders`. Everything
+is drawn from the ``random.Random`` given, so a seed reproduces a run.
+
+Families (``--family``): ``convoys`` (convoys, disruptions and paradoxes, DATC 6.F/6.G),
+``rings`` (circular movement with supports and convoys, 6.C), ``head_to_head`` (battles
+between units moving into each other, with supports, beleaguered garrisons and
+self-dislodgement, 6.D/6.E), ``coasts`` (fleets and supports at split coasts, 6.B),
+``retreats`` (a movement phase whose convoyed attacks dislodge units, and retreat phases,
+6.H), ``adjustments`` (builds and removals, civil disorder with ties, 6.I/6.J) and
+``games`` (whole random games: movement, retreats and adjustments in sequence).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from ..adjudicator import adjudicate
+from ..board import Location, PhaseKind, Unit, UnitKind
+from ..maps import ProvinceKind, Variant
+from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
+from ..rules import Rules
+from ..state import State, state_problems
+from .invariants import random_orders, random_state
+
+__all__ = ["FAMILIES", "Generated", "generate"]
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One generated phase: its family, the position and the orders."""
+
+    family: str
+    state: State
+    orders: tuple[Order, ...]
+
+
+def _ref(unit: Unit) -> UnitRef:
+    return UnitRef(unit.location, unit.kind)
+
+
+def _place(state: State, units: list[Unit]) -> State:
+    """`state` with `units` placed (replacing whatever stood in their provinces)."""
+    taken = {u.province for u in units}
+    kept = [u for u in state.units if u.province not in taken]
+    return state.with_(units=tuple(kept + units))
+
+
+def _army_spots(variant: Variant) -> list[str]:
+    return sorted(p for p, prov in variant.map.provinces.items() if prov.kind is not ProvinceKind.SEA)
+
+
+def _sparse(rng: random.Random, variant: Variant, kind: PhaseKind = PhaseKind.MOVEMENT) -> State:
+    return random_state(rng, variant, kind, density=rng.choice((0.15, 0.3)))
+
+
+def _orders(rng: random.Random, state: State) -> list[Order]:
+    """Random orders, without mistakes of notation (an engine is tested on adjudication)."""
+    return random_orders(rng, state, notation_mistakes=False)
+
+
+def _background(rng: random.Random, state: State, fixed: dict[str, Order]) -> list[Order]:
+    """Random orders for the units the pattern does not order, then the pattern's orders."""
+    others = [o for o in _orders(rng, state) if getattr(getattr(o, "unit", None), "province", None) not in fixed]
+    orders = others + list(fixed.values())
+    rng.shuffle(orders)
+    return orders
+
+
+def _other_power(rng: random.Random, variant: Variant, power: str) -> str:
+    return rng.choice([p.name for p in variant.powers if p.name != power] or [power])
+
+
+def _fleet_location(variant: Variant, province: str) -> Location | None:
+    locations = variant.map.fleet_locations(province)
+    return locations[0] if locations else None
+
+
+# --- the families -------------------------------------------------------------------------------
+
+
+def _convoys(rng: random.Random, variant: Variant) -> tuple[State, list[Order]]:
+    """A chain of fleets convoying an army (sometimes to an adjacent area, sometimes a swap),
+    the fleets attacked with support, the attacked province's unit supporting an attack
+    on a fleet: disruptions and paradoxes (DATC 6.F, 6.G)."""
+    the_map = variant.map
+    state = _sparse(rng, variant)
+    coasts = [p for p in _army_spots(variant) if the_map.sea_neighbours.get(p)]
+    for _ in range(30):
+        origin = rng.choice(coasts)
+        chain = [rng.choice(sorted(the_map.sea_neighbours[origin]))]
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            nxt = sorted(the_map.sea_neighbours[chain[-1]] - set(chain))
+            if nxt:
+                chain.append(rng.choice(nxt))
+        ends = sorted(p for p in the_map.neighbours(chain[-1]) if p in coasts and p != origin)
+        if ends:
+            break
+    else:
+        return state, _orders(rng, state)
+    dest = rng.choice(ends)
+    power = rng.choice([p.name for p in variant.powers])
+    army = Unit(power, UnitKind.ARMY, Location(origin))
+    fleets = [Unit(power if rng.random() < 0.7 else _other_power(rng, variant, power), UnitKind.FLEET, Location(s))
+              for s in chain]
+    placed = [army, *fleets]
+    fixed: dict[str, Order] = {origin: Move(_ref(army), Location(dest), rng.random() < 0.5, power)}
+    for f in fleets:
+        fixed[f.province] = Convoy(_ref(f), _ref(army), Location(dest), f.power)
+    defender_power = _other_power(rng, variant, power)
+    if rng.random() < 0.8:  # someone at the destination, maybe moving back (a convoyed swap)
+        defender = Unit(defender_power, UnitKind.ARMY, Location(dest))
+        placed.append(defender)
+        if rng.random() < 0.4 and dest in the_map.neighbours(origin):
+            fixed[dest] = Move(_ref(defender), Location(origin), False, defender_power)
+        else:
+            target = rng.choice(fleets)
+            if target.province in the_map.neighbours(dest):  # the paradox pattern (6.F.14, 6.F.24)
+                fixed[dest] = SupportHold(_ref(defender), _ref(target), defender_power)
+    for f in fleets:  # attacks on the convoying fleets, with support
+        if rng.random() < 0.6:
+            near = sorted(p for p in the_map.sea_neighbours.get(f.province, ()) if p not in chain)
+            near += sorted(p for p in the_map.neighbours(f.province) if p not in chain and p != origin and p != dest
+                           and the_map.provinces[p].kind is ProvinceKind.COAST)
+            spots = [p for p in near if p not in {u.province for u in placed}]
+            if not spots:
+                continue
+            where = _fleet_location(variant, rng.choice(spots))
+            if where is None:
+                continue
+            attacker = Unit(defender_power, UnitKind.FLEET, where)
+            placed.append(attacker)
+            if variant.map.can_move(UnitKind.FLEET, attacker.location, f.location):
+                fixed[attacker.province] = Move(_ref(attacker), f.location, False, defender_power)
+                helper_spots = [p for p in near if p not in {u.province for u in placed}]
+                if helper_spots and rng.random() < 0.7:
+                    at = _fleet_location(variant, rng.choice(helper_spots))
+                    if at is not None and variant.map.can_reach_province(UnitKind.FLEET, at, f.province):
+                        helper = Unit(defender_power, UnitKind.FLEET, at)
+                        placed.append(helper)
+                        fixed[helper.province] = SupportMove(_ref(helper), _ref(attacker), f.location, defender_power)
+    state = _place(state, placed)
+    return state, _background(rng, state, fixed)
+
+
+def _ring_cycle(rng: random.Random, variant: Variant, length: int) -> list[str] | None:
+    the_map = variant.map
+    spots = _army_spots(variant)
+    for _ in range(40):
+        path = [rng.choice(spots)]
+        while len(path) < length:
+            nxt = sorted(p for p in the_map.army_adjacency.get(path[-1], ()) if p not in path)
+            if not nxt:
+                break
+            path.append(rng.choice(nxt))
+        if len(path) == length and path[0] in the_map.army_adjacency.get(path[-1], ()):
+            return path
+    return None
+
+
+def _rings(rng: random.Random, variant: Variant) -> tuple[State, list[Order]]:
+    """Armies moving round a ring, with supports, an attack from outside, sometimes a unit
+    in the ring that holds (DATC 6.C)."""
+    state = _sparse(rng, variant)
+    ring = _ring_cycle(rng, variant, rng.choice((3, 3, 4, 5)))
+    if ring is None:
+        return state, _orders(rng, state)
+    powers = [p.name for p in variant.powers]
+    units = [Unit(rng.choice(powers), UnitKind.ARMY, Location(p)) for p in ring]
+    fixed: dict[str, Order] = {}
+    for i, u in enumerate(units):
+        nxt = ring[(i + 1) % len(ring)]
+        fixed[u.province] = Move(_ref(u), Location(nxt), False, u.power) if rng.random() < 0.9 else Hold(_ref(u), u.power)
+    placed = list(units)
+    taken = set(ring)
+    for u in units:  # an outside attack or a support, now and then
+        if rng.random() < 0.4:
+            near = sorted(p for p in variant.map.army_adjacency.get(u.province, ()) if p not in taken)
+            if near:
+                spot = rng.choice(near)
+                other = Unit(rng.choice(powers), UnitKind.ARMY, Location(spot))
+                taken.add(spot)
+                placed.append(other)
+                move = fixed[u.province]
+                if isinstance(move, Move) and rng.random() < 0.5 and move.dest.province in variant.map.army_adjacency.get(spot, ()):
+                    fixed[spot] = SupportMove(_ref(other), _ref(u), move.dest, other.power)
+                else:
+                    fixed[spot] = Move(_ref(other), u.location, False, other.power)
+    state = _place(state, placed)
+    return state, _background(rng, state, fixed)
+
+
+def _head_to_head(rng: random.Random, variant: Variant) -> tuple[State, list[Order]]:
+    """Two units moving into each other, supported on both sides (sometimes by the other
+    side's own power), a third attacking one of them; beleaguered garrisons; supports
+    against one's own unit (DATC 6.D, 6.E)."""
+    state = _sparse(rng, variant)
+    the_map = variant.map
+    a_spot = rng.choice(_army_spots(variant))
+    near = sorted(the_map.army_adjacency.get(a_spot, ()))
+    if not near:
+        return state, _orders(rng, state)
+    b_spot = rng.choice(near)
+    powers = [p.name for p in variant.powers]
+    pa = rng.choice(powers)
+    pb = pa if rng.random() < 0.15 else _other_power(rng, variant, pa)
+    a, b = Unit(pa, UnitKind.ARMY, Location(a_spot)), Unit(pb, UnitKind.ARMY, Location(b_spot))
+    fixed: dict[str, Order] = {a_spot: Move(_ref(a), b.location, False, pa), b_spot: Move(_ref(b), a.location, False, pb)}
+    placed, taken = [a, b], {a_spot, b_spot}
+    for mover, dest in ((a, b_spot), (b, a_spot)):
+        for spot in sorted(set(the_map.army_adjacency.get(dest, ())) - taken):
+            r = rng.random()
+            if r < 0.25:
+                helper = Unit(rng.choice((pa, pb, rng.choice(powers))), UnitKind.ARMY, Location(spot))
+                fixed[spot] = SupportMove(_ref(helper), _ref(mover), Location(dest), helper.power)
+            elif r < 0.4:
+                helper = Unit(rng.choice(powers), UnitKind.ARMY, Location(spot))
+                fixed[spot] = Move(_ref(helper), Location(dest), False, helper.power)  # a third attacker
+            elif r < 0.5:
+                helper = Unit(rng.choice(powers), UnitKind.ARMY, Location(spot))
+                fixed[spot] = SupportHold(_ref(helper), _ref(mover), helper.power)  # void: the unit moves
+            else:
+                continue
+            placed.append(helper)
+            taken.add(spot)
+    state = _place(state, placed)
+    return state, _background(rng, state, fixed)
+
+
+def _coasts(rng: random.Random, variant: Variant) -> tuple[State, list[Order]]:
+    """Fleets ordered to split-coast provinces, with the coast named, left out or wrong;
+    supports naming a coast or not (DATC 6.B, 4.B)."""
+    state = _sparse(rng, variant)
+    the_map = variant.map
+    split = sorted(p for p, prov in the_map.provinces.items() if prov.coasts)
+    if not split:
+        return state, _orders(rng, state)
+    target = rng.choice(split)
+    powers = [p.name for p in variant.powers]
+    placed: list[Unit] = []
+    fixed: dict[str, Order] = {}
+    taken = {target}
+    for coast in the_map.provinces[target].coasts:
+        for loc in sorted(the_map.fleet_adjacency.get(Location(target, coast), ()), key=str):
+            if loc.province in taken or rng.random() < 0.5:
+                continue
+            fleet = Unit(rng.choice(powers), UnitKind.FLEET, loc)
+            taken.add(loc.province)
+            placed.append(fleet)
+            r = rng.random()
+            dest = Location(target, coast) if r < 0.5 else Location(target) if r < 0.75 else Location(
+                target, rng.choice(the_map.provinces[target].coasts))
+            if placed[:-1] and rng.random() < 0.4:
+                other = placed[0]
+                order = fixed.get(other.province)
+                if isinstance(order, Move):
+                    written = order.dest if rng.random() < 0.5 else Location(order.dest.province)
+                    fixed[fleet.province] = SupportMove(_ref(fleet), _ref(other), written, fleet.power)
+                    continue
+            fixed[fleet.province] = Move(_ref(fleet), dest, False, fleet.power)
+    if rng.random() < 0.5:  # someone at home there
+        kind = rng.choice((UnitKind.ARMY, UnitKind.FLEET))
+        loc = Location(target) if kind is UnitKind.ARMY else Location(target, rng.choice(the_map.provinces[target].coasts))
+        placed.append(Unit(rng.choice(powers), kind, loc))
+    state = _place(state, placed)
+    return state, _background(rng, state, fixed)
+
+
+def _retreats(rng: random.Random, variant: Variant) -> tuple[State, list[Order]]:
+    """A convoyed attack that dislodges a unit (DATC 4.A.5, 6.H) -- played on to the retreat
+    phase half the time, with random retreat orders -- or a random retreat phase."""
+    if rng.random() < 0.3:
+        state = random_state(rng, variant, PhaseKind.RETREAT)
+        return state, _orders(rng, state)
+    state, orders = _convoys(rng, variant)
+    if rng.random() < 0.5:
+        return state, orders
+    after = adjudicate(state, orders, Rules.profile("datc")).after
+    if after.phase.kind is not PhaseKind.RETREAT:
+        return state, orders
+    return after, _orders(rng, after)
+
+
+def _adjustments(rng: random.Random, variant: Variant) -> tuple[State, list[Order]]:
+    """Builds and removals: too many, in occupied, foreign or non-home centres, twice in one
+    province, and powers in civil disorder that must remove units (ties in distance)."""
+    state = random_state(rng, variant, PhaseKind.ADJUSTMENT)
+    orders = _orders(rng, state)
+    if rng.random() < 0.5:  # a power in civil disorder: its orders dropped
+        powers = sorted({u.power for u in state.units})
+        if powers:
+            silent = rng.choice(powers)
+            orders = [o for o in orders if o.power != silent]
+    return state, orders
+
+
+FAMILIES: dict[str, Callable[[random.Random, Variant], tuple[State, list[Order]]]] = {
+    "convoys": _convoys, "rings": _rings, "head_to_head": _head_to_head, "coasts": _coasts,
+    "retreats": _retreats, "adjustments": _adjustments,
+}
+"""The families of generated phases (``games`` is :func:`generate`'s own: whole games)."""
+
+
+def _game(rng: random.Random, variant: Variant, rules: Rules, phases: int) -> Iterator[tuple[State, list[Order]]]:
+    """A random game from the initial position: each phase's random orders, adjudicated under
+    `rules` to reach the next."""
+    state = State.initial(variant)
+    for _ in range(phases):
+        orders = _orders(rng, state)
+        yield state, orders
+        state = adjudicate(state, orders, rules).after
+
+
+def generate(rng: random.Random, variants: list[Variant], families: list[str], rules: Rules) -> Iterator[Generated]:
+    """An endless stream of generated phases: families in turn, each on a random variant."""
+    while True:
+        for family in families:
+            variant = rng.choice(variants)
+            if family == "games":
+                for state, orders in _game(rng, variant, rules, rng.randrange(4, 12)):
+                    yield Generated(family, _legal(state), tuple(orders))
+                continue
+            state, orders = FAMILIES[family](rng, variant)
+            yield Generated(family, _legal(state), tuple(orders))
+
+
+def _legal(state: State) -> State:
+    """Generated positions are legal: one unit per province, every unit where its kind may
+    stand (a placed unit replaced whatever stood in its province)."""
+    problems = state_problems(state)
+    if problems:
+        raise AssertionError(f"a generated position is not legal: {problems[0]}")
+    return state
