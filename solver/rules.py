@@ -17,14 +17,14 @@ that ``dipsat rules`` prints and ``dipsat validate`` walks to try other readings
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .encodings.options import (ConvoyParadox, DislodgedUnitEffect, ModelOptions, MultiRouteDisruption, Option,
                                 SelfAttackViaConvoy, option)
 from .errors import DipsatError
 
-__all__ = ["AdjacentConvoy", "BuildCoast", "CivilDisorderHoldSupport", "CivilDisorderRemoval", "ConvoyParadox",
+__all__ = ["AdjacentConvoy", "compared_rules", "BuildCoast", "CivilDisorderHoldSupport", "CivilDisorderRemoval", "ConvoyParadox",
            "ConvoyPathSpecification", "DEFAULT_PROFILE", "DislodgedUnitEffect", "FleetBuildInland", "ISSUES",
            "IllegalOrders", "ImplicitOrders", "ImpossibleCoast", "Issue", "MissingBuildDesignation",
            "MissingNationality", "MissingUnitDesignation", "MultipleBuilds", "MultipleOrders",
@@ -712,3 +712,21 @@ class Rules:
     def __str__(self) -> str:
         extra = " ".join(f"{n}={c}" for n, c in sorted(self.overrides.items()))
         return f"{self.profile_name} {extra}".strip()
+
+
+def compared_rules(profiles: str, position_words: Sequence[str] = (), overrides: Sequence[str] = ()) -> dict[str, Rules]:
+    """``--compare``: comma-separated rules, each a profile and/or options joined by
+    ``+`` or spaces (``2000,2000+4.A.2=d,v2:4.A.3=d``); ``all`` is every profile. An entry
+    naming a profile is that profile (with the --rule options); an entry of options only
+    adds them to the position's rules (`position_words`: --rules or its RULES line)."""
+    if profiles.strip().lower() == "all":
+        profiles = ",".join(sorted(PROFILES))
+    names = [p.strip() for p in profiles.split(",") if p.strip()]
+    if not names:
+        raise RulesError("--compare needs rules, e.g. 1971,1982,2000,2023,datc,dptg or 2000,2000+4.A.2=d")
+    out: dict[str, Rules] = {}
+    for name in names:
+        words = name.replace("+", " ").split()
+        base: Sequence[str] = [] if any("=" not in w for w in words) else position_words
+        out[name] = Rules.parse([*base, *overrides, *words])
+    return out

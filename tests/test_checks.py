@@ -67,10 +67,10 @@ def test_import_layer_contracts_hold(package_tree: Path) -> None:
     assert f"Contracts: {len(contracts)} kept, 0 broken." in run.stdout
 
 
-OUTER = {"cli", "runners", "printers", "formats", "peers", "engines", "report", "game", "advance", "setups", "errors", "svg"}
+OUTER = {"cli", "runners", "printers", "formats", "peers", "engines", "report", "game", "advance", "setups", "errors", "svg", "web"}
 """The modules and packages outside the adjudication core: the command line, runners, printers
 (and ``svg``, the board pictures' front door), formats, the peer adapter, the report helpers,
-whole games (game, advance, set-ups) and errors."""
+whole games (game, advance, set-ups), errors and the web layer (dipsat serve)."""
 
 
 def test_every_module_is_in_the_core_or_outside_it() -> None:

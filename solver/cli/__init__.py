@@ -289,21 +289,10 @@ def _recorded_position(path: str | None, phase_name: str, case_id: str | None, p
 
 
 def _compare_rules(profiles: str, position_words: list[str], overrides: tuple[str, ...]) -> dict[str, Rules]:
-    """``--compare``: comma-separated rules, each a profile and/or options joined by
-    ``+`` or spaces (``2000,2000+4.A.2=d,v2:4.A.3=d``); ``all`` is every profile. An entry
-    naming a profile is that profile (with the --rule options); an entry of options only
-    adds them to the position's rules (`position_words`: --rules or its RULES line)."""
-    if profiles.strip().lower() == "all":
-        profiles = ",".join(sorted(PROFILES))
-    names = [p.strip() for p in profiles.split(",") if p.strip()]
-    if not names:
-        raise RulesError("--compare needs rules, e.g. 1971,1982,2000,2023,datc,dptg or 2000,2000+4.A.2=d")
-    out = {}
-    for name in names:
-        words = name.replace("+", " ").split()
-        base = [] if any("=" not in w for w in words) else position_words
-        out[name] = Rules.parse([*base, *overrides, *words])
-    return out
+    """``--compare``: :func:`dipsat.rules.compared_rules`."""
+    from ..rules import compared_rules
+
+    return compared_rules(profiles, position_words, overrides)
 
 
 @main.command("bench")
@@ -380,12 +369,14 @@ from .validate import validate_command  # noqa: E402  (dipsat validate)
 from .draw import draw_command  # noqa: E402  (dipsat draw)
 from .reference import map_command, orders_command  # noqa: E402  (dipsat map, dipsat orders)
 from .fuzz import fuzz_command  # noqa: E402  (dipsat fuzz)
+from .serve import serve_command  # noqa: E402  (dipsat serve: imports the web layer only when run)
 main.add_command(game)
 main.add_command(validate_command)
 main.add_command(draw_command)
 main.add_command(map_command)
 main.add_command(orders_command)
 main.add_command(fuzz_command)
+main.add_command(serve_command)
 
 
 if __name__ == "__main__":  # pragma: no cover
