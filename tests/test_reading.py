@@ -1,0 +1,132 @@
+"""Reading orders and positions as the rulebooks print them and people paste them (issue 17,
+"Reading orders and positions"): headings that name no power, the seeds' notation, case files
+pasted flush-left, DATC tests pasted without a position. CLI tests run `dipsat` itself."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import dipsat
+from dipsat.cli import main
+from dipsat.notation import format_order, parse_order, parse_orders
+
+V = dipsat.load_variant("standard")
+MODERN = dipsat.load_variant("modern")
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+def strict_initial(tmp_path, orders_text: str) -> dict[str, str]:
+    """`adjudicate --initial ORDERS --strict --format json`: every line read; the units after."""
+    orders = tmp_path / "orders.txt"
+    orders.write_text(orders_text, encoding="utf-8")
+    result = run("adjudicate", "--initial", str(orders), "--format", "json", "--strict")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["rejected"] == []
+    return units_after(result.stdout)
+
+
+def units_after(output: str) -> dict[str, str]:
+    """The JSON result's units after the phase: province -> 'Power K loc'."""
+    data = json.loads(output)
+    return {u["location"].split("/")[0]: f"{u['power']} {u['kind']} {u['location']}" for u in data["after"]["units"]}
+
+
+# --- 1. a heading that names no power ------------------------------------------------------
+
+
+def test_orders_under_a_misspelt_heading_are_not_given_to_the_units_owner(tmp_path):
+    """'Germnay:' then 'F London - North Sea' must not move England's fleet: the line under
+    the heading belongs to no known power; it is skipped with the heading's suggestion."""
+    orders = tmp_path / "orders.txt"
+    orders.write_text("Germnay:\nF London - North Sea\n", encoding="utf-8")
+    result = run("adjudicate", "--initial", str(orders), "--format", "json")
+    assert result.exit_code == 0
+    assert units_after(result.stdout)["lon"] == "England F lon"
+    assert f"{orders}:2: 'F London - North Sea'" in result.stderr
+    assert "heading on line 1" in result.stderr and "did you mean Germany?" in result.stderr
+    strict = run("adjudicate", "--initial", str(orders), "--strict")
+    assert strict.exit_code == 1 and "error: --strict" in strict.stderr
+
+
+def test_the_german_rulebooks_heading_is_read(tmp_path):
+    """Figure 7 of the German rulebook (000) heads England's orders 'GROSS-BRITANNIEN:'."""
+    after = strict_initial(tmp_path, "FRANKREICH:\nA Par - Bur\n\nGROSS-BRITANNIEN:\nF London - North Sea\n")
+    assert after["nth"] == "England F nth" and after["bur"] == "France A bur"
+
+
+def test_a_heading_ends_at_a_blank_line():
+    orders, errors = parse_orders("Germnay:\nF kie - hol\n\nF lon - nth\n", V)
+    assert [format_order(o) for o in orders] == ["F lon - nth"]
+    assert [e.line for e in errors] == [1, 2]
+
+
+# --- 4. notation from the seeds and from people --------------------------------------------
+
+
+@pytest.mark.parametrize("text, canonical", [
+    ("F London houdt stand", "F lon H"),  # Dutch rulebook (002)
+    ("A Pru XXX", "A pru H"),
+    ("A Pru-XXX", "A pru H"),  # German rulebook (000), figures 7 and 9
+    ("F TYS-XXX", "F tys H"),
+    ("F Mar - Spanien-Nordküste", "F mar - spa/nc"),  # German e-mail rules (001)
+    ("F Mar - Spanien-Südküste", "F mar - spa/sc"),
+    ("F Gas - Spa-nc", "F gas - spa/nc"),
+    ("F Spa-nc - Mao", "F spa/nc - mao"),
+    ("F Bul-ec H", "F bul/ec H"),
+    ("A Par → Bur", "A par - bur"),
+    ("A Par→Bur", "A par - bur"),
+    ("F Nwg - Norwegisches Meer", "F nwg - nwg"),
+    ("F Nth S F Edi - Norwegisches Meer", "F nth S F edi - nwg"),
+    ("A Mar-Bur.", "A mar - bur"),  # 000 ends some orders with a full stop
+])
+def test_notation_of_the_seeds(text, canonical):
+    assert format_order(parse_order(text, V)) == canonical
+
+
+def test_a_dash_before_a_sea_is_a_move_not_a_coast():
+    """'Spa-nc' is a coast, but 'Spa - North Sea' (a province's name as long as the coast's)
+    stays a move."""
+    assert format_order(parse_order("F Spa - North Sea", V)) == "F spa - nth"
+    assert format_order(parse_order("F Stp - North Atlantic", V)) == "F stp - nao"
+
+
+@pytest.mark.parametrize("name, province", [("Norwegisches Meer", "nwg"), ("Östl. Mittelmeer", "eme"),
+                                            ("Der Kanal", "eng"), ("Kanal", "eng"), ("Noordzee", "nth"),
+                                            ("Nord-Atlantik", "nao"), ("Tyrrhenischen Meer", "tyr"),
+                                            ("Kaspisches Meer", "cas"), ("Bottn. Meerbusen", "gob")])
+def test_moderns_german_names(name, province):
+    """The Modern map (seed 004, German) reads the German names of its seas as the standard map does."""
+    order = parse_order(f"F Nth - {name}" if province != "nth" else f"F Nwg - {name}", MODERN)
+    assert order.dest.province == province  # type: ignore[union-attr]
+
+
+def test_several_orders_on_one_line():
+    """The e-mail rules (001) write a power's orders on one line, separated by commas, and
+    the next power's name starts its own (also without a comma before it)."""
+    text = ("England: F Den - Kie, F Nth - Den, Russia: A Ber - Kie, F Skag - Den, F Bal S F Skag - Den\n"
+            "Austria: A Ser H Russia:A Rum - Ser, A Bud S A Rum - Ser Turkey: A Bul - Ser, A Gre S A Bul - Ser.\n"
+            "Italien: A Ven XXX, A Pie - Mar,\n")
+    orders, errors = parse_orders(text, V)
+    assert not errors
+    assert [format_order(o) for o in orders] == [
+        "England: F den - kie", "England: F nth - den", "Russia: A ber - kie", "Russia: F ska - den",
+        "Russia: F bal S F ska - den", "Austria: A ser H", "Russia: A rum - ser", "Russia: A bud S A rum - ser",
+        "Turkey: A bul - ser", "Turkey: A gre S A bul - ser", "Italy: A ven H", "Italy: A pie - mar"]
+
+
+def test_orders_on_one_line_take_the_heading_and_a_bad_power_stops_the_line():
+    orders, errors = parse_orders("France:\nA Par - Bur, A Mar - Spa; F Bre - Mao\nRusia: A War - Gal, A Mos - Ukr\n", V)
+    assert [format_order(o) for o in orders] == ["France: A par - bur", "France: A mar - spa", "France: F bre - mao"]
+    assert [(e.line, e.hint) for e in errors] == [(3, "did you mean Russia?"), (3, "did you mean Russia?")]
+    assert "before it on line 3" in str(errors[1])
+
+
+def test_several_orders_on_one_line_through_the_cli(tmp_path):
+    after = strict_initial(tmp_path, "Frankreich: A Par → Bur, F Bre-XXX, A Mar - Spa\n")
+    assert after["bur"] == "France A bur" and after["spa"] == "France A spa" and after["bre"] == "France F bre"
