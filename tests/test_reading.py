@@ -21,6 +21,13 @@ def run(*args: str, input: str | None = None):
     return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
 
 
+def run_on(tmp_path, name: str, text: str, *args: str):
+    """`dipsat ARGS FILE` on `text` saved as tmp_path/name; the result and the file's path."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return run(*args, str(path)), path
+
+
 def strict_initial(tmp_path, orders_text: str) -> dict[str, str]:
     """`adjudicate --initial ORDERS --strict --format json`: every line read; the units after."""
     orders = tmp_path / "orders.txt"
@@ -130,3 +137,90 @@ def test_orders_on_one_line_take_the_heading_and_a_bad_power_stops_the_line():
 def test_several_orders_on_one_line_through_the_cli(tmp_path):
     after = strict_initial(tmp_path, "Frankreich: A Par → Bur, F Bre-XXX, A Mar - Spa\n")
     assert after["bur"] == "France A bur" and after["spa"] == "France A spa" and after["bre"] == "France F bre"
+
+
+# --- 2. case files pasted flush-left ---------------------------------------------------------
+
+FLUSH_LEFT = """CASE flush
+PRESTATE_SETPHASE Spring 1901, Movement
+PRESTATE
+England: F lon
+France: A par
+ORDERS
+England: F lon - nth
+POSTSTATE
+England: F nth
+France: A par
+END
+"""
+
+
+def test_a_flush_left_case_file_is_adjudicated_not_an_empty_board(tmp_path):
+    path = tmp_path / "flush.txt"
+    path.write_text(FLUSH_LEFT, encoding="utf-8")
+    result = run("adjudicate", str(path), "--strict", "--format", "json")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert units_after(result.stdout) == {"nth": "England F nth", "par": "France A par"}
+    cases = run("cases", str(path))
+    assert cases.exit_code == 0 and cases.stdout.startswith("PASS flush")
+    legal = run("orders", str(path), "--unit", "A par")  # every command reads case files alike
+    assert legal.exit_code == 0 and "A par - bur" in legal.stdout
+
+
+def test_a_misspelt_keyword_is_an_error_not_data(tmp_path):
+    """A line at column 0 meant as a keyword (capitals and an underscore, or close to one) is
+    not read as data: its block would be lost, so adjudicate refuses the case."""
+    result, path = run_on(tmp_path, "typo.txt", FLUSH_LEFT.replace("POSTSTATE\n", "POSTSTAT\n"), "adjudicate")
+    assert result.exit_code == 2
+    assert f"{path}:8: unknown keyword 'POSTSTAT' (did you mean POSTSTATE?)" in result.stderr
+    cases = run("cases", str(path))
+    assert cases.exit_code == 1 and "ERROR flush" in cases.stdout
+
+
+def test_a_flush_left_line_outside_a_block_is_still_an_error(tmp_path):
+    result, _ = run_on(tmp_path, "outside.txt", "CASE x\nEngland: F lon\nPRESTATE_SETPHASE Spring 1901, Movement\n"
+                       "PRESTATE\nEngland: F lon\nPOSTSTATE_SAME\nEND\n", "cases")
+    assert result.exit_code == 1 and "outside.txt:2: unknown keyword 'England:'" in result.stdout
+
+
+# --- 4. positions written as people write them ----------------------------------------------
+
+
+def test_two_units_in_one_province_names_the_units_line(tmp_path):
+    result, path = run_on(tmp_path, "two.txt", "CASE two\nPRESTATE_SETPHASE S1901M\nPRESTATE\n\tEngland: F lon\n"
+                          "\tFrance: A par\n\tFrance: A lon\nORDERS\n\tFrance: A par - bur\nPOSTSTATE_SAME\nEND\n",
+                          "adjudicate")
+    assert result.exit_code == 2
+    assert result.stderr == f"{path}:6: case two: France: A lon: lon already holds England: F lon (line 4)\n"
+    cases = run("cases", str(path))
+    assert f"{path}:6: case two: France: A lon" in cases.stdout
+
+
+@pytest.mark.parametrize("phase, expected", [("W1901A", "Fall 1901, Adjustment"), ("F1901R", "Fall 1901, Retreat"),
+                                             ("S1902M", "Spring 1902, Movement"),
+                                             ("Winter 1901", "Fall 1901, Adjustment")])
+def test_the_short_phase_form_in_setphase(tmp_path, phase, expected):
+    result, _ = run_on(tmp_path, "phase.txt", f"CASE p\nPRESTATE_SETPHASE {phase}\nPRESTATE\n\tEngland: F lon\nEND\n",
+                       "adjudicate")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith(f"p: {expected} ")
+
+
+def test_a_phase_that_cannot_be_read_says_both_forms(tmp_path):
+    result, _ = run_on(tmp_path, "phase.txt", "CASE p\nPRESTATE_SETPHASE X1901Q\nPRESTATE\n\tEngland: F lon\nEND\n",
+                       "adjudicate")
+    assert result.exit_code == 2
+    assert "phase.txt:2: phase 'X1901Q': expected e.g. 'Spring 1901, Movement' or S1901M" in result.stderr
+
+
+def test_owners_without_a_unit_letter(tmp_path):
+    path = tmp_path / "owners.txt"
+    path.write_text("CASE o\nPRESTATE_SETPHASE W1901A\nPRESTATE_SUPPLYCENTER_OWNERS\n\tFrance: par\n\tFrance: A bre\n"
+                    "\tFrance: Nowhere\nPRESTATE\n\tFrance: A par\nEND\n", encoding="utf-8")
+    result = run("adjudicate", str(path))
+    assert result.exit_code == 2  # the third owner line names no province
+    assert "owners.txt:6: PRESTATE_SUPPLYCENTER_OWNERS: 'France: Nowhere': expected 'Power: centre'" in result.stderr
+    path.write_text(path.read_text(encoding="utf-8").replace("\tFrance: Nowhere\n", ""), encoding="utf-8")
+    result = run("adjudicate", str(path), "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["before"]["owners"] == {"bre": "France", "par": "France"}

@@ -163,7 +163,7 @@ def _json_position(path: str, text: str) -> _Position:
 def _case_position(path: str, text: str, case_id: str | None) -> _Position:
     from ..runners.cases import apply_players, build_position, case_orders, position_problems
     from ..errors import CaseFileError
-    from ..formats.casefile import read_cases
+    from ..formats.casefile import UnknownKeywordError, read_cases
     from ..notation import RejectedOrder
 
     cases, errors = read_cases(io.StringIO(text), path)
@@ -179,9 +179,9 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
             known = ", ".join(c.id for c in cases[:8]) + (", ..." if len(cases) > 8 else "")
             raise _Unreadable([f"{path}: no case {case_id!r} (cases: {known or 'none'})"])
         case = matches[0]
-    players = [e for e in case.errors if e.message.startswith("PLAYERS")]
-    if players:  # the set-up decides whose orders count: no result without it (as dipsat cases)
-        raise _Unreadable([str(e) for e in players])
+    fatal = [e for e in case.errors if e.message.startswith("PLAYERS") or isinstance(e, UnknownKeywordError)]
+    if fatal:  # the set-up decides whose orders count, a block under a misspelt keyword is lost: no result
+        raise _Unreadable([str(e) for e in fatal])
     for error in [*errors, *case.errors]:
         _warn(f"{error} (warning)")
     position_only = replace(case, blocks={k: v for k, v in case.blocks.items() if k != "ORDERS"})
