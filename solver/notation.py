@@ -476,7 +476,10 @@ def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant, phase:
             continue
         line_power: Power | None = None  # 'England: F Den - Kie, F Nth - Den': the line's own power
         line_unread: NotationError | None = None  # a piece's power could not be read: the pieces after it name none
-        for piece in split_order_line(body, variant):
+        pieces = split_order_line(body, variant)
+        if len(pieces) > 1 and ":" not in pieces[0] and not _reads(pieces[0], variant, phase, lenient_powers):
+            pieces = [body]  # a sentence with commas ('... from Marseilles, Gulf of Lyon, ...'): one error
+        for piece in pieces:
             try:
                 order = parse_order(piece, variant, phase, lenient_powers=lenient_powers)
             except NotationError as exc:
@@ -499,6 +502,14 @@ def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant, phase:
                 continue
             orders.append(order)
     return orders, errors
+
+
+def _reads(text: str, variant: Variant, phase: PhaseKind | None, lenient_powers: bool) -> bool:
+    try:
+        parse_order(text, variant, phase, lenient_powers=lenient_powers)
+    except NotationError:
+        return False
+    return True
 
 
 def _orphan(piece: str, number: int, heading: NotationError, where: str) -> NotationError:

@@ -11,7 +11,12 @@ from click.testing import CliRunner
 
 import dipsat
 from dipsat.cli import main
+from dipsat.formats.casefile import parse_unit_line
+from dipsat.formats.pasted import units_from_orders
 from dipsat.notation import format_order, parse_order, parse_orders
+from dipsat.runners.cases import case_files, load_cases
+
+from .conftest import CASES
 
 V = dipsat.load_variant("standard")
 MODERN = dipsat.load_variant("modern")
@@ -224,3 +229,90 @@ def test_owners_without_a_unit_letter(tmp_path):
     result = run("adjudicate", str(path), "--format", "json")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["before"]["owners"] == {"bre": "France", "par": "France"}
+
+
+# --- 3. DATC tests pasted as the DATC writes them (no position) ----------------------------
+
+DATC_TEXT = sorted((CASES / "pasted" / "datc_text").glob("*.orders"))
+_DATC_CASES = {case.id: case for path in case_files([CASES / "datc"]) for case in load_cases(path)[0]}
+
+
+def _units(rows: list[dict]) -> set[str]:
+    return {f"{u['power']}: {u['kind']} {u['location']}" for u in rows}
+
+
+def _case_units(lines) -> set[str]:
+    """A case block's units, written as the JSON's (``Russia: A nwy`` for ``Russia: A nor``)."""
+    return {str(parse_unit_line(line.text, V)) for line in lines}
+
+
+@pytest.mark.parametrize("path", DATC_TEXT, ids=[p.stem for p in DATC_TEXT])
+def test_a_datc_test_pasted_whole_gives_the_datcs_result(path):
+    """The section of the DATC document, pasted verbatim (title, prose, orders under power
+    names; no position): `--from-orders` takes the units the orders name, which are the
+    test's position (the bundled case of the same id says so), and gives the DATC's result
+    (its POSTSTATE). The prose lines are reported as not read."""
+    case = _DATC_CASES[path.stem]
+    result = run("adjudicate", "--from-orders", str(path), "--rules", (case.rules or ["datc"])[0], "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    before = _case_units(case.block("PRESTATE"))
+    assert _units(data["before"]["units"]) == before
+    assert _units(data["after"]["units"]) == (before if case.post_same else _case_units(case.block("POSTSTATE")))
+    assert _units(data["dislodged"]) == _case_units(case.block("POSTSTATE_DISLODGED"))
+    assert "no position given: the units the orders name, Spring 1901, Movement" in result.stderr
+    assert all(f"  {unit} (" in result.stderr for unit in before)  # each unit taken is said
+
+
+def test_stdin_without_a_prestate_is_read_as_pasted_orders():
+    """POSITION '-' holding orders and no PRESTATE: the position is taken from the orders."""
+    text = (CASES / "pasted" / "datc_text" / "6.D.32.orders").read_text(encoding="utf-8")
+    result = run("adjudicate", "-", "--rules", "datc", "--format", "json", input=text)
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert "Germany: A yor" in _units(data["after"]["units"]) and data["dislodged"] == []  # 6.D.32
+    assert result.stderr.startswith("<stdin>: no position given")
+
+
+def test_supported_and_convoyed_units_take_the_headings_power():
+    """A unit named only in a support or a convoy belongs to the heading's power; one with an
+    order of its own is that unit; a convoyed unit is an army; a nationality is kept."""
+    orders, errors = parse_orders("England:\nF North Sea Convoys Yorkshire - Norway\nF Edi S F nth\n\nFrance:\n"
+                                  "A Bur S A Par\nA Mar S Italian A Piedmont - Burgundy\nF Bre S Edi - Nth\n", V)
+    assert not errors
+    taken, problems = units_from_orders(orders, V)
+    assert {str(t.unit): t.reason for t in taken} == {
+        "England: F nth": "ordered", "England: F edi": "ordered", "France: A bur": "ordered",
+        "France: A mar": "ordered", "France: F bre": "ordered", "England: A yor": "convoyed",
+        "France: A par": "supported", "Italy: A pie": "supported"}
+    assert problems == []
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("A Vienna - Tyrolia\n", "no power gives it"),
+    ("France:\nA Bur S Brest - Paris\n", "is the unit in bre an army or a fleet?"),
+    ("France:\nF Mao S F Spain\n", "the fleet in spa needs its coast"),
+    ("France:\nBuild A par\n", "not a movement order"),
+])
+def test_what_cannot_be_taken_from_the_orders_is_an_error(tmp_path, text, problem):
+    result, path = run_on(tmp_path, "orders.txt", text, "adjudicate", "--from-orders")
+    assert result.exit_code == 2 and f"{path}: " in result.stderr and problem in result.stderr
+
+
+def test_from_orders_in_another_phase_and_variant(tmp_path):
+    result, _ = run_on(tmp_path, "orders.txt", "Polen:\nA Warschau - Krakau\n", "adjudicate", "--from-orders",
+                       "--variant", "modern", "--phase", "F1996M", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    assert _units(json.loads(result.stdout)["after"]["units"]) == {"Poland: A kra"}
+    assert "Fall 1996, Movement (modern map" in result.stderr
+    retreat, _ = run_on(tmp_path, "orders.txt", "France:\nA par - bur\n", "adjudicate", "--from-orders", "--phase",
+                        "F1901R")
+    assert retreat.exit_code == 2 and "--from-orders takes a movement phase" in retreat.stderr
+
+
+def test_a_unit_of_another_power_cannot_be_told_from_the_orders():
+    """DATC 6.A.6 pasted without its position: the order under Germany makes the fleet in
+    London German (the note says so); the DATC's English fleet needs the position."""
+    result = run("adjudicate", "--from-orders", "-", "--format", "json", input="Germany: \nF London - North Sea\n")
+    assert result.exit_code == 0
+    assert "  Germany: F lon (ordered: Germany: F lon - nth)" in result.stderr
