@@ -458,8 +458,10 @@ def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant, phase:
     errors: list[NotationError] = []
     header: Power | None = None
     unread: tuple[int, NotationError] | None = None  # the heading that names no power, and its line
+    broken: tuple[str, NotationError] | None = None  # the line before, words only and not read ('DEUTSCHES')
     for number, line in lines:
         body = _strip_comment(line)
+        before, broken = broken, None
         if not body.strip():
             if not line.strip():
                 header, unread = None, None  # a blank line ends a power's block; a comment line does not
@@ -467,10 +469,14 @@ def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant, phase:
         try:
             power = power_header(body, variant, lenient_powers=lenient_powers)
         except NotationError as exc:  # a misspelt power's name: the lines under it name no power
-            exc.line = number
-            errors.append(exc)
-            header, unread = None, (number, exc)
-            continue
+            power = _split_heading(before, body, variant, lenient_powers)
+            if power is None:
+                exc.line = number
+                errors.append(exc)
+                header, unread = None, (number, exc)
+                continue
+            if before is not None:
+                errors.remove(before[1])  # 'DEUTSCHES' / 'REICH:' is one heading
         if power is not None:
             header, unread = power, None
             continue
@@ -485,6 +491,8 @@ def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant, phase:
             except NotationError as exc:
                 exc.line = number
                 errors.append(exc)
+                if len(pieces) == 1 and _WORDS.fullmatch(body.strip().rstrip("-")):
+                    broken = (body, exc)
                 if ":" in piece:
                     line_power, line_unread = None, exc
                 continue
@@ -502,6 +510,21 @@ def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant, phase:
                 continue
             orders.append(order)
     return orders, errors
+
+
+def _split_heading(before: tuple[str, NotationError] | None, body: str, variant: Variant,
+                   lenient_powers: bool) -> Power | None:
+    """A heading printed on two lines (``DEUTSCHES`` then ``REICH:``, ``ÖSTERREICH-`` then
+    ``UNGARN:``, as the German rulebook's figures are laid out, 000): the power the two lines
+    name together, else None."""
+    if before is None:
+        return None
+    first = before[0].strip()
+    joined = first + ("" if first.endswith("-") else " ") + body.strip()
+    try:
+        return power_header(joined, variant, lenient_powers=lenient_powers)
+    except NotationError:
+        return None
 
 
 def _reads(text: str, variant: Variant, phase: PhaseKind | None, lenient_powers: bool) -> bool:

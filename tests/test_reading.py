@@ -72,6 +72,16 @@ def test_the_german_rulebooks_heading_is_read(tmp_path):
     assert after["nth"] == "England F nth" and after["bur"] == "France A bur"
 
 
+@pytest.mark.parametrize("heading, power", [("DEUTSCHES\nREICH:", "Germany"), ("ÖSTERREICH-\nUNGARN:", "Austria"),
+                                            ("OSMANISCHES\nREICH:", "Turkey")])
+def test_a_heading_printed_on_two_lines(heading, power):
+    """The German rulebook (000) breaks its long headings over two lines (figures 8, 9, 12)."""
+    orders, errors = parse_orders(f"{heading}\nA Sil-Pru\n", V)
+    assert not errors and [format_order(o) for o in orders] == [f"{power}: A sil - pru"]
+    orders, errors = parse_orders("Hello\nREICH:\nA Sil-Pru\n", V)  # two lines that name no power together
+    assert orders == [] and [e.line for e in errors] == [1, 2, 3]
+
+
 def test_a_heading_ends_at_a_blank_line():
     orders, errors = parse_orders("Germnay:\nF kie - hol\n\nF lon - nth\n", V)
     assert [format_order(o) for o in orders] == ["F lon - nth"]
