@@ -82,6 +82,13 @@ def test_a_heading_printed_on_two_lines(heading, power):
     assert orders == [] and [e.line for e in errors] == [1, 2, 3]
 
 
+def test_an_unreadable_heading_ends_the_previous_powers_block():
+    """Lines under a heading that names no power are not the previous heading's either."""
+    orders, errors = parse_orders("FRANKREICH:\nA Par - Bur\nGROSSBRITANIEN:\nF Lon - Nth\n", V)
+    assert [format_order(o) for o in orders] == ["France: A par - bur"]
+    assert [(e.line, e.hint) for e in errors] == [(3, "did you mean England?"), (4, "did you mean England?")]
+
+
 def test_a_heading_ends_at_a_blank_line():
     orders, errors = parse_orders("Germnay:\nF kie - hol\n\nF lon - nth\n", V)
     assert [format_order(o) for o in orders] == ["F lon - nth"]
@@ -180,6 +187,14 @@ def test_a_flush_left_case_file_is_adjudicated_not_an_empty_board(tmp_path):
     assert cases.exit_code == 0 and cases.stdout.startswith("PASS flush")
     legal = run("orders", str(path), "--unit", "A par")  # every command reads case files alike
     assert legal.exit_code == 0 and "A par - bur" in legal.stdout
+
+
+def test_orders_on_an_empty_board_are_refused(tmp_path):
+    """A case with orders and no unit (no PRESTATE lines) is not adjudicated as an empty board."""
+    result, path = run_on(tmp_path, "empty.txt", "CASE e\nPRESTATE_SETPHASE S1901M\nORDERS\n\tEngland: F lon - nth\nEND\n",
+                          "adjudicate")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"{path}:1: case e: no unit on the board")
 
 
 def test_a_misspelt_keyword_is_an_error_not_data(tmp_path):

@@ -209,6 +209,7 @@ def _json_position(path: str, text: str) -> _Position:
 
 
 def _case_position(path: str, text: str, case_id: str | None) -> _Position:
+    from ..board import PhaseKind
     from ..runners.cases import apply_players, build_position, case_orders, position_problems
     from ..errors import CaseFileError
     from ..formats.casefile import UnknownKeywordError, read_cases
@@ -247,6 +248,10 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
     if problems:
         raise _Unreadable(problems)
     orders, errors = case_orders(case, state.variant, state.phase.kind) if case.has("ORDERS") else (None, [])
+    if orders and not state.units and state.phase.kind is not PhaseKind.ADJUSTMENT:  # never an empty board
+        raise _Unreadable([f"{path}:{case.line}: case {case.id}: no unit on the board (no PRESTATE lines) for its "
+                           f"orders: give the units in PRESTATE, or take them from the orders with dipsat "
+                           f"adjudicate --from-orders"])
     return _Position(state, case.id, orders, list(case.rules or []), silent, case.players, crop=True,
                      title=case.title, rejected=[RejectedOrder.of(path, e) for e in errors])
 
