@@ -195,6 +195,11 @@ def test_orders_on_an_empty_board_are_refused(tmp_path):
                           "adjudicate")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.startswith(f"{path}:1: case e: no unit on the board")
+    retreat, _ = run_on(tmp_path, "retreat.txt", "CASE r\nPRESTATE_SETPHASE F1901R\nPRESTATE_DISLODGED\n\tRussia: A war\n"
+                        "PRESTATE_RESULTS\n\tSUCCESS: Germany: A pru - war\nORDERS\n\tRussia: A war - ukr\nEND\n",
+                        "adjudicate", "--format", "json")
+    assert retreat.exit_code == 0, retreat.stderr  # only dislodged units: a board all the same
+    assert _units(json.loads(retreat.stdout)["after"]["units"]) == {"Russia: A ukr"}
 
 
 def test_a_misspelt_keyword_is_an_error_not_data(tmp_path):

@@ -248,7 +248,7 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
     if problems:
         raise _Unreadable(problems)
     orders, errors = case_orders(case, state.variant, state.phase.kind) if case.has("ORDERS") else (None, [])
-    if orders and not state.units and state.phase.kind is not PhaseKind.ADJUSTMENT:  # never an empty board
+    if orders and not (state.units or state.dislodged) and state.phase.kind is not PhaseKind.ADJUSTMENT:  # no board
         raise _Unreadable([f"{path}:{case.line}: case {case.id}: no unit on the board (no PRESTATE lines) for its "
                            f"orders: give the units in PRESTATE, or take them from the orders with dipsat "
                            f"adjudicate --from-orders"])
