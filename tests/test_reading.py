@@ -189,6 +189,13 @@ def test_a_flush_left_case_file_is_adjudicated_not_an_empty_board(tmp_path):
     assert legal.exit_code == 0 and "A par - bur" in legal.stdout
 
 
+def test_validate_reads_flush_left_case_files_too():
+    result = run("validate", str(CASES / "pasted" / "flush_left.txt"), "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert "3 records read (games, or cases of case files), 0 rejected as a whole" in result.output
+    assert "total              3         3         0" in result.output  # all three agreed
+
+
 def test_orders_on_an_empty_board_are_refused(tmp_path):
     """A case with orders and no unit (no PRESTATE lines) is not adjudicated as an empty board."""
     result, path = run_on(tmp_path, "empty.txt", "CASE e\nPRESTATE_SETPHASE S1901M\nORDERS\n\tEngland: F lon - nth\nEND\n",
