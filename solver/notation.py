@@ -603,8 +603,9 @@ class RejectedOrder:
 def power_header(line: str, variant: Variant, *, lenient_powers: bool = False) -> Power | None:
     """The power a line names and nothing else (``Germany:``, ``GERMANY``), else None.
 
-    :raises UnknownNameError: a heading that names no power: words before a colon
-        (``Germnay:``, ``Nowhere:``), or a near-miss of a power's name alone (``Germnay``);
+    :raises UnknownNameError: a heading that names no power: a line ending in a colon
+        (``Germnay:``, ``Nowhere:``, ``England (Tom):``), or a near-miss of a power's name
+        alone (``Germnay``);
         a near-miss is not guessed but suggested (with `lenient_powers`: that power)."""
     text = _strip_comment(line).strip()
     if not text:
@@ -618,7 +619,7 @@ def power_header(line: str, variant: Variant, *, lenient_powers: bool = False) -
         return power
     parser = _Parser(text, variant, lenient_powers)
     power = parser.power_prefix()
-    if power is None and _WORDS.fullmatch(text[:-1].strip()):  # 'GROSS-BRITANNIEN:' before its alias, 'Nowhere:'
+    if power is None:  # a heading naming no power: 'Germnay:', 'Nowhere:', 'England (Tom):', 'Spring 1901:'
         head = text[:-1].strip()
         raise UnknownNameError(line, line.index(text), "a power's name", head, _power_hint(head, variant))
     return power if power is not None and parser.cur.at_end() else None

@@ -89,6 +89,12 @@ def test_an_unreadable_heading_ends_the_previous_powers_block():
     assert [(e.line, e.hint) for e in errors] == [(3, "did you mean England?"), (4, "did you mean England?")]
 
 
+def test_any_heading_that_names_no_power_ends_the_block():
+    orders, errors = parse_orders("France:\nA par - bur\nEngland (Tom):\nF lon - nth\nEngland: F edi - nwg\n", V)
+    assert [format_order(o) for o in orders] == ["France: A par - bur", "England: F edi - nwg"]
+    assert [(e.line, e.hint) for e in errors] == [(3, "did you mean England?"), (4, "did you mean England?")]
+
+
 def test_a_heading_ends_at_a_blank_line():
     orders, errors = parse_orders("Germnay:\nF kie - hol\n\nF lon - nth\n", V)
     assert [format_order(o) for o in orders] == ["F lon - nth"]
