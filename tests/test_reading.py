@@ -134,7 +134,8 @@ def test_a_dash_before_a_sea_is_a_move_not_a_coast():
 @pytest.mark.parametrize("name, province", [("Norwegisches Meer", "nwg"), ("Östl. Mittelmeer", "eme"),
                                             ("Der Kanal", "eng"), ("Kanal", "eng"), ("Noordzee", "nth"),
                                             ("Nord-Atlantik", "nao"), ("Tyrrhenischen Meer", "tyr"),
-                                            ("Kaspisches Meer", "cas"), ("Bottn. Meerbusen", "gob")])
+                                            ("Kaspisches Meer", "cas"), ("Bottn. Meerbusen", "gob"),
+                                            ("Roten Meer", "red"), ("Persischen Golf", "per")])
 def test_moderns_german_names(name, province):
     """The Modern map (seed 004, German) reads the German names of its seas as the standard map does."""
     order = parse_order(f"F Nth - {name}" if province != "nth" else f"F Nwg - {name}", MODERN)
