@@ -2,12 +2,14 @@
 
 Reads what players and other programs write: full names and abbreviations in
 any case (English, the 2000 rulebook's, German and Dutch aliases from the map),
-``-``/``->``/``–``/``to``, ``H``/``hold``/``XXX``, ``S``/``supports``, ``C``/``convoys``,
-``via convoy``, coasts as ``spa/nc``, ``spa nc``, ``spa(nc)``, ``Spain (north
-coast)``, power prefixes ``England:``/``ENG:``, nationality in supports
-(``S Turkish F con - bul``), and order lists as people paste them: a power's name
-alone on a line (``Germany:``, the DATC's layout) gives that power to the orders
-under it. Syntax needs no position; errors are :class:`~dipsat.errors.NotationError`
+``-``/``->``/``–``/``→``/``to``, ``H``/``hold``/``XXX``/``houdt stand``/``A Pru-XXX``,
+``S``/``supports``, ``C``/``convoys``, ``via convoy``, coasts as ``spa/nc``, ``spa nc``,
+``spa(nc)``, ``Spa-nc``, ``Spain (north coast)``, ``Spanien-Nordküste``, power prefixes
+``England:``/``ENG:``, nationality in supports (``S Turkish F con - bul``), and order
+lists as people paste them: a power's name alone on a line (``Germany:``, the DATC's
+layout; ``GROSS-BRITANNIEN:``, the rulebooks') gives that power to the orders under it,
+and a line may hold several orders (``A Par - Bur, F Bre - Mao``). Syntax needs no
+position; errors are :class:`~dipsat.errors.NotationError`
 naming the text, the column and what was expected, with "did you mean" for a
 misspelt province or power. Which orders are *legal* is not decided here (DATC
 4.E.1): an order naming an impassable province (Switzerland) is read, and the
@@ -28,8 +30,8 @@ from .maps import Variant, fold
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                      SupportMove, UnitRef, Waive)
 
-__all__ = ["parse_order", "parse_orders", "parse_order_lines", "power_header", "split_order_line", "RejectedOrder", "format_order",
-           "parse_location", "format_unit_ref"]
+__all__ = ["parse_order", "parse_orders", "parse_order_lines", "power_header", "split_order_line", "RejectedOrder",
+           "format_order", "parse_location", "format_unit_ref"]
 
 _T = TypeVar("_T")
 
@@ -605,8 +607,8 @@ def power_header(line: str, variant: Variant, *, lenient_powers: bool = False) -
 
     :raises UnknownNameError: a heading that names no power: a line ending in a colon
         (``Germnay:``, ``Nowhere:``, ``England (Tom):``), or a near-miss of a power's name
-        alone (``Germnay``);
-        a near-miss is not guessed but suggested (with `lenient_powers`: that power)."""
+        alone (``Germnay``); a near-miss is not guessed but suggested (with `lenient_powers`:
+        that power)."""
     text = _strip_comment(line).strip()
     if not text:
         return None
