@@ -216,6 +216,14 @@ def test_orders_on_an_empty_board_are_refused(tmp_path):
     assert _units(json.loads(retreat.stdout)["after"]["units"]) == {"Russia: A ukr"}
 
 
+def test_a_case_file_pasted_indented_throughout(tmp_path):
+    """Pasted with every line indented (keywords too, as a quoted forum post): a keyword in
+    capitals is a keyword wherever it starts."""
+    text = "".join(f"    {line}\n" for line in FLUSH_LEFT.splitlines())
+    result, _ = run_on(tmp_path, "indented.txt", text, "cases")
+    assert result.exit_code == 0 and result.stdout.startswith("PASS flush"), result.output
+
+
 def test_a_misspelt_keyword_is_an_error_not_data(tmp_path):
     """A line at column 0 meant as a keyword (capitals and an underscore, or close to one) is
     not read as data: its block would be lost, so adjudicate refuses the case."""

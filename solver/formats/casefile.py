@@ -91,6 +91,8 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
             blank = blank or not raw.strip()  # a comment line is not blank
             continue
         blank_before, blank = blank, False
+        if text[0] in " \t" and text.split()[0] in KEYWORDS:  # a whole file pasted indented: keywords too
+            text = text.lstrip()
         if text[0] in " \t":  # a line of the open block
             if case is None or block is None:
                 errors.append(CaseFileError(source, number, f"unexpected indented line {text.strip()!r} (no open block)"))
