@@ -324,6 +324,8 @@ def test_stdin_without_a_prestate_is_read_as_pasted_orders():
     data = json.loads(result.stdout)
     assert "Germany: A yor" in _units(data["after"]["units"]) and data["dislodged"] == []  # 6.D.32
     assert result.stderr.startswith("<stdin>: no position given")
+    prose = run("adjudicate", "-", "--format", "json", input="Case 1: a bounce.\nAustria:\nA vie - tyr\n")
+    assert prose.exit_code == 0 and "Austria: A vie" in prose.stderr  # 'Case' in prose is no CASE keyword
 
 
 def test_supported_and_convoyed_units_take_the_headings_power():

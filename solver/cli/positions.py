@@ -115,7 +115,7 @@ def _load_position(path: str, case_id: str | None, variant_name: str = "standard
     return _case_position(path, text, case_id)
 
 
-_KEYWORD_LINE = re.compile(r"^\s*(?:PRESTATE|CASE)\b", re.M | re.I)
+_KEYWORD_LINE = re.compile(r"^\s*(?:PRESTATE|CASE)\b", re.M)
 """A line of a case file that gives a position (or starts a case): without one, standard
 input is orders pasted without a position."""
 
