@@ -142,6 +142,29 @@ def test_moderns_german_names(name, province):
     assert order.dest.province == province  # type: ignore[union-attr]
 
 
+# Seed 004's starting position as it prints it (section 2), with a colon after each nation.
+MODERN_START = """Großbritannien: F Edinburgh, F Gibraltar, F Liverpool, W London
+Ägypten: F Alexandria, A Aswan, F Cairo
+Frankreich: W Bordeaux, A Lyon, A Marseille, A Paris
+Deutschland: F Berlin, A Frankfurt, F Hamburg, A München
+Italien: A Mailand, F Neapel, A Rom, F Venedig
+Polen: F Danzig, A Krakow, A Warschau
+Rußland: W Gorki, A Moskau, A Murmansk, F Rostov, F St. Petersburg
+Spanien: F Barcelona, A Madrid, A Sevilla
+Türkei: A Adana, F Ankara, F Izmir, A Istanbul
+Ukraine: A Kharkov, A Kiew, A Odessa, F Sevastopol
+"""
+
+
+def test_the_modern_seeds_starting_position_in_its_own_words():
+    """Every German name of seed 004's starting units is read, each line one nation's units
+    separated by commas: read as holds, they are the Modern variant's starting units."""
+    orders, errors = parse_orders(MODERN_START, MODERN)
+    assert not errors
+    units = {(o.power, o.unit.kind, o.unit.province) for o in orders}
+    assert units == {(u.power, u.kind, u.province) for u in MODERN.initial_state().units}
+
+
 def test_several_orders_on_one_line():
     """The e-mail rules (001) write a power's orders on one line, separated by commas, and
     the next power's name starts its own (also without a comma before it)."""
