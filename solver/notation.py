@@ -2,12 +2,14 @@
 
 Reads what players and other programs write: full names and abbreviations in
 any case (English, the 2000 rulebook's, German and Dutch aliases from the map),
-``-``/``->``/``–``/``to``, ``H``/``hold``/``XXX``, ``S``/``supports``, ``C``/``convoys``,
-``via convoy``, coasts as ``spa/nc``, ``spa nc``, ``spa(nc)``, ``Spain (north
-coast)``, power prefixes ``England:``/``ENG:``, nationality in supports
-(``S Turkish F con - bul``), and order lists as people paste them: a power's name
-alone on a line (``Germany:``, the DATC's layout) gives that power to the orders
-under it. Syntax needs no position; errors are :class:`~dipsat.errors.NotationError`
+``-``/``->``/``–``/``→``/``to``, ``H``/``hold``/``XXX``/``houdt stand``/``A Pru-XXX``,
+``S``/``supports``, ``C``/``convoys``, ``via convoy``, coasts as ``spa/nc``, ``spa nc``,
+``spa(nc)``, ``Spa-nc``, ``Spain (north coast)``, ``Spanien-Nordküste``, power prefixes
+``England:``/``ENG:``, nationality in supports (``S Turkish F con - bul``), and order
+lists as people paste them: a power's name alone on a line (``Germany:``, the DATC's
+layout; ``GROSS-BRITANNIEN:``, the rulebooks') gives that power to the orders under it,
+and a line may hold several orders (``A Par - Bur, F Bre - Mao``). Syntax needs no
+position; errors are :class:`~dipsat.errors.NotationError`
 naming the text, the column and what was expected, with "did you mean" for a
 misspelt province or power. Which orders are *legal* is not decided here (DATC
 4.E.1): an order naming an impassable province (Switzerland) is read, and the
@@ -18,8 +20,9 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from .board import Location, PhaseKind, Power, UnitKind
 from .errors import NotationError, UnknownNameError
@@ -27,15 +30,20 @@ from .maps import Variant, fold
 from .orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                      SupportMove, UnitRef, Waive)
 
-__all__ = ["parse_order", "parse_orders", "parse_order_lines", "power_header", "RejectedOrder", "format_order",
-           "parse_location", "format_unit_ref"]
+__all__ = ["parse_order", "parse_orders", "parse_order_lines", "power_header", "split_order_line", "RejectedOrder",
+           "format_order", "parse_location", "format_unit_ref"]
+
+_T = TypeVar("_T")
 
 _KINDS = {
     "a": UnitKind.ARMY, "army": UnitKind.ARMY, "armee": UnitKind.ARMY, "leger": UnitKind.ARMY,
     "f": UnitKind.FLEET, "fleet": UnitKind.FLEET, "flotte": UnitKind.FLEET, "vloot": UnitKind.FLEET,
     "w": UnitKind.WING, "wing": UnitKind.WING,
 }
-_HOLD = {"h", "hold", "holds", "xxx", "stand", "stands", "halt", "halten", "hält", "halt", "houdt", "blijft"}
+_HOLD = {"h", "hold", "holds", "xxx", "stand", "stands", "halt", "halten", "hält", "halt", "houdt", "blijft",
+         "standhouden"}
+_STAND = {"stand"}  # the second word of a two-word hold: Dutch 'houdt stand' (002), German 'hält stand'
+
 _SUPPORT = {"s", "support", "supports", "sup", "u", "unterstutzt", "unterstuetzt", "unterstutzen", "st", "steunt", "ondersteunt"}
 _CONVOY = {"c", "convoy", "convoys", "k", "konvoi", "konvoiert", "konvoiiert", "transportiert", "convoieert"}
 _MOVE_WORDS = {"to", "m", "moves", "move", "nach", "naar"}
@@ -46,10 +54,10 @@ _REMOVE = {"remove", "removes"}
 _WAIVE = {"waive", "waives", "verzicht", "verzichtet"}
 _VIA = {"via", "by"}
 _CONVOY_WORD = {"convoy", "konvoi"}
-_ARROWS = ("->", "=>", "-", "–", "—", ">")
+_ARROWS = ("->", "=>", "-", "–", "—", ">", "→")
 
 # Characters that end a word: 'vie=>bud' and 'spa(nc)' are read as several tokens.
-_BREAKS = r"\s\-–—>=:/(),"
+_BREAKS = r"\s\-–—>→=:/(),"
 _TOKEN = re.compile(rf"\s*(?:(->|=>|[{_BREAKS}])|([^{_BREAKS}]+))")
 _WORD_END = re.compile(rf"(?=[{_BREAKS}]|$)")
 
@@ -104,13 +112,13 @@ class _Parser:
         self._found: dict[tuple[int, int, int], tuple[object, int] | None] = {}  # lookups asked again
 
     # --- names ---------------------------------------------------------------
-    def _longest(self, table: dict[str, object], max_words: int = 6) -> tuple[object, int] | None:
+    def _longest(self, table: Mapping[str, _T], max_words: int = 6) -> tuple[_T, int] | None:
         """Longest alias from `table` at the cursor; returns (value, end)."""
         cur = self.cur
         cur.skip_space()
         key = (id(table), cur.pos, max_words)
         if key in self._found:
-            return self._found[key]
+            return self._found[key]  # type: ignore[return-value]  # cached per table: the table's value type
         start, text = cur.pos, cur.text
         ends = {m.start() for m in _WORD_END.finditer(text, start, start + 60)}
         best = None
@@ -133,16 +141,16 @@ class _Parser:
             power, end = found
             self.cur.pos = end
             if self.cur.accept({":"}):
-                return power  # type: ignore[return-value]
+                return power
         self.cur.pos = save
         head, colon, _ = self.cur.text[save:].partition(":")
         if colon and head.strip().isalpha():  # a misspelt power ("Germnay:"): never guessed, a suggestion
-            power = self.variant.power_named(head.strip())
-            if power is not None and self.lenient_powers:  # case files in the wild: "Germnay:" is Germany
+            near = self.variant.power_named(head.strip())
+            if near is not None and self.lenient_powers:  # case files in the wild: "Germnay:" is Germany
                 self.cur.pos = save + len(head) + 1
-                return power
-            if power is not None:
-                raise self.cur.error("a power name", UnknownNameError, f"did you mean {power}?")
+                return near
+            if near is not None:
+                raise self.cur.error("a power name", UnknownNameError, f"did you mean {near}?")
         return None
 
     def nationality(self) -> Power | None:
@@ -159,7 +167,7 @@ class _Parser:
             # 'ENG F lon' is a nationality: a unit kind follows.
             whole_name = place is not None and place[1] > end
             if nxt in _KINDS or (not whole_name and self._longest(self.map.province_names) is not None):
-                return power  # type: ignore[return-value]
+                return power
         self.cur.pos = save
         return None
 
@@ -171,20 +179,20 @@ class _Parser:
             closed = self._longest(self.map.impassable)
             if closed is not None and impassable:
                 self.cur.pos = closed[1]
-                return Location(closed[0])  # type: ignore[arg-type]
+                return Location(closed[0])
             if closed is not None:
-                raise self.cur.error(f"a province ({self.map.province_title(closed[0])} is impassable)",  # type: ignore[arg-type]
+                raise self.cur.error(f"a province ({self.map.province_title(closed[0])} is impassable)",
                                      UnknownNameError)
             raise self.cur.error("a province name or abbreviation", UnknownNameError, self._province_hint())
         pid, end = found
         self.cur.pos = end
-        return Location(pid, self.coast(pid))  # type: ignore[arg-type]
+        return Location(pid, self.coast(pid))
 
     def _province_hint(self) -> str:
         """'did you mean North Sea (nth)?' for a misspelt province name at the cursor."""
         cur = self.cur
         cur.skip_space()
-        words = re.match(r"[^\-–—>=:/(),]*", cur.text[cur.pos:]).group().split()[:4]  # type: ignore[union-attr]
+        words = re.match(r"[^\-–—>→=:/(),]*", cur.text[cur.pos:]).group().split()[:4]  # type: ignore[union-attr]
         names = {**self.map.province_names, **self.map.impassable}
         for n in range(len(words), 0, -1):
             close = difflib.get_close_matches(fold(" ".join(words[:n])), list(names), n=3, cutoff=0.75)
@@ -208,6 +216,8 @@ class _Parser:
         else:
             if not self.map.provinces[pid].coasts:
                 return None  # a coast written as a word only follows a province that has coasts
+            if cur.peek() in ("-", "–"):  # 'Spanien-Nordküste' (the German e-mail rules, 001), 'Spa-nc'
+                return self._dashed_coast(pid)
             found = self._longest(self.map.coast_names, 3)
             if found is None or len(fold(cur.text[cur.pos:found[1]])) < 2:
                 cur.pos = save
@@ -215,7 +225,22 @@ class _Parser:
             coast, end = found
             cur.pos = end
         # DATC 4.B.6 (choice b): an unknown or irrelevant coast is ignored.
-        return coast if coast in self.map.provinces[pid].coasts else None  # type: ignore[return-value]
+        return coast if coast in self.map.provinces[pid].coasts else None
+
+    def _dashed_coast(self, pid: str) -> str | None:
+        """A coast joined to its province by a dash (``Spa-nc``): read as the coast only when
+        a coast's name follows and no province's name as long (``spa - North Sea`` is a move)."""
+        cur = self.cur
+        save = cur.pos
+        cur.take()
+        coast = self._longest(self.map.coast_names, 3)
+        place = self._longest(self.map.province_names)
+        if coast is None or len(fold(cur.text[cur.pos:coast[1]])) < 2 or (place is not None and place[1] >= coast[1]):
+            cur.pos = save
+            return None
+        cur.pos = coast[1]
+        # DATC 4.B.6 (choice b): an unknown or irrelevant coast is ignored.
+        return coast[0] if coast[0] in self.map.provinces[pid].coasts else None
 
     def unit_ref(self, allow_power: bool = False) -> UnitRef:
         power = self.nationality() if allow_power else None
@@ -271,6 +296,7 @@ class _Parser:
         word = cur.peek()
         if word in _HOLD:
             cur.take()
+            cur.accept(_STAND)
             return Hold(unit, power)
         if word in _SUPPORT:
             cur.take()
@@ -296,6 +322,10 @@ class _Parser:
             self.arrow()
             return Retreat(unit, self.location(), power)
         if self.arrow():
+            if cur.peek() in _HOLD and self._longest(self.map.province_names) is None:
+                cur.take()  # 'A Pru-XXX': the German rulebook's hold (000, figures 7 and 9)
+                cur.accept(_STAND)
+                return Hold(unit, power)
             dest = self.location()
             via = False
             path: list[str] = []
@@ -343,7 +373,8 @@ _WORDS = re.compile(r"[^\W\d_]+(?:[ .'’-]+[^\W\d_]+)*")
 
 
 def _power_hint(text: str, variant: Variant) -> str:
-    names = {fold(p.name): p.name for p in variant.powers} | {fold(p.adjective): p.name for p in variant.powers}
+    names = ({fold(p.name): p.name for p in variant.powers} | {fold(p.adjective): p.name for p in variant.powers}
+             | dict(variant.power_names))  # 'GROSS-BRITANIEN' is near an alias ('Groß-Britannien') only
     close = difflib.get_close_matches(fold(text), list(names), n=2, cutoff=0.6)
     return ("did you mean " + " or ".join(dict.fromkeys(names[c] for c in close)) + "?") if close else ""
 
@@ -413,7 +444,11 @@ def parse_orders(text: str, variant: Variant, phase: PhaseKind | None = None) ->
     """Parse one order per line; returns the orders and one error per bad line (its
     ``line`` set). A power's name alone on a line (``Germany:``) gives that power to the
     orders under it that name none, up to the next such line or a blank line: the DATC
-    writes its test cases so."""
+    writes its test cases so. A heading that names no power (``Germnay:``) is an error, and
+    the orders under it that name no power are not read (each an error naming the heading):
+    they belong to no known power. A line may hold several orders separated by commas or
+    semicolons, a power's name and colon starting each power's (the e-mail rules, 001:
+    ``England: F Den - Kie, F Nth - Den, Russia: A Ber - Kie``)."""
     return parse_order_lines(enumerate(text.splitlines(), start=1), variant, phase)
 
 
@@ -424,30 +459,126 @@ def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant, phase:
     orders: list[Order] = []
     errors: list[NotationError] = []
     header: Power | None = None
+    unread: tuple[int, NotationError] | None = None  # the heading that names no power, and its line
+    broken: tuple[str, NotationError] | None = None  # the line before, words only and not read ('DEUTSCHES')
     for number, line in lines:
         body = _strip_comment(line)
+        before, broken = broken, None
         if not body.strip():
             if not line.strip():
-                header = None  # a blank line ends a power's block; a comment line does not
+                header, unread = None, None  # a blank line ends a power's block; a comment line does not
             continue
         try:
             power = power_header(body, variant, lenient_powers=lenient_powers)
         except NotationError as exc:  # a misspelt power's name: the lines under it name no power
-            exc.line = number
-            errors.append(exc)
-            header = None
-            continue
+            power = _split_heading(before, body, variant, lenient_powers)
+            if power is None:
+                exc.line = number
+                errors.append(exc)
+                header, unread = None, (number, exc)
+                continue
+            if before is not None:
+                errors.remove(before[1])  # 'DEUTSCHES' / 'REICH:' is one heading
         if power is not None:
-            header = power
+            header, unread = power, None
             continue
-        try:
-            order = parse_order(body, variant, phase, lenient_powers=lenient_powers)
-        except NotationError as exc:
-            exc.line = number
-            errors.append(exc)
-            continue
-        orders.append(replace(order, power=header) if header is not None and order.power is None else order)
+        line_power: Power | None = None  # 'England: F Den - Kie, F Nth - Den': the line's own power
+        line_unread: NotationError | None = None  # a piece's power could not be read: the pieces after it name none
+        pieces = split_order_line(body, variant)
+        if len(pieces) > 1 and ":" not in pieces[0] and not _reads(pieces[0], variant, phase, lenient_powers):
+            pieces = [body]  # a sentence with commas ('... from Marseilles, Gulf of Lyon, ...'): one error
+        for piece in pieces:
+            try:
+                order = parse_order(piece, variant, phase, lenient_powers=lenient_powers)
+            except NotationError as exc:
+                exc.line = number
+                errors.append(exc)
+                if len(pieces) == 1 and _WORDS.fullmatch(body.strip().rstrip("-")):
+                    broken = (body, exc)
+                if ":" in piece:
+                    line_power, line_unread = None, exc
+                continue
+            if order.power is not None:
+                line_power, line_unread = order.power, None
+            elif line_power is not None:
+                order = replace(order, power=line_power)
+            elif line_unread is not None:
+                errors.append(_orphan(piece, number, line_unread, f"before it on line {number}"))
+                continue
+            elif header is not None:
+                order = replace(order, power=header)
+            elif unread is not None:
+                errors.append(_orphan(piece, number, unread[1], f"in the heading on line {unread[0]}"))
+                continue
+            orders.append(order)
     return orders, errors
+
+
+def _split_heading(before: tuple[str, NotationError] | None, body: str, variant: Variant,
+                   lenient_powers: bool) -> Power | None:
+    """A heading printed on two lines (``DEUTSCHES`` then ``REICH:``, ``ÖSTERREICH-`` then
+    ``UNGARN:``, as the German rulebook's figures are laid out, 000): the power the two lines
+    name together, else None."""
+    if before is None:
+        return None
+    first = before[0].strip()
+    joined = first + ("" if first.endswith("-") else " ") + body.strip()
+    try:
+        return power_header(joined, variant, lenient_powers=lenient_powers)
+    except NotationError:
+        return None
+
+
+def _reads(text: str, variant: Variant, phase: PhaseKind | None, lenient_powers: bool) -> bool:
+    try:
+        parse_order(text, variant, phase, lenient_powers=lenient_powers)
+    except NotationError:
+        return False
+    return True
+
+
+def _orphan(piece: str, number: int, heading: NotationError, where: str) -> NotationError:
+    """An order under a heading (or after a power's name on its line) that names no power:
+    it is not given to the unit's owner (issue 17), but reported with the heading's error."""
+    error = UnknownNameError(piece, 0, f"a power's name {where}", heading.found, heading.hint)
+    error.line = number
+    return error
+
+
+_SEPARATORS = re.compile(r"[,;]")
+
+
+def split_order_line(text: str, variant: Variant) -> list[str]:
+    """The orders of one line: split at commas and semicolons (outside brackets), and before a
+    power's name and colon that does not start the line (``A Ser H Russia: A Rum - Ser``,
+    as the e-mail rules, 001, print their examples). Empty pieces (a trailing comma) are
+    dropped; a line without separators is itself."""
+    pieces: list[str] = []
+    depth, start = 0, 0
+    for i, char in enumerate(text):
+        depth += (char == "(") - (char == ")")
+        if depth <= 0 and _SEPARATORS.fullmatch(char):
+            pieces.append(text[start:i])
+            start = i + 1
+    pieces.append(text[start:])
+    out: list[str] = []
+    for piece in pieces:
+        out += _split_at_powers(piece, variant)
+    return [p.strip() for p in out if p.strip()] or [text]
+
+
+def _split_at_powers(text: str, variant: Variant) -> list[str]:
+    """`text` cut before each ``Power:`` that is not at its start."""
+    cuts = []
+    for colon in (m.start() for m in re.finditer(":", text)):
+        starts = [m.start() for m in re.finditer(r"(?<!\S)\S", text[:colon])]
+        for begin in starts:  # the longest power's name ending at the colon
+            if fold(text[begin:colon]) in variant.power_names:
+                if text[:begin].strip():
+                    cuts.append(begin)
+                break
+    bounds = [0, *cuts, len(text)]
+    return [text[a:b] for a, b in zip(bounds, bounds[1:])]
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,15 +605,25 @@ class RejectedOrder:
 def power_header(line: str, variant: Variant, *, lenient_powers: bool = False) -> Power | None:
     """The power a line names and nothing else (``Germany:``, ``GERMANY``), else None.
 
-    :raises UnknownNameError: a near-miss of a power's name before a colon (``Germnay:``):
-        not guessed but suggested (with `lenient_powers`: that power)."""
+    :raises UnknownNameError: a heading that names no power: a line ending in a colon
+        (``Germnay:``, ``Nowhere:``, ``England (Tom):``), or a near-miss of a power's name
+        alone (``Germnay``); a near-miss is not guessed but suggested (with `lenient_powers`:
+        that power)."""
     text = _strip_comment(line).strip()
     if not text:
         return None
     if text[-1] != ":":
-        return variant.power_names.get(fold(text))
+        power = variant.power_names.get(fold(text))
+        if power is None and _WORDS.fullmatch(text) and variant.power_named(text) is not None:
+            if lenient_powers:
+                return variant.power_named(text)
+            raise UnknownNameError(line, line.index(text), "a power's name", text, _power_hint(text, variant))
+        return power
     parser = _Parser(text, variant, lenient_powers)
     power = parser.power_prefix()
+    if power is None:  # a heading naming no power: 'Germnay:', 'Nowhere:', 'England (Tom):', 'Spring 1901:'
+        head = text[:-1].strip()
+        raise UnknownNameError(line, line.index(text), "a power's name", head, _power_hint(head, variant))
     return power if power is not None and parser.cur.at_end() else None
 
 

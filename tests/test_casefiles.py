@@ -213,8 +213,9 @@ def test_a_stacked_position_is_an_error_everywhere(tmp_path):
     (issue 12 item 6: cases and validate gave PASS/FAIL)."""
     path = tmp_path / "stacked.txt"
     path.write_text(STACKED)
-    expected = {"stacked.two": f"{path}:2: case stacked.two: Germany: A par: par already holds France: A par",
-                "stacked.twice": f"{path}:11: case stacked.twice: France: A par: par already holds France: A par"}
+    expected = {"stacked.two": f"{path}:6: case stacked.two: Germany: A par: par already holds France: A par (line 5)",
+                "stacked.twice": f"{path}:14: case stacked.twice: France: A par: par already holds France: A par "
+                                 "(line 13)"}  # the unit's line (issue 17)
     runner = CliRunner()
     cases = runner.invoke(main, ["cases", str(path)])
     assert cases.exit_code == 1 and cases.output.strip().splitlines()[-1] == "0 passed, 2 failed"

@@ -60,19 +60,41 @@ def test_an_order_with_its_own_power_keeps_it_and_the_block_goes_on():
 @pytest.mark.parametrize("line, power", [("Germany:", "Germany"), ("Germany: ", "Germany"), ("GERMANY", "Germany"),
                                          ("german:", "Germany"), ("Deutschland:", "Germany"),
                                          ("Germany: # orders", "Germany"), ("A mun H", None), ("Germany: A mun H", None),
-                                         ("", None), ("Nowhere:", None)])
+                                         ("", None), ("GROSS-BRITANNIEN:", "England"),
+                                         ("Groß-Britannien:", "England"), ("GROSSBRITANNIEN:", "England"),
+                                         ("DEUTSCHES REICH:", "Germany"), ("ÖSTERREICH-UNGARN:", "Austria"),
+                                         ("OSMANISCHES REICH:", "Turkey"), ("RUSSLAND:", "Russia"),
+                                         ("FRANKREICH:", "France"), ("ITALIEN:", "Italy"), ("Engeland:", "England"),
+                                         ("Duitsland:", "Germany"), ("Frankrijk:", "France"), ("Italië:", "Italy"),
+                                         ("Rusland:", "Russia"), ("Turkije:", "Turkey"), ("Oostenrijk:", "Austria")])
 def test_power_header(line, power):
+    """Every heading the seeds' rulebooks print (the German 000 in capitals, the Dutch 002)."""
     assert power_header(line, V) == power
+
+
+@pytest.mark.parametrize("line, hint", [("Germnay:", "did you mean Germany?"), ("Nowhere:", ""),
+                                        ("Germnay", "did you mean Germany?"), ("GROSS-BRITANIEN:", "did you mean England?")])
+def test_a_heading_that_names_no_power_is_an_error(line, hint):
+    with pytest.raises(UnknownNameError) as caught:
+        power_header(line, V)
+    assert caught.value.hint == hint
 
 
 def test_a_misspelt_power_is_never_guessed_but_suggested():
     """'Germnay:' is not read as Germany: the line is rejected with a suggestion, in a header
-    as before an order, and the orders under a rejected header name no power."""
-    with pytest.raises(dipsat.errors.UnknownNameError, match="did you mean Germany"):
-        power_header("Germnay:", V)
-    orders, errors = parse_orders("Germnay:\nA mun - ruh\nAustira: A vie - gal\n", V)
-    assert [format_order(o) for o in orders] == ["A mun - ruh"]
-    assert [(e.line, e.hint) for e in errors] == [(1, "did you mean Germany?"), (3, "did you mean Austria?")]
+    as before an order, and the orders under a rejected heading are not read: they belong to
+    no known power (issue 17), each reported with the heading's suggestion."""
+    orders, errors = parse_orders("Germnay:\nA mun - ruh\nAustira: A vie - gal\nEngland: F lon - nth\n", V)
+    assert [format_order(o) for o in orders] == ["England: F lon - nth"]
+    assert [(e.line, e.hint) for e in errors] == [(1, "did you mean Germany?"), (2, "did you mean Germany?"),
+                                                  (3, "did you mean Austria?")]
+    assert "in the heading on line 1" in str(errors[1]) and "'Germnay:'" in str(errors[1])
+
+
+def test_a_blank_line_ends_an_unreadable_heading_too():
+    orders, errors = parse_orders("Nowhere:\nA par - bur\n\nA mar - spa\n", V)
+    assert [format_order(o) for o in orders] == ["A mar - spa"]
+    assert [e.line for e in errors] == [1, 2]
 
 
 def test_every_phase_kind_reads_the_layout():

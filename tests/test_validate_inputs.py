@@ -216,7 +216,7 @@ CASE keyword.bad An unknown keyword, then no END
 PRESTATE_SETPHASE Spring 1901, Movement
 PRESTATE
 \tEngland: F lon
-FOOBAR 3
+FOO_BAR 3
 ORDERS
 \tEngland: F lon - nth
 """
@@ -236,7 +236,7 @@ def test_malformed_cases_are_rejected_alike_by_one_worker_and_a_pool(tmp_path: P
     assert reports["1"] == reports["2"]
     lines = [json.loads(line) for line in reports["1"].splitlines()]
     reasons = " ".join(str(line) for line in lines)
-    assert "PLAYERS needs one number" in reasons and "unknown keyword 'FOOBAR'" in reasons
+    assert "PLAYERS needs one number" in reasons and "unknown keyword 'FOO_BAR'" in reasons
     assert "crashed" not in reasons
 
 

@@ -16,8 +16,8 @@ from .. import __version__
 from ..errors import DipsatError
 from ..runners.runtime import tune_for_batches
 from ..rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Profile, Rules, RulesError
-from .positions import _initial_position, _input_or_exit, _load_position, _Position, _position_arguments, _read_orders, \
-    _Unreadable, _warn
+from .positions import _initial_position, _input_or_exit, _load_position, _orders_position, _Position, \
+    _position_arguments, _read_orders, _Unreadable, _warn
 
 if TYPE_CHECKING:
     from ..formats.casefile import Case
@@ -176,7 +176,11 @@ def _wrapped(head: str, text: str, width: int = 100) -> list[str]:
               help="POSITION is a recorded game (godip history .txt, diplomacy saved game .json or FILE.jsonl:LINE, "
                    "dipsat game file): adjudicate its phase NAME (e.g. F1902M) with the recorded orders.")
 @click.option("--initial", is_flag=True, help="Start from the variant's initial position (then the only argument is ORDERS).")
-@click.option("--variant", "variant_name", default="standard", show_default=True, help="The variant of --initial.")
+@click.option("--from-orders", "from_orders", is_flag=True,
+              help="No position: take the units the orders name (a DATC test pasted as the DATC writes it; then the "
+                   "only argument is ORDERS), in Spring of the first year or the movement phase --phase names.")
+@click.option("--variant", "variant_name", default="standard", show_default=True,
+              help="The variant of --initial and --from-orders.")
 @click.option("--rules", "profile", type=click.Choice(sorted(PROFILES)), default=None,
               help=f"Rules profile (default: the case's RULES line, else {DEFAULT_PROFILE}).")
 @click.option("--rule", "overrides", multiple=True, metavar="ISSUE=CHOICE",
@@ -194,7 +198,7 @@ def _wrapped(head: str, text: str, width: int = 100) -> list[str]:
 @click.option("--strict", is_flag=True, help="An order line that cannot be read is an error (exit status 1), "
                                             "not left out.")
 def adjudicate_command(position: str | None, orders_path: str | None, case_id: str | None, phase_name: str | None,
-                       initial: bool, variant_name: str, profile: str | None, overrides: tuple[str, ...], fmt: str,
+                       initial: bool, from_orders: bool, variant_name: str, profile: str | None, overrides: tuple[str, ...], fmt: str,
                        explain: bool, show_all: bool, compare: str | None, output: str | None, strict: bool) -> None:
     """Adjudicate one phase: POSITION plus orders in, every result and the new position out.
 
@@ -202,7 +206,11 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
     when no ORDERS file is given) or a dipsat JSON state or result (.json).
     ORDERS is a file with one order per line, or - for stdin; a power's name alone on a
     line ("Germany:") gives that power to the orders under it, up to a blank line (the
-    DATC's layout). Files may be UTF-8 (with a byte-order mark or not) or Windows-1252.
+    DATC's layout), a heading that names no power skips the orders under it; a line may
+    hold several orders separated by commas. With --from-orders there is no POSITION: the
+    units are those the orders name (a DATC test pasted as the DATC writes it), said on
+    stderr; POSITION - (stdin) holding orders and no PRESTATE is read so too.
+    Files may be UTF-8 (with a byte-order mark or not) or Windows-1252.
     An order line that cannot be read is reported on stderr (file:line), left out and
     listed in the result ("rejected" in JSON); with --strict it is an error. Exit
     status 0 when the phase was adjudicated, 1 when --strict found an unreadable order,
@@ -213,14 +221,16 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
     from ..printers.views_json import alternatives_json, comparison_json, explanations_json
     from ..printers.text import render_alternatives, render_comparison, render_explanations, render_text, write_result_case
 
-    position, orders_path = _position_arguments(position, orders_path, initial)
+    position, orders_path = _position_arguments(position, orders_path, initial, from_orders)
     if position == "-" and orders_path == "-":
         raise click.UsageError("only one of POSITION and ORDERS can be read from stdin (-)")
     with _input_or_exit():
-        if phase_name is not None:
+        if from_orders and orders_path is not None:  # the one argument (_position_arguments)
+            pos, orders_path = _orders_position(orders_path, variant_name, phase_name), None
+        elif phase_name is not None:
             pos = _recorded_position(position, phase_name, case_id, profile, overrides)
         else:
-            pos = _initial_position(variant_name) if initial else _load_position(position, case_id)
+            pos = _initial_position(variant_name) if initial else _load_position(position, case_id, variant_name)
         words = [profile] if profile else list(pos.rule_words)
         rules = Rules.parse(words + list(overrides))
         orders, rejected = _read_orders(orders_path, pos.state) if orders_path is not None else (

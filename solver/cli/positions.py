@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import contextlib
 import io
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -88,7 +89,10 @@ RECORDED_GAME = ("a recorded game, not a position: give a phase with dipsat adju
 """What adjudicate says of a whole game given as POSITION without --phase."""
 
 
-def _load_position(path: str, case_id: str | None) -> _Position:
+def _load_position(path: str, case_id: str | None, variant_name: str = "standard") -> _Position:
+    """POSITION as the commands read it. Standard input that is neither JSON nor a case file
+    with a PRESTATE (orders pasted as the DATC writes them) is a position taken from the
+    orders (:func:`_pasted_position`, in `variant_name`), as ``--from-orders`` reads it."""
     from ..formats.godip import is_godip_history
 
     if Path(path).is_dir():
@@ -106,7 +110,51 @@ def _load_position(path: str, case_id: str | None) -> _Position:
         if case_id is not None:
             raise _Unreadable([f"{path}: --case applies to case files, not to a JSON state"])
         return _json_position(path, text)
+    if path == "-" and case_id is None and not _KEYWORD_LINE.search(text):
+        return _pasted_position(text, "<stdin>", variant_name)
     return _case_position(path, text, case_id)
+
+
+_KEYWORD_LINE = re.compile(r"^\s*(?:PRESTATE|CASE)\b", re.M)
+"""A line of a case file that gives a position (or starts a case): without one, standard
+input is orders pasted without a position."""
+
+
+def _pasted_position(text: str, source: str, variant_name: str = "standard", phase_name: str | None = None
+                     ) -> _Position:
+    """``--from-orders``: the units the orders name (:mod:`dipsat.formats.pasted`), in a
+    movement phase (Spring of the variant's first year unless `phase_name` says otherwise).
+    What was taken is said on stderr, one unit a line."""
+    from ..board import Phase, PhaseKind
+    from ..formats.pasted import position_from_orders
+    from ..notation import RejectedOrder, parse_orders
+
+    variant = _initial_position(variant_name).state.variant
+    phase = None
+    if phase_name is not None:
+        try:
+            phase = Phase.parse(phase_name)
+        except ValueError as exc:
+            raise _Unreadable([f"--phase: {exc}"]) from None
+    orders, errors = parse_orders(text, variant, PhaseKind.MOVEMENT)
+    state, taken, problems = position_from_orders(orders, variant, phase)
+    if problems:
+        raise _Unreadable([f"{source}: {p}" for p in problems])
+    if not taken:
+        shown = [str(RejectedOrder.of(source, e)) for e in errors[:5]]
+        raise _Unreadable(shown + [f"{source}: no order names a unit: no position to take from the orders"])
+    _warn(f"{source}: no position given: the units the orders name, {state.phase} ({variant.name} map, each power "
+          f"owning its home centres):")
+    for unit in taken:
+        _warn(f"  {unit}")
+    name = "orders" if source == "<stdin>" else Path(source).stem
+    return _Position(state, name, orders, rejected=[RejectedOrder.of(source, e) for e in errors])
+
+
+def _orders_position(path: str, variant_name: str, phase_name: str | None) -> _Position:
+    """``--from-orders ORDERS``: the file (or stdin) read as orders, the position taken from them."""
+    text = _read_text(path)
+    return _pasted_position(text, "<stdin>" if path == "-" else path, variant_name, phase_name)
 
 
 def _find_case(folder: str, case_id: str | None) -> str:
@@ -161,9 +209,10 @@ def _json_position(path: str, text: str) -> _Position:
 
 
 def _case_position(path: str, text: str, case_id: str | None) -> _Position:
+    from ..board import PhaseKind
     from ..runners.cases import apply_players, build_position, case_orders, position_problems
     from ..errors import CaseFileError
-    from ..formats.casefile import read_cases
+    from ..formats.casefile import UnknownKeywordError, read_cases
     from ..notation import RejectedOrder
 
     cases, errors = read_cases(io.StringIO(text), path)
@@ -171,7 +220,8 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
         if not cases:
             shown = [str(e) for e in errors[:5]] + ([f"{path}: ... and {len(errors) - 5} more lines outside a case"]
                                                      if len(errors) > 5 else [])
-            raise _Unreadable(shown + [f"{path}: no CASE in the file (expected a case file or a .json state)"])
+            raise _Unreadable(shown + [f"{path}: no CASE in the file (expected a case file or a .json state; orders "
+                                       f"without a position: dipsat adjudicate --from-orders {path})"])
         case = cases[0]
     else:
         matches = [c for c in cases if c.id == case_id] or [c for c in cases if c.id.casefold() == case_id.casefold()]
@@ -179,9 +229,9 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
             known = ", ".join(c.id for c in cases[:8]) + (", ..." if len(cases) > 8 else "")
             raise _Unreadable([f"{path}: no case {case_id!r} (cases: {known or 'none'})"])
         case = matches[0]
-    players = [e for e in case.errors if e.message.startswith("PLAYERS")]
-    if players:  # the set-up decides whose orders count: no result without it (as dipsat cases)
-        raise _Unreadable([str(e) for e in players])
+    fatal = [e for e in case.errors if e.message.startswith("PLAYERS") or isinstance(e, UnknownKeywordError)]
+    if fatal:  # the set-up decides whose orders count, a block under a misspelt keyword is lost: no result
+        raise _Unreadable([str(e) for e in fatal])
     for error in [*errors, *case.errors]:
         _warn(f"{error} (warning)")
     position_only = replace(case, blocks={k: v for k, v in case.blocks.items() if k != "ORDERS"})
@@ -198,6 +248,10 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
     if problems:
         raise _Unreadable(problems)
     orders, errors = case_orders(case, state.variant, state.phase.kind) if case.has("ORDERS") else (None, [])
+    if orders and not (state.units or state.dislodged) and state.phase.kind is not PhaseKind.ADJUSTMENT:  # no board
+        raise _Unreadable([f"{path}:{case.line}: case {case.id}: no unit on the board (no PRESTATE lines) for its "
+                           f"orders: give the units in PRESTATE, or take them from the orders with dipsat "
+                           f"adjudicate --from-orders"])
     return _Position(state, case.id, orders, list(case.rules or []), silent, case.players, crop=True,
                      title=case.title, rejected=[RejectedOrder.of(path, e) for e in errors])
 
@@ -230,8 +284,15 @@ def _read_orders(path: str, state: State) -> tuple[list[Order], list[RejectedOrd
     return orders, [RejectedOrder.of(name, exc) for exc in errors]
 
 
-def _position_arguments(position: str | None, orders_path: str | None, initial: bool) -> tuple[str | None, str | None]:
-    """(POSITION, ORDERS) as given; with --initial the one argument is ORDERS."""
+def _position_arguments(position: str | None, orders_path: str | None, initial: bool,
+                        from_orders: bool = False) -> tuple[str | None, str | None]:
+    """(POSITION, ORDERS) as given; with --initial or --from-orders the one argument is ORDERS."""
+    if initial and from_orders:
+        raise click.UsageError("give --initial or --from-orders, not both")
+    if from_orders:
+        if position is None or orders_path is not None:
+            raise click.UsageError("with --from-orders, give only ORDERS (the position is taken from the orders)")
+        return None, position
     if initial:
         if orders_path is not None:
             raise click.UsageError("with --initial, give only ORDERS (the position is the initial one)")

@@ -1,24 +1,45 @@
 """The jDip/DATC case-file format: read leniently, write strictly.
 
-See ``shared/CASEFILES.md`` and ``cases/README.md`` (dipsat's one addition: the
-optional ``RULES`` line). The reader collects one :class:`CaseFileError` per bad
-line and goes on; a case with an error is still returned, marked broken.
+The format and dipsat's additions (``RULES``, ``PLAYERS``, ...) are described in
+``cases/README.md``. The reader collects one :class:`CaseFileError` per bad line and goes
+on; a case with an error is still returned, marked broken. Data lines pasted flush-left
+are read as lines of the open block.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field, replace
 from typing import TextIO
 
 from ..board import Location, Phase, Unit, UnitKind
-from ..errors import CaseFileError
+from ..errors import CaseFileError, NotationError
 from ..maps import Variant, fold, load_variant
 from ..notation import parse_location
 
 BLOCKS = ("PRESTATE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE_DISLODGED", "PRESTATE_RESULTS",
           "ORDERS", "POSTSTATE", "POSTSTATE_DISLODGED", "POSTSTATE_SUPPLYCENTER_OWNERS")
+KEYWORDS = ("VARIANT_ALL", "CASE", "RULES", "PLAYERS", "PRESTATE_SETPHASE", *BLOCKS, "POSTSTATE_SAME", "END")
+"""Every keyword of the format (dipsat's RULES and PLAYERS included)."""
 VARIANTS = {"standard": ("standard", False), "datc_standard": ("standard", True), "modern": ("modern", True)}
+
+
+class UnknownKeywordError(CaseFileError):
+    """A line at column 0 that looks like a keyword but is none (``POSTSTATE_SAMEE``):
+    the lines of its block would be lost, so no command uses the case."""
+
+
+def _is_keyword(word: str) -> bool:
+    """Whether a word at column 0 is (or is meant as) a keyword: a known one, or a word in
+    capitals with an underscore or close to a keyword. Anything else at column 0 inside a
+    block is a data line pasted flush-left (``England: F lon``, ``GERMANY:``, ``F lon - nth``)."""
+    upper = word.upper()
+    if upper in KEYWORDS:
+        return True
+    if not re.fullmatch(r"[A-Z][A-Z0-9_]*", word):
+        return False
+    return "_" in word or bool(difflib.get_close_matches(upper, KEYWORDS, n=1, cutoff=0.75))
 
 
 @dataclass(slots=True)
@@ -70,6 +91,8 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
             blank = blank or not raw.strip()  # a comment line is not blank
             continue
         blank_before, blank = blank, False
+        if text[0] in " \t" and text.split()[0] in KEYWORDS:  # a whole file pasted indented: keywords too
+            text = text.lstrip()
         if text[0] in " \t":  # a line of the open block
             if case is None or block is None:
                 errors.append(CaseFileError(source, number, f"unexpected indented line {text.strip()!r} (no open block)"))
@@ -78,6 +101,10 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
             continue
         words = text.split()
         keyword = words[0].upper()
+        if block is not None and case is not None and not _is_keyword(words[0]):
+            # a data line pasted flush-left (as from a forum): a line of the open block
+            case.blocks[block].append(CaseLine(number, text.strip(), blank_before))
+            continue
         block = None
         if keyword == "VARIANT_ALL":
             variant = " ".join(words[1:]) or "Standard"
@@ -112,8 +139,9 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
             block = keyword
             case.blocks.setdefault(block, [])
         else:
-            case.errors.append(CaseFileError(source, number, f"unknown keyword {words[0]!r} (expected one of "
-                                             f"{', '.join(BLOCKS)}, PRESTATE_SETPHASE, POSTSTATE_SAME, RULES, PLAYERS, END)"))
+            close = difflib.get_close_matches(keyword, KEYWORDS, n=1, cutoff=0.75)
+            hint = f"did you mean {close[0]}?" if close else f"expected one of {', '.join(KEYWORDS)}"
+            case.errors.append(UnknownKeywordError(source, number, f"unknown keyword {words[0]!r} ({hint})"))
     if case is not None:
         case.errors.append(CaseFileError(source, case.line, f"case {case.id} has no END"))
         cases.append(case)
@@ -121,8 +149,12 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
 
 
 def parse_phase(text: str) -> Phase:
-    """``Spring 1901, Movement`` (also Fall/Autumn/Winter, Retreat(s), Adjustment(s))."""
-    return Phase.parse_long(text)
+    """``Spring 1901, Movement`` (also Fall/Autumn/Winter, Retreat(s), Adjustment(s)), or the
+    short form ``--phase`` takes (``S1901M``, ``F1901R``, ``W1901A``). Raises ValueError."""
+    try:
+        return Phase.parse(text)
+    except ValueError:
+        raise ValueError(f"phase {text!r}: expected e.g. 'Spring 1901, Movement' or S1901M, F1901R, W1901A") from None
 
 
 def resolve_variant(name: str) -> Variant:
@@ -141,7 +173,8 @@ _UNIT_LETTERS = {kind.value: kind for kind in UnitKind}
 def parse_unit_line(text: str, variant: Variant, placement: bool = True) -> Unit:
     """``England: F nth`` -> Unit. Raises ValueError/NotationError.
 
-    With ``placement=False`` (ownership lines) the unit letter means nothing."""
+    With ``placement=False`` (ownership lines) the unit letter means nothing and may be left
+    out (``France: par``); the unit returned is then an army, which only says where."""
     power_text, sep, rest = text.partition(":")
     if not sep:  # lenient: "Italy F gol" without the colon
         power_text, _, rest = text.strip().partition(" ")
@@ -150,6 +183,12 @@ def parse_unit_line(text: str, variant: Variant, placement: bool = True) -> Unit
         raise ValueError(f"{text!r}: expected 'Power: A|F|W location', unknown power {power_text.strip()!r}")
     parts = rest.split(None, 1)
     kind = _UNIT_LETTERS.get(parts[0].upper()) if len(parts) == 2 else None
+    if kind is None and not placement:  # an owner needs no unit letter: 'France: par'
+        try:
+            return Unit(power, UnitKind.ARMY, Location(parse_location(rest, variant).province))
+        except NotationError as exc:
+            raise ValueError(f"{text!r}: expected 'Power: centre' (or 'Power: A|F|W centre'): {exc.expected}, found "
+                             f"{exc.found!r}" + (f"; {exc.hint}" if exc.hint else "")) from None
     if kind is None:
         raise ValueError(f"{text!r}: expected a unit 'A|F|W location' after the power")
     location = parse_location(parts[1], variant)
@@ -212,5 +251,5 @@ def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], or
     handle.write("\n".join(out) + "\n")
 
 
-__all__ = ["Case", "CaseLine", "format_unit_line", "parse_phase", "parse_unit_line", "read_cases",
+__all__ = ["Case", "CaseLine", "KEYWORDS", "UnknownKeywordError", "format_unit_line", "parse_phase", "parse_unit_line", "read_cases",
            "resolve_variant", "write_case"]

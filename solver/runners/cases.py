@@ -135,8 +135,25 @@ def build_position(case: Case, rules: Rules) -> tuple[State, list[Order], list[s
 
 def position_problems(case: Case, state: State) -> list[str]:
     """What is wrong with a case's position (two units in a province ...), as
-    ``file:line: case ID: problem``: the same check and words for every command."""
-    return [f"{case.source}:{case.line}: case {case.id}: {p}" for p in state_problems(state)]
+    ``file:line: case ID: problem``: the same check and words for every command. A problem
+    about a unit of the PRESTATE (or PRESTATE_DISLODGED) block names the unit's line."""
+    lines: dict[str, list[int]] = {}  # the unit as the problems write it -> its lines
+    for block, prefix in (("PRESTATE", ""), ("PRESTATE_DISLODGED", "dislodged ")):
+        for line in case.block(block):
+            try:
+                unit = parse_unit_line(line.text, state.variant)
+            except (ValueError, DipsatError):
+                continue
+            lines.setdefault(f"{prefix}{unit}", []).append(line.number)
+    out = []
+    for problem in state_problems(state):
+        subject = next((unit for unit in lines if problem.startswith(f"{unit}: ")), None)
+        where = case.line if subject is None else lines[subject][-1]  # the same unit twice: its second line
+        held = next((unit for unit in lines if problem.endswith(f" already holds {unit}")), None)
+        if held is not None:  # two units in one province: the other's line too
+            problem += f" (line {lines[held][0]})"
+        out.append(f"{case.source}:{where}: case {case.id}: {problem}")
+    return out
 
 
 def case_orders(case: Case, variant: Variant, kind: PhaseKind) -> tuple[list[Order], list[NotationError]]:
