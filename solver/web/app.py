@@ -73,6 +73,11 @@ async def _body(request: Request, limits: Limits) -> Any:
         raise RequestError([f"the request: not valid JSON ({str(exc).splitlines()[0][:120]})"]) from None
 
 
+SLOT_SLACK = 0.5
+"""Seconds the answer may come after --timeout: a request still waiting for a slot then
+says the server is busy (its own 503) rather than racing the time limit with it."""
+
+
 def _in_a_slot(job: Callable[[Any], dict[str, Any]], slots: threading.BoundedSemaphore,
                limits: Limits) -> Callable[[Any], dict[str, Any]]:
     """`job` holding one of the `slots` while it works: a request whose answer came too late
@@ -97,7 +102,7 @@ def _json_endpoint(job: Callable[[Any], dict[str, Any]], limits: Limits, limiter
 
     async def endpoint(request: Request) -> Response:
         payload = await _body(request, limits)
-        with anyio.move_on_after(limits.timeout) as scope:
+        with anyio.move_on_after(limits.timeout + SLOT_SLACK) as scope:
             data = await anyio.to_thread.run_sync(partial(bounded, payload), limiter=limiter, abandon_on_cancel=True)
         if scope.cancelled_caught:
             raise RequestError([f"the request took longer than the server's --timeout of {limits.timeout:g} s"], 503)

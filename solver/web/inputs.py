@@ -23,10 +23,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..board import Unit
 from ..errors import DipsatError, NotationError
 from ..notation import RejectedOrder, parse_orders
-from ..orders import Build, Order, Waive
+from ..orders import Order
 from ..rules import Rules, RulesError
 from ..state import State, state_problems
 
@@ -173,35 +172,22 @@ def _case_position(text: str, case_id: str | None) -> Position:
 
 
 def _orders_position(text: str, source: str) -> Position:
-    """A DATC test as the DATC writes it: the standard map in Spring 1901 with the starting
-    centres, and on it the units the orders name (each under its power's name)."""
+    """A DATC test as the DATC writes it: the standard map in Spring 1901 with the home
+    centres, and on it the units the orders name (:mod:`dipsat.formats.pasted`, as
+    ``dipsat adjudicate --from-orders`` takes them)."""
+    from ..formats.pasted import position_from_orders
     from ..maps import load_variant
 
     variant = load_variant("standard")
-    state = variant.initial_state()
-    orders, errors = parse_orders(text, variant, state.phase.kind)
+    orders, errors = parse_orders(text, variant, variant.initial_state().phase.kind)
     problems = [f"{source}:{e.line}: {e}" for e in errors]
-    units: dict[str, Unit] = {}
-    for order in orders:
-        if isinstance(order, (Build, Waive)):
-            problems.append(f"{source}: {order}: builds need a position (a case or a JSON state)")
-            continue
-        ref = order.unit
-        power = order.power or ref.power
-        if power is None or ref.kind is None:
-            problems.append(f"{source}: {order}: with no position, each order needs its power (the power's name "
-                            f"alone on a line above it) and its unit's kind (A or F)")
-            continue
-        unit = Unit(power, ref.kind, ref.location)
-        if units.setdefault(unit.province, unit) != unit:
-            problems.append(f"{source}: {order}: another unit is already in {unit.province}")
     if not orders and not problems:
         problems.append(f"{source}: no position and no orders: give a variant's name (standard), a case, a dipsat "
                         f"JSON state, or orders under power names (the units are the ones they name)")
     if problems:
         raise InputError(problems)
-    state = state.with_(units=tuple(units.values()))
-    problems = [f"{source}: {p}" for p in state_problems(state)]
+    state, _, taken_problems = position_from_orders(orders, variant)
+    problems = [f"{source}: {p}" for p in taken_problems + state_problems(state)]
     if problems:
         raise InputError(problems)
     return Position(state, "DATC test", text if source == "position" else None, orders if source == "position" else None,
