@@ -3,8 +3,8 @@ where they are, rule readings told apart from bugs, the case-runner adapter."""
 
 from __future__ import annotations
 
+import itertools
 import json
-import random
 import sys
 from pathlib import Path
 
@@ -17,7 +17,7 @@ from dipsat.engines.command import CommandEngine, FailureKind
 from dipsat.engines.protocol import ReplyError, read_reply, read_request, reply_json, request_line
 from dipsat.rules import Rules
 from dipsat.runners.fuzz import ask_engine, judge_run
-from dipsat.runners.generators import FAMILIES, generate
+from dipsat.runners.generators import FAMILIES, generate, generate_item
 from dipsat.state import state_problems
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,9 +37,11 @@ def fuzz(*args: str):
 
 def test_generated_phases_are_legal_and_reproducible() -> None:
     variants = [STANDARD, dipsat.load_variant("modern")]
-    first = [next(g) for g in [generate(random.Random(7), variants, ALL, Rules.profile("2000"))] for _ in range(120)]
-    again = [next(g) for g in [generate(random.Random(7), variants, ALL, Rules.profile("2000"))] for _ in range(120)]
-    assert first == again
+    first = list(itertools.islice(generate(7, variants, ALL, Rules.profile("2000")), 120))
+    again = list(itertools.islice(generate(7, variants, ALL, Rules.profile("2000")), 120))
+    assert first == again and len({g.id for g in first}) == 120
+    alone = generate_item(7, 10, variants, ALL, Rules.profile("2000"))  # any item, made again alone
+    assert alone == [g for g in first if g.id.startswith("fuzz-7-000010")]
     assert {g.family for g in first} == set(ALL)
     assert all(not state_problems(g.state) for g in first)
     assert set(FAMILIES) | {"games"} == set(ALL)
@@ -49,7 +51,7 @@ def test_generated_phases_are_legal_and_reproducible() -> None:
 
 
 def test_a_request_and_its_reply_read_back() -> None:
-    state, orders = next((g.state, list(g.orders)) for g in generate(random.Random(3), [STANDARD], ["convoys"],
+    state, orders = next((g.state, list(g.orders)) for g in generate(3, [STANDARD], ["convoys"],
                                                                        Rules.profile("2000")))
     request_id, read_state, read_orders = read_request(request_line("r-1", state, orders))
     assert (request_id, read_state, read_orders) == ("r-1", state, orders)

@@ -68,9 +68,11 @@ def _engine(spec: str, rules: Rules, timeout: float) -> tuple[Engine, str]:
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
               help="A JSON line per disagreement, rule difference and engine failure.")
 @click.option("--show", "show_count", type=int, default=10, show_default=True, help="Disagreements listed.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Engines run at once (each its own process), each asked about the next phase.")
 def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None, families: tuple[str, ...],
                  variants: tuple[str, ...], profile: str | None, overrides: tuple[str, ...], timeout: float,
-                 cases_dir: str | None, report_path: str | None, show_count: int) -> None:
+                 cases_dir: str | None, report_path: str | None, show_count: int, workers: int) -> None:
     """Test another adjudicator without an archive: generated phases where the rules are
     hard (convoys and paradoxes, rings, head-to-head battles, coasts, retreats, builds
     and civil disorder, whole games), each asked of ENGINE and judged as validate judges
@@ -86,7 +88,8 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
         raise click.BadParameter(str(exc), param_hint="--rule") from None
     if phases is None and minutes is None:
         phases = 200
-    engine, name = _engine(spec, rules, timeout)
+    made = [_engine(spec, rules, timeout) for _ in range(workers)]
+    engines, name = [e for e, _ in made], made[0][1]
     loaded = [dipsat.load_variant(v) for v in (variants or ("standard",))]
     show = sys.stderr.isatty()
 
@@ -95,10 +98,11 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
             click.echo(f"\rasked {n} phases", nl=False, err=True)
 
     try:
-        run = ask_engine(engine, loaded, list(families or FAMILY_NAMES), rules, seed, phases=phases, minutes=minutes,
+        run = ask_engine(engines, loaded, list(families or FAMILY_NAMES), rules, seed, phases=phases, minutes=minutes,
                          progress=progress)
     finally:
-        engine.close()
+        for engine in engines:
+            engine.close()
     if show:
         click.echo("", err=True)
     judged = judge_run(run, rules, name, cases=cases_dir is not None)

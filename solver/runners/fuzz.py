@@ -14,9 +14,11 @@ counted once, as judged or as failed.
 
 from __future__ import annotations
 
-import random
+import itertools
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -28,7 +30,7 @@ from ..rules import Rules
 from ..state import State
 from ..engines.command import EngineFailure
 from ..engines.protocol import EngineReply
-from .generators import Generated, generate
+from .generators import Generated, generate_item
 from .validate import Difference
 
 __all__ = ["Engine", "FuzzPhase", "FuzzRun", "JudgedPhase", "ask_engine", "engine_record", "judge_run",
@@ -70,35 +72,53 @@ class FuzzRun:
         return [p for p in self.phases if p.failure is not None]
 
 
-def request_ids(seed: int) -> Iterator[str]:
-    n = 0
-    while True:
-        yield f"fuzz-{seed}-{n:06d}"
-        n += 1
-
-
-def ask_engine(engine: Engine, variants: list[Variant], families: list[str], rules: Rules, seed: int, *,
-               phases: int | None = None, minutes: float | None = None,
+def ask_engine(engines: Engine | Sequence[Engine], variants: list[Variant], families: list[str], rules: Rules,
+               seed: int, *, phases: int | None = None, minutes: float | None = None,
                progress: Callable[[int], None] | None = None) -> FuzzRun:
-    """Generate phases (reproducibly from `seed`) and ask `engine` about each, until
-    `phases` were asked or `minutes` have passed (the first budget reached)."""
+    """Generate phases (reproducibly from `seed`) and ask the engines about them -- one
+    thread per engine, each taking the next item -- until `phases` were asked or `minutes`
+    have passed (the first budget reached). The run lists the phases in the order of their
+    ids, whatever engine answered which: the same seed and budget of phases give the same run."""
     if phases is None and minutes is None:
         raise ValueError("give a budget: phases or minutes")
+    pool = list(engines) if isinstance(engines, Sequence) else [engines]
     run = FuzzRun(seed)
     start = time.monotonic()
-    stream = generate(random.Random(seed), variants, families, rules)
-    for request_id, generated in zip(request_ids(seed), stream):
-        if phases is not None and len(run.phases) >= phases:
-            break
-        if minutes is not None and time.monotonic() - start >= minutes * 60:
-            break
-        try:
-            reply: EngineReply | None = engine.judge(request_id, generated.state, list(generated.orders))
-            run.phases.append(FuzzPhase(request_id, generated, reply))
-        except EngineFailure as failure:
-            run.phases.append(FuzzPhase(request_id, generated, None, failure))
-        if progress is not None:
-            progress(len(run.phases))
+    lock = threading.Lock()
+    items = itertools.count()
+    asked: list[FuzzPhase] = []
+
+    def take() -> list[Generated] | None:
+        with lock:
+            if phases is not None and len(asked) >= phases:
+                return None
+            if minutes is not None and time.monotonic() - start >= minutes * 60:
+                return None
+            n = next(items)
+            made = generate_item(seed, n, variants, families, rules)
+            if phases is not None:
+                made = made[:phases - len(asked)]
+            asked.extend(FuzzPhase(g.id, g, None) for g in made)  # placeholders: counted once, now
+            return made
+
+    def work(engine: Engine) -> list[FuzzPhase]:
+        done = []
+        while (made := take()) is not None:
+            for generated in made:
+                try:
+                    reply = engine.judge(generated.id, generated.state, list(generated.orders))
+                    done.append(FuzzPhase(generated.id, generated, reply))
+                except EngineFailure as failure:
+                    done.append(FuzzPhase(generated.id, generated, None, failure))
+                if progress is not None:
+                    with lock:
+                        progress(len(done))
+        return done
+
+    with ThreadPoolExecutor(max_workers=len(pool)) as executor:
+        answered = [p for part in executor.map(work, pool) for p in part]
+    by_id = {p.id: p for p in answered}
+    run.phases = [by_id[p.id] for p in asked]  # every phase asked is answered or failed, once
     run.seconds = time.monotonic() - start
     return run
 

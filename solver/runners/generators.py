@@ -29,16 +29,18 @@ from ..rules import Rules
 from ..state import State, state_problems
 from .invariants import random_orders, random_state
 
-__all__ = ["FAMILIES", "Generated", "generate"]
+__all__ = ["FAMILIES", "Generated", "generate", "generate_item"]
 
 
 @dataclass(frozen=True)
 class Generated:
-    """One generated phase: its family, the position and the orders."""
+    """One generated phase: its family, the position and the orders, and its id
+    (``fuzz-SEED-ITEM``; a game's phases ``fuzz-SEED-ITEM.PHASE``)."""
 
     family: str
     state: State
     orders: tuple[Order, ...]
+    id: str = ""
 
 
 def _ref(unit: Unit) -> UnitRef:
@@ -317,17 +319,27 @@ def _game(rng: random.Random, variant: Variant, rules: Rules, phases: int) -> It
         state = adjudicate(state, orders, rules).after
 
 
-def generate(rng: random.Random, variants: list[Variant], families: list[str], rules: Rules) -> Iterator[Generated]:
-    """An endless stream of generated phases: families in turn, each on a random variant."""
+def generate_item(seed: int, n: int, variants: list[Variant], families: list[str], rules: Rules) -> list[Generated]:
+    """Item `n` of the run seeded `seed`: one phase of family ``families[n % len]`` (a whole
+    game's phases for ``games``), on a variant drawn from `variants`. Each item is drawn
+    from its own random stream, so any item can be made again alone (workers, --resume)."""
+    rng = random.Random(f"{seed}-{n}")
+    family = families[n % len(families)]
+    variant = rng.choice(variants)
+    base = f"fuzz-{seed}-{n:06d}"
+    if family == "games":
+        return [Generated(family, _legal(state), tuple(orders), f"{base}.{j:02d}")
+                for j, (state, orders) in enumerate(_game(rng, variant, rules, rng.randrange(4, 12)))]
+    state, orders = FAMILIES[family](rng, variant)
+    return [Generated(family, _legal(state), tuple(orders), base)]
+
+
+def generate(seed: int, variants: list[Variant], families: list[str], rules: Rules) -> Iterator[Generated]:
+    """The endless stream of generated phases of the run seeded `seed`, item by item."""
+    n = 0
     while True:
-        for family in families:
-            variant = rng.choice(variants)
-            if family == "games":
-                for state, orders in _game(rng, variant, rules, rng.randrange(4, 12)):
-                    yield Generated(family, _legal(state), tuple(orders))
-                continue
-            state, orders = FAMILIES[family](rng, variant)
-            yield Generated(family, _legal(state), tuple(orders))
+        yield from generate_item(seed, n, variants, families, rules)
+        n += 1
 
 
 def _legal(state: State) -> State:

@@ -276,10 +276,14 @@ def random_orders(rng: random.Random, state: State, notation_mistakes: bool = Tr
         r = rng.random()
         return unit.power if r < 0.75 else None if r < 0.97 else rng.choice(powers)
 
+    def via(unit: Unit, chance: float) -> bool:
+        """'via convoy' on a move, now and then; on a fleet's only as a mistake of notation."""
+        return rng.random() < chance and (notation_mistakes or unit.kind is UnitKind.ARMY)
+
     orders: list[Order] = []
     kind = state.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        orders = _movement_orders(rng, state, ref, anywhere, power_of)
+        orders = _movement_orders(rng, state, ref, anywhere, power_of, via)
     elif kind is PhaseKind.RETREAT:
         for d in state.dislodged:
             if rng.random() < 0.1:
@@ -325,7 +329,8 @@ def random_orders(rng: random.Random, state: State, notation_mistakes: bool = Tr
 
 
 def _movement_orders(rng: random.Random, state: State, ref: Callable[..., UnitRef],
-                     anywhere: Callable[[str], Location], power_of: Callable[[Unit], str | None]) -> list[Order]:
+                     anywhere: Callable[[str], Location], power_of: Callable[[Unit], str | None],
+                     via: Callable[[Unit, float], bool]) -> list[Order]:
     the_map = state.map
     by_province: dict[str, Order] = {}
     moves: list[Move] = []
@@ -354,7 +359,7 @@ def _movement_orders(rng: random.Random, state: State, ref: Callable[..., UnitRe
         if other is None or other.province in by_province or rng.random() >= swap:
             return True
         back = [d for d in _destinations(state, other) if d.province == army.province]
-        give(other, Move(ref(other), back[0] if back else Location(army.province), rng.random() < 0.2,
+        give(other, Move(ref(other), back[0] if back else Location(army.province), via(other, 0.2),
                          power_of(other)))
         swap_moves, attacks = moves[-2:], len(moves)
         for target in (dest, army.province):
@@ -385,7 +390,7 @@ def _movement_orders(rng: random.Random, state: State, ref: Callable[..., UnitRe
         options = _destinations(state, unit)
         if r < 0.4 and options:
             dest = rng.choice(options)
-            give(unit, Move(ref(unit), dest, rng.random() < 0.05, power_of(unit)))
+            give(unit, Move(ref(unit), dest, via(unit, 0.05), power_of(unit)))
             other = state.unit_at(dest.province)
             if other is not None and other.province not in by_province and rng.random() < 0.3:
                 back = [d for d in _destinations(state, other) if d.province == unit.province]
@@ -411,7 +416,7 @@ def _movement_orders(rng: random.Random, state: State, ref: Callable[..., UnitRe
         else:  # nonsense: a move anywhere, a support or a convoy of anything
             other = rng.choice(units)
             give(unit, rng.choice((
-                Move(ref(unit), anywhere(unit.province), rng.random() < 0.5, power_of(unit)),
+                Move(ref(unit), anywhere(unit.province), via(unit, 0.5), power_of(unit)),
                 SupportMove(ref(unit), ref(other, True), anywhere(other.province), power_of(unit)),
                 SupportHold(ref(unit), ref(other, True), power_of(unit)),
                 Convoy(ref(unit), ref(other, True), anywhere(other.province), power_of(unit)))))
