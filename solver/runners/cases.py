@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from ..errors import CaseFileError, DipsatError, NotationError
-from ..formats.casefile import Case, parse_phase, parse_unit_line, read_cases, resolve_variant
+from ..formats.casefile import Case, parse_phase, parse_retreats_comment, parse_unit_line, read_cases, resolve_variant
 from ..adjudicator import adjudicate
 from ..maps import Variant, fold
 from ..notation import format_order, parse_order, parse_order_lines
@@ -240,11 +240,32 @@ def compare(case: Case, state: State, result: PhaseResult) -> list[str]:
         got_dislodged = set()
     problems += _diff("board", expected, got)
     problems += _diff("dislodged", expected_dislodged, got_dislodged)
+    problems += _diff_retreats(case, variant, result, got_dislodged)
     if case.has("POSTSTATE_SUPPLYCENTER_OWNERS"):
         owners = {(u.province, u.power) for u in _units(case, "POSTSTATE_SUPPLYCENTER_OWNERS", variant, problems,
                                                          placement=False)}
         problems += _diff_owners(owners, set(result.after.owners))
     return problems
+
+
+def _diff_retreats(case: Case, variant: Variant, result: PhaseResult, got_dislodged: set[Unit]) -> list[str]:
+    """The retreat options a ``POSTSTATE_DISLODGED`` line's comment gives (dipsat's addition,
+    ``# retreats: bel, pic``) against ours, for each unit both sides dislodge."""
+    out = []
+    for line in case.block("POSTSTATE_DISLODGED"):
+        try:
+            expected = parse_retreats_comment(line.comment, variant)
+            unit = parse_unit_line(line.text, variant) if expected is not None else None
+        except (ValueError, DipsatError) as exc:
+            out.append(f"{case.source}:{line.number}: POSTSTATE_DISLODGED: {exc}")
+            continue
+        if expected is None or unit is None or unit not in got_dislodged:
+            continue  # no options given, or the unit itself differs (said by the "dislodged" line)
+        got = tuple(sorted(result.retreat_options.get(unit, ())))
+        if got != expected:
+            out.append(f"retreats of {unit}: expected {', '.join(map(str, expected)) or 'none'}, "
+                       f"got {', '.join(map(str, got)) or 'none'}")
+    return out
 
 
 def _diff_owners(expected: set[tuple[str, str]], got: set[tuple[str, str]]) -> list[str]:

@@ -1,0 +1,133 @@
+"""The case files `dipsat validate --write-cases` writes reproduce validate's verdicts under
+`dipsat cases`: disagreements (centre ownership and retreat options among them) FAIL, rule
+differences PASS under the RULES line naming the inferred options; beside each, a minimal
+case that still shows the same difference; the shrinker on its own.
+
+The records are our own (tests/records/written_cases, made by scripts/make_bugged_records.py
+from a game dipsat played): a control and copies with one injected adjudicator bug each.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dipsat.cli.validate import validate_command
+from dipsat.formats.casefile import parse_retreats_comment, read_cases, resolve_variant
+from dipsat.game import new_game
+from dipsat.notation import parse_orders
+from dipsat.rules import Rules
+from dipsat.runners.cases import load_cases, run_case, run_cases
+from dipsat.runners.shrink import Candidate, ddmin, shrink
+from dipsat.runners.validate import DISAGREED, RULE_DIFFERENCE, validate_game
+
+from .test_validate import fallback_game
+
+RECORDS = Path(__file__).parent / "records" / "written_cases"
+
+
+def written(tmp_path: Path, *inputs: Path) -> dict[str, list[tuple[str, list[str]]]]:
+    folder = tmp_path / "written"
+    result = CliRunner().invoke(validate_command, [*map(str, inputs), "--workers", "1", "--write-cases", str(folder)])
+    assert result.exit_code in (0, 1), result.output
+    out: dict[str, list[tuple[str, list[str]]]] = {}
+    for path in sorted(folder.iterdir()) if folder.exists() else []:
+        out[path.name] = list(run_cases([path]))
+    return out
+
+
+def test_injected_ownership_and_retreat_bugs_give_failing_cases_and_minimal_ones(tmp_path: Path) -> None:
+    runs = written(tmp_path, RECORDS)
+    assert sorted(runs) == ["game_2.F1901R.txt", "lost_retreat_option.F1901M.txt", "ownership_bug.F1901R.txt",
+                            "retreat_bug.F1901M.txt"]  # nothing from the controls
+    for name, statuses in runs.items():
+        assert [s for s, _ in statuses] == ["FAIL", "FAIL"], (name, statuses)
+        full, minimal = (lines[1:] for _, lines in statuses)
+        assert len(full) == len(minimal) == 1 and full[0].split(":")[0] == minimal[0].split(":")[0]
+    assert runs["retreat_bug.F1901M.txt"][0][1][1].strip() == (
+        "retreats of France: A bur: expected gas, mar, par, pic, ruh, got gas, mar, par, pic")
+    assert runs["lost_retreat_option.F1901M.txt"][1][1][1].strip() == (
+        "retreats of France: A bur: expected bel, gas, mar, par, got bel, gas, mar, par, pic")
+    for name in ("ownership_bug.F1901R.txt", "game_2.F1901R.txt"):  # the package's format and godip's
+        assert runs[name][0][1][1].strip() == "owners: not expected: Germany: hol"
+
+
+def test_minimal_cases_keep_only_the_units_involved(tmp_path: Path) -> None:
+    written(tmp_path, RECORDS)
+    cases, errors = load_cases(tmp_path / "written" / "retreat_bug.F1901M.txt")
+    assert not errors
+    minimal = next(c for c in cases if c.id.endswith(".min"))
+    assert [line.text for line in minimal.block("PRESTATE")] == ["France: A bur", "Germany: A mun", "Germany: A ruh"]
+    assert [line.text for line in minimal.block("ORDERS")] == ["Germany: A ruh - bur", "Germany: A mun S A ruh - bur"]
+    cases, _ = load_cases(tmp_path / "written" / "ownership_bug.F1901R.txt")
+    minimal = next(c for c in cases if c.id.endswith(".min"))
+    assert [line.text for line in minimal.block("PRESTATE")] == ["Germany: F hol"]
+    assert minimal.block("ORDERS") == [] and minimal.block("PRESTATE_SUPPLYCENTER_OWNERS") == []
+
+
+def test_the_controls_write_nothing(tmp_path: Path) -> None:
+    assert written(tmp_path, RECORDS / "control.json", RECORDS / "game_1.txt") == {}
+
+
+def test_a_rule_difference_passes_under_its_rules_line(tmp_path: Path) -> None:
+    record = fallback_game()  # an army 'VIA' with no convoy ordered goes by land: 4.A.3=intent
+    report = validate_game(record, Rules.profile(), cases=True)
+    differing = [p for p in report.phases if p.status == RULE_DIFFERENCE]
+    assert differing and all(p.case for p in differing)
+    for phase in differing:
+        cases, errors = read_cases(io.StringIO(phase.case), "<written>")
+        assert not errors and len(cases) == 2 and "4.A.3=" in " ".join(cases[0].rules or [])
+        assert [run_case(c).status for c in cases] == ["PASS", "PASS"]
+        assert [run_case(c, rules=Rules.profile()).status for c in cases] == ["FAIL", "FAIL"]  # the run's own rules
+
+
+def test_retreat_options_are_a_comment_other_readers_skip() -> None:
+    variant = resolve_variant("Standard")
+    assert parse_retreats_comment("retreats: bel, spa/nc", variant)[1].coast == "nc"  # type: ignore[index]
+    assert parse_retreats_comment("retreats: none", variant) == ()
+    assert parse_retreats_comment("the army may go to bel", variant) is None
+    with pytest.raises(ValueError):
+        parse_retreats_comment("retreats: xyz", variant)
+    text = ("CASE x\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n\tFrance: A bur\n\tGermany: A ruh\n"
+            "\tGermany: A mun\nORDERS\n\tGermany: A ruh - bur\n\tGermany: A mun S A ruh - bur\nPOSTSTATE\n"
+            "\tGermany: A bur\n\tGermany: A mun\nPOSTSTATE_DISLODGED\n\tFrance: A bur  # retreats: {}\nEND\n")
+    right = "bel, gas, mar, par, pic"
+    for options, status in ((right, "PASS"), ("bel, gas", "FAIL"), (right + ", ruh", "FAIL")):
+        cases, errors = read_cases(io.StringIO(text.format(options)))
+        assert not errors and run_case(cases[0]).status == status, options
+    cases, _ = read_cases(io.StringIO(text.replace("  # retreats: {}", "")))
+    assert run_case(cases[0]).status == "PASS"  # without the comment: the options are not compared
+
+
+# --- the shrinker on its own ---------------------------------------------------------------------
+
+
+def test_ddmin_is_one_minimal() -> None:
+    calls: list[list[int]] = []
+
+    def keeps(items: list[int]) -> bool:
+        calls.append(items)
+        return {3, 11, 17} <= set(items)
+
+    assert ddmin(list(range(20)), keeps) == [3, 11, 17]
+    assert ddmin([1, 2], lambda items: True) == []
+
+
+def test_shrink_drops_orders_of_units_taken_away_and_simplifies() -> None:
+    state = new_game("standard").state
+    orders, errors = parse_orders("France: A par - bur\nFrance: A mar S A par - bur\nGermany: A mun - bur\n"
+                                  "England: F lon - nth\nEngland: F edi S F lon - nth", state.variant, state.phase.kind)
+    assert not errors
+
+    def keeps(c: Candidate) -> bool:  # "Munich's army still attacks Burgundy"; every candidate legal
+        provinces = [u.province for u in c.state.units]
+        assert len(provinces) == len(set(provinces))
+        assert all(c.state.unit_at(str(o.unit.location.province)) is not None for o in c.orders)  # type: ignore[union-attr]
+        return any(str(o) == str(orders[2]) for o in c.orders)
+
+    shrunk = shrink(Candidate(state, tuple(orders)), keeps)
+    assert [str(u) for u in shrunk.candidate.state.units] == ["Germany: A mun"]
+    assert shrunk.candidate.orders == (orders[2],) and shrunk.candidate.state.owners == ()
