@@ -8,7 +8,10 @@ adjudicator bug each, written as the buggy program would have written its next p
   (Ruhr), which DATC 4.A.5 / rule XI forbids;
 - ``ownership_bug.json`` and ``game_2.txt`` (godip): Holland, taken by a German fleet at
   the end of 1901, is left unowned;
-- ``lost_retreat_option.json``: Picardy, free, is missing from the retreat table.
+- ``lost_retreat_option.json``: Picardy, free, is missing from the retreat table;
+- ``code_bug.json``: the fall's per-order results are recorded, and the support that
+  dislodged the French army is recorded as cut (the board is right: only a result code
+  differs).
 
 ``dipsat validate tests/records/written_cases --write-cases D && dipsat cases D`` must
 fail every case written (tests/test_written_cases.py). Usage::
@@ -102,6 +105,11 @@ def main(argv: list[str]) -> int:
     bug["id"] = "ownership_bug"
     phase(bug, "W1901A")["state"]["centers"]["GERMANY"].remove("HOL")
     records["ownership_bug.json"] = bug
+    bug = copy.deepcopy(control)
+    bug["id"] = "code_bug"
+    phase(bug, "F1901M")["results"] = {"F NTH": [], "A BUR": ["dislodged"], "A GAS": [], "A RUH": [],
+                                       "A MUN": ["cut"], "F HOL": []}
+    records["code_bug.json"] = bug
     for name, record in records.items():
         with open(os.path.join(out, name), "w", encoding="utf-8", newline="\n") as handle:
             json.dump(record, handle, indent=1, sort_keys=True)

@@ -41,8 +41,8 @@ def written(tmp_path: Path, *inputs: Path) -> dict[str, list[tuple[str, list[str
 
 def test_injected_ownership_and_retreat_bugs_give_failing_cases_and_minimal_ones(tmp_path: Path) -> None:
     runs = written(tmp_path, RECORDS)
-    assert sorted(runs) == ["game_2.F1901R.txt", "lost_retreat_option.F1901M.txt", "ownership_bug.F1901R.txt",
-                            "retreat_bug.F1901M.txt"]  # nothing from the controls
+    assert sorted(runs) == ["code_bug.F1901M.txt", "game_2.F1901R.txt", "lost_retreat_option.F1901M.txt",
+                            "ownership_bug.F1901R.txt", "retreat_bug.F1901M.txt"]  # nothing from the controls
     for name, statuses in runs.items():
         assert [s for s, _ in statuses] == ["FAIL", "FAIL"], (name, statuses)
         full, minimal = (lines[1:] for _, lines in statuses)
@@ -53,6 +53,9 @@ def test_injected_ownership_and_retreat_bugs_give_failing_cases_and_minimal_ones
         "retreats of France: A bur: expected bel, gas, mar, par, got bel, gas, mar, par, pic")
     for name in ("ownership_bug.F1901R.txt", "game_2.F1901R.txt"):  # the package's format and godip's
         assert runs[name][0][1][1].strip() == "owners: not expected: Germany: hol"
+    for _, lines in runs["code_bug.F1901M.txt"]:  # only a recorded result code differs: a '# result:' comment
+        assert lines[1].strip().startswith("result of Germany: A mun S A ruh - bur: expected fails (bounced) or ")
+        assert lines[1].strip().endswith(", got succeeds") and "fails (void)" not in lines[1]
 
 
 def test_minimal_cases_keep_only_the_units_involved(tmp_path: Path) -> None:
@@ -103,6 +106,19 @@ def test_retreat_options_are_a_comment_other_readers_skip() -> None:
 
 
 # --- the shrinker on its own ---------------------------------------------------------------------
+
+
+def test_result_comments_on_orders() -> None:
+    text = ("CASE x\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n\tGermany: A mun\n\tGermany: A ruh\n"
+            "ORDERS\n\tGermany: A ruh - bur  # {}\n\tGermany: A mun S A ruh - bur\nPOSTSTATE\n"
+            "\tGermany: A bur\n\tGermany: A mun\nEND\n")
+    for comment, status in (("result: succeeds", "PASS"), ("result: fails (bounced) or succeeds", "PASS"),
+                            ("result: fails (bounced)", "FAIL"), ("it moves away", "PASS")):
+        cases, errors = read_cases(io.StringIO(text.format(comment)))
+        assert not errors and run_case(cases[0]).status == status, comment
+    cases, _ = read_cases(io.StringIO(text.format("result: maybe")))
+    run = run_case(cases[0])
+    assert run.status == "FAIL" and "expected 'succeeds', 'fails' or 'fails (reason)'" in run.problems[0]
 
 
 def test_ddmin_is_one_minimal() -> None:

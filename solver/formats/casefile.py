@@ -201,16 +201,46 @@ def format_retreats_comment(options: Sequence[Location]) -> str:
     return f"# {RETREATS_COMMENT} " + (", ".join(sorted(map(str, options))) or "none")
 
 
+RESULT_COMMENT = "result:"
+"""How an ``ORDERS`` line's comment starts when it gives the order's expected outcome, as
+dipsat states it (``Germany: A mun S A ber - sil  # result: fails (cut) or fails
+(dislodged)``): dipsat's addition, a comment to every other reader (``cases/README.md``)."""
+
+_STATUS = re.compile(r"^(succeeds|fails(?: \(([a-z ]+)\))?)$")
+
+
+def parse_result_comment(comment: str) -> tuple[str, ...] | None:
+    """The outcomes an ``ORDERS`` line's comment allows (``("fails (cut)", "fails
+    (dislodged)")``), or None when the comment gives none (any other comment).
+
+    :raises ValueError: an alternative that is not ``succeeds``, ``fails`` or ``fails (reason)``."""
+    if not comment.casefold().startswith(RESULT_COMMENT):
+        return None
+    alternatives = tuple(" ".join(a.split()) for a in comment[len(RESULT_COMMENT):].split(" or "))
+    for alternative in alternatives:
+        if not _STATUS.match(alternative):
+            raise ValueError(f"expected 'succeeds', 'fails' or 'fails (reason)' after 'result:' (alternatives "
+                             f"joined by ' or '), found {alternative!r}")
+    return alternatives
+
+
+def format_result_comment(statuses: Sequence[str]) -> str:
+    """``# result: fails (cut) or fails (dislodged)``."""
+    return f"# {RESULT_COMMENT} " + " or ".join(statuses)
+
+
 def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], orders: list[str],
                after: list[Unit] | None, dislodged: Sequence[Unit] = (), owners: list[tuple[str, str]] | None = None,
                rules: str | None = None, title: str = "", prestate_dislodged: Sequence[Unit] = (),
                prestate_results: Sequence[str] = (), players: int | None = None,
                retreats: Mapping[Unit, Sequence[Location]] | None = None,
-               post_owners: Sequence[tuple[str, str]] | None = None) -> None:
+               post_owners: Sequence[tuple[str, str]] | None = None,
+               results: Mapping[int, Sequence[str]] | None = None) -> None:
     """Write one case (strict: canonical abbreviations, tabs, every block named). With
     `retreats`, each ``POSTSTATE_DISLODGED`` line it names carries the unit's retreat options
     as a comment (:data:`RETREATS_COMMENT`); with `post_owners` (centre, power), a
-    ``POSTSTATE_SUPPLYCENTER_OWNERS`` block is written."""
+    ``POSTSTATE_SUPPLYCENTER_OWNERS`` block is written; with `results` (order index ->
+    the outcomes allowed), those orders carry them as a comment (:data:`RESULT_COMMENT`)."""
     out = [f"CASE {case_id}" + (f" {title}" if title else "")]
     if rules:
         out.append(f"RULES {rules}")
@@ -229,7 +259,8 @@ def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], or
         out.append("PRESTATE_RESULTS")
         out += [f"\t{line}" for line in prestate_results]
     out.append("ORDERS")
-    out += [f"\t{o}" for o in orders]
+    out += [f"\t{o}" + (f"    {format_result_comment(results[k])}" if results and k in results else "")
+            for k, o in enumerate(orders)]
     if after is not None:
         out.append("POSTSTATE")
         out += [f"\t{format_unit_line(u)}" for u in after]
@@ -245,5 +276,6 @@ def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], or
     handle.write("\n".join(out) + "\n")
 
 
-__all__ = ["RETREATS_COMMENT", "Case", "CaseLine", "format_retreats_comment", "format_unit_line", "parse_phase",
-           "parse_retreats_comment", "parse_unit_line", "read_cases", "resolve_variant", "write_case"]
+__all__ = ["RESULT_COMMENT", "RETREATS_COMMENT", "Case", "CaseLine", "format_result_comment", "format_retreats_comment",
+           "format_unit_line", "parse_phase", "parse_result_comment", "parse_retreats_comment", "parse_unit_line",
+           "read_cases", "resolve_variant", "write_case"]

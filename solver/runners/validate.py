@@ -140,7 +140,7 @@ from ..printers.pictures import position_pictures, validation_pictures
 from ..formats.records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name,
                       with_attackers)
 from .rule_scope import issues_touched
-from .written_cases import case_name, disagreement_case
+from .written_cases import Status, case_name, disagreement_case
 from ..state import State
 from ..orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, ordered_province
 from ..results import OrderResult, PhaseResult, Reason
@@ -630,9 +630,15 @@ class _Judge:
         """The phase as case files (:mod:`dipsat.runners.written_cases`), under the rules it
         was judged by in the end (`final_rules`: with the inferred options)."""
         rec, nxt, _ = self.context(i)
-        result, _ = self.judge([i], final_rules)[i]
-        base = self.judge([i], self.rules)[i][0] if report.status == RULE_DIFFERENCE else None
-        return disagreement_case(self.game.id, rec, nxt, result, report, base)
+        result, differences = self.judge([i], final_rules)[i]
+        base, base_differences = self.judge([i], self.rules)[i]
+        if report.status == RULE_DIFFERENCE:  # the record's codes where the run's rules differ from it
+            differences = base_differences
+        texts = _OrderTexts(rec)
+        index = {texts[k]: k for k in range(len(rec.orders))}
+        codes = {index[d.subject]: d.recorded for d in differences if d.what == "order" and d.subject in index}
+        classify = _movement_class if rec.kind is PhaseKind.MOVEMENT else None  # other kinds' show on the board
+        return disagreement_case(self.game.id, rec, nxt, result, report, base, codes=codes, classify=classify)
 
     # --- reports --------------------------------------------------------------------------------
 
@@ -794,6 +800,11 @@ def _our_movement_class(order: Order, r: OrderResult) -> str:
             return "convoys"
         return {Reason.DISLODGED: "dislodged", Reason.PARADOX: "disrupted"}.get(r.reason, "void")  # type: ignore[arg-type]
     return "holds"
+
+
+def _movement_class(order: Order, status: Status) -> str:
+    """:func:`_our_movement_class` of an outcome alone (for a written case's ``# result:``)."""
+    return _our_movement_class(order, status)  # type: ignore[arg-type]  # it reads .succeeded and .reason only
 
 
 def _immaterial(rec: RecordedPhase, order: Order, recorded: str, ours: str,

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from ..adjudicator import adjudicate
@@ -39,6 +39,8 @@ from ..formats.casefile import format_unit_line, read_cases, write_case
 from ..formats.records import RecordedPhase
 from ..notation import format_order
 from ..printers.text import prestate_results
+from ..orders import Order
+from ..outcomes import Reason
 from ..results import PhaseResult
 from ..rules import Rules
 from ..state import State, state_problems
@@ -81,11 +83,14 @@ class _Report(Protocol):
 class Outcome:
     """A phase's result as a case file shows it: the units on the board, the dislodged
     units (with their retreat options, None where not given) and the centre owners (None:
-    not compared, the next phase is at another stage)."""
+    not compared, the next phase is at another stage), and some orders' outcomes."""
 
     units: frozenset[Unit]
     dislodged: Mapping[Unit, tuple[Location, ...] | None]
     owners: Mapping[str, str] | None
+    results: Mapping[Order, str] = field(default_factory=dict)
+    """The outcome of some orders, as the comparison names it (validate: the record's
+    result code's class, ``cut``): only of the orders whose recorded code differs."""
 
     def facts(self, options: bool, owners: bool) -> dict[Fact, object]:
         """Each fact with its value (absent: not so); retreat options and owners only
@@ -97,6 +102,7 @@ class Outcome:
                 out.update({("retreat", (unit, place)): True for place in choices})
         if owners and self.owners is not None:
             out.update({("owner", c): p for c, p in self.owners.items()})
+        out.update({("result", o): c for o, c in self.results.items()})
         return out
 
 
@@ -110,7 +116,32 @@ def _from_facts(facts: Mapping[Fact, object], options: bool, owners: bool) -> Ou
         if what == "dislodged" and isinstance(subject, Unit):
             dislodged[subject] = tuple(sorted(places.get(subject, ()))) if options else None
     return Outcome(frozenset(s for (w, s) in facts if w == "unit" and isinstance(s, Unit)), dislodged,
-                   {str(s): str(v) for (w, s), v in facts.items() if w == "owner"} if owners else None)
+                   {str(s): str(v) for (w, s), v in facts.items() if w == "owner"} if owners else None,
+                   {s: str(v) for (w, s), v in facts.items() if w == "result"})  # type: ignore[misc]
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """An order's outcome as dipsat states it (:attr:`dipsat.results.OrderResult.status`):
+    what a recorded result code is translated into for a case's ``# result:`` comment."""
+
+    succeeded: bool
+    reason: Reason | None = None
+
+    def __str__(self) -> str:
+        return "succeeds" if self.succeeded else f"fails ({self.reason})" if self.reason else "fails"
+
+
+STATUSES = (Status(True), *(Status(False, r) for r in Reason))
+"""Every outcome an order can have."""
+
+Classify = Callable[[Order, Status], str]
+"""How a comparison names an outcome (validate: the recorded result code's class, ``cut``)."""
+
+
+def allowed_statuses(order: Order, recorded: str, classify: Classify) -> list[str]:
+    """The outcomes of `order` that `classify` names `recorded` (the record's class of it)."""
+    return [str(s) for s in STATUSES if classify(order, s) == recorded]
 
 
 def case_name(game_id: str, phase: str) -> str:
@@ -148,48 +179,51 @@ def recorded_outcome(nxt: RecordedPhase | None, ours: State | None = None) -> Ou
     return Outcome(frozenset(nxt.state.units), dislodged, dict(nxt.state.owners) if same_stage else None)
 
 
-def observed(result: PhaseResult) -> Outcome:
-    """dipsat's outcome of a phase as ``dipsat cases`` compares it (:func:`dipsat.runners.cases.compare`)."""
+def observed(result: PhaseResult, classify: Classify | None = None, watched: Collection[Order] = ()) -> Outcome:
+    """dipsat's outcome of a phase as ``dipsat cases`` compares it (:func:`dipsat.runners.cases.compare`),
+    with the outcome of the `watched` orders named by `classify`."""
     after = result.after
     dislodged: dict[Unit, tuple[Location, ...] | None] = {}
     if result.before.phase.kind is PhaseKind.MOVEMENT and after.phase.kind is PhaseKind.RETREAT:
         dislodged = {d.unit: tuple(sorted(result.retreat_options.get(d.unit, ()))) for d in after.dislodged}
-    return Outcome(frozenset(after.units), dislodged, dict(after.owners))
+    results = {r.order: classify(r.order, Status(r.succeeded, r.reason)) for r in result.results
+               if r.order in watched} if classify is not None else {}
+    return Outcome(frozenset(after.units), dislodged, dict(after.owners), results)
 
 
 def _modes(expected: Outcome) -> tuple[bool, bool]:
     return any(v is not None for v in expected.dislodged.values()), expected.owners is not None
 
 
-def _differing(expected: Outcome, ours: Outcome) -> dict[Fact, object]:
-    """The facts where `ours` differs from `expected`, with the expected value (None: not so)."""
-    options, owners = _modes(expected)
-    want, got = expected.facts(options, owners), ours.facts(options, owners)
-    return {k: want.get(k) for k in sorted(set(want) | set(got), key=str) if want.get(k) != got.get(k)}
-
-
 def disagreement_case(game_id: str, rec: RecordedPhase, nxt: RecordedPhase | None, result: PhaseResult,
                       report: _Report, base: PhaseResult | None = None, minimal: bool = True,
-                      checked: bool = True) -> str:
+                      checked: bool = True, codes: Mapping[int, str] | None = None,
+                      classify: Classify | None = None) -> str:
     """A phase that differs from its record as a jDip case file: the recorded position and
     orders under `result`'s rules, the record's outcome as POSTSTATE (what another
     adjudicator should reproduce), ours and the differences as comments; then, with
     `minimal`, the minimal case (``CASE ID.min``). `result` is ours under the rules the
-    case is written for (the inferred ones); `base`, for a rule difference, ours under the
-    run's rules (where the record differs). With `checked`, the case is run as ``dipsat
-    cases`` runs it, and a comment says so if it does not give validate's verdict."""
+    case is written for (the inferred ones); `base`, ours under the run's rules (those
+    `report`'s differences are under; for a rule difference, where the record differs). With `checked`, the case is run as ``dipsat
+    cases`` runs it, and a comment says so if it does not give validate's verdict. `codes`
+    (order index -> the record's class of its result, where it differs from ours under
+    `result`'s rules) and `classify` (how the comparison names an outcome) give those
+    orders a ``# result:`` comment: the outcomes the record's code allows."""
     state = result.before
     expected = recorded_outcome(nxt, result.after)
+    if expected is not None and codes and classify is not None:
+        expected = replace(expected, results={rec.orders[k][0]: recorded for k, recorded in codes.items()})
+    judged = base.rules if base is not None else result.rules
     lines = [f"# Written by dipsat validate: game {game_id}, phase {rec.name} ({report.status}).",
-             f"# POSTSTATE is what the record shows after this phase; dipsat (rules {result.rules}) differs:"
+             f"# POSTSTATE is what the record shows after this phase; dipsat (rules {judged}) differs:"
              if expected is not None else
              f"# The record shows no usable position after this phase (no POSTSTATE: dipsat cases calls "
-             f"this case an ERROR); dipsat (rules {result.rules}) differs from its result codes:"]
+             f"this case an ERROR); dipsat (rules {judged}) differs from its result codes:"]
     lines += [f"#   {d.what} {d.subject}: record {d.recorded}, dipsat {d.ours}" for d in report.differences]
     if report.rule:
         lines.append(f"# The record follows {report.rule} ({report.rule_title}): the case is written under "
                      f"those rules, where dipsat agrees with the record.")
-    lines.append("# dipsat's results:")
+    lines.append(f"# dipsat's results (rules {result.rules}):")
     lines += [f"#   {format_order(r.order)}: {r.status}" + (f" ({r.detail})" if r.detail else "") for r in result.results]
     lines.append("# dipsat's position after it: " + ", ".join(format_unit_line(u) for u in result.after.units))
     variant = state.variant.name
@@ -197,19 +231,22 @@ def disagreement_case(game_id: str, rec: RecordedPhase, nxt: RecordedPhase | Non
         variant = "DATC_Standard" if state.variant.wings else "Standard"
     case_id = case_name(game_id, rec.name)
     handle = io.StringIO()
-    _write(handle, case_id, Candidate(state, tuple(o for o, _ in rec.orders)), expected, result.rules)
+    _write(handle, case_id, Candidate(state, tuple(o for o, _ in rec.orders)), expected, result.rules, classify)
     full = handle.getvalue()
     agree = report.rule is not None
     if checked:
         lines += _check(full, agree, "this case")
     text = "\n".join(lines) + f"\nVARIANT_ALL {variant}\n\n" + full
     if minimal and expected is not None:
-        text += "\n" + _minimal_text(case_id, state, rec, expected, result, base if agree else None)
+        text += "\n" + _minimal_text(case_id, state, rec, expected, result, base if agree else None, classify)
     return text
 
 
-def _write(handle: io.StringIO, case_id: str, candidate: Candidate, expected: Outcome | None, rules: Rules) -> None:
+def _write(handle: io.StringIO, case_id: str, candidate: Candidate, expected: Outcome | None, rules: Rules,
+           classify: Classify | None) -> None:
     state = candidate.state
+    results = {k: allowed_statuses(o, expected.results[o], classify) for k, o in enumerate(candidate.orders)
+               if o in expected.results} if expected is not None and classify is not None else None
     options, owners = _modes(expected) if expected is not None else (False, False)
     dislodged = sorted(expected.dislodged, key=_by_place) if expected is not None else []
     write_case(handle, case_id, state.phase, list(state.units), [format_order(o) for o in candidate.orders],
@@ -217,7 +254,7 @@ def _write(handle: io.StringIO, case_id: str, candidate: Candidate, expected: Ou
                str(rules), prestate_dislodged=[d.unit for d in state.dislodged], prestate_results=prestate_results(state),
                retreats={u: c for u, c in expected.dislodged.items() if c is not None} if expected and options else None,
                post_owners=sorted(expected.owners.items()) if expected is not None and expected.owners is not None
-               and owners else None)
+               and owners else None, results=results)
 
 
 def _by_place(unit: Unit) -> tuple[str, str]:
@@ -237,8 +274,8 @@ def _check(text: str, agree: bool, what: str) -> list[str]:
             f"(the difference lies where a case file cannot show it, e.g. a recorded result code)."]
 
 
-def minimal_candidate(full: Candidate, expected: Outcome, rules: Rules,
-                      base: Rules | None = None) -> tuple[Shrunk, Outcome] | None:
+def minimal_candidate(full: Candidate, expected: Outcome, rules: Rules, base: Rules | None = None,
+                      classify: Classify | None = None) -> tuple[Shrunk, Outcome] | None:
     """The full phase shrunk to the fewest units, orders and centres where dipsat under
     `rules` still differs from `expected` as it does on the full phase (with `base`, a rule
     difference: where dipsat under `base` still differs as on the full phase, and under
@@ -246,7 +283,8 @@ def minimal_candidate(full: Candidate, expected: Outcome, rules: Rules,
     position. None when the full phase shows no difference a case file can show."""
     options, owners = _modes(expected)
     differing_rules = base if base is not None else rules
-    theirs = observed(adjudicate(full.state, list(full.orders), differing_rules)).facts(options, owners)
+    watched = set(expected.results)
+    theirs = observed(adjudicate(full.state, list(full.orders), differing_rules), classify, watched).facts(options, owners)
     want = expected.facts(options, owners)
     delta = [k for k in sorted(set(want) | set(theirs), key=str) if want.get(k) != theirs.get(k)]
     if not delta:
@@ -257,7 +295,8 @@ def minimal_candidate(full: Candidate, expected: Outcome, rules: Rules,
 
     def outcome(candidate: Candidate, under: Rules) -> dict[Fact, object] | None:
         try:
-            return observed(adjudicate(candidate.state, list(candidate.orders), under)).facts(options, owners)
+            return observed(adjudicate(candidate.state, list(candidate.orders), under), classify, watched).facts(
+                options, owners)
         except Exception:  # noqa: BLE001 - a candidate dipsat cannot judge is not a smaller case
             return None
 
@@ -286,18 +325,18 @@ def minimal_candidate(full: Candidate, expected: Outcome, rules: Rules,
 
 
 def _minimal_text(case_id: str, state: State, rec: RecordedPhase, expected: Outcome, result: PhaseResult,
-                  base: PhaseResult | None) -> str:
+                  base: PhaseResult | None, classify: Classify | None) -> str:
     full = Candidate(state, tuple(o for o, _ in rec.orders))
-    found = minimal_candidate(full, expected, result.rules, base.rules if base is not None else None)
+    found = minimal_candidate(full, expected, result.rules, base.rules if base is not None else None, classify)
     if found is None:
         return (f"# No minimal case: the difference of {case_id} is not one a case file shows "
-                f"(units, dislodgements, retreat options, centres).\n")
+                f"(units, dislodgements, retreat options, centres, order results).\n")
     shrunk, outcome = found
     small = shrunk.candidate
     units, orders, centres = small.size
     all_units, all_orders, all_centres = full.size
     handle = io.StringIO()
-    _write(handle, f"{case_id}.min", small, outcome, result.rules)
+    _write(handle, f"{case_id}.min", small, outcome, result.rules, classify)
     lines = [f"# The minimal case: {units} of {all_units} units, {orders} of {all_orders} orders, {centres} of "
              f"{all_centres} owned centres, where dipsat (rules {base.rules if base else result.rules}) still "
              f"differs from the record as above ({shrunk.tests} positions adjudicated)."]
