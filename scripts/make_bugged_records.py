@@ -9,6 +9,8 @@ adjudicator bug each, written as the buggy program would have written its next p
 - ``ownership_bug.json`` and ``game_2.txt`` (godip): Holland, taken by a German fleet at
   the end of 1901, is left unowned;
 - ``lost_retreat_option.json``: Picardy, free, is missing from the retreat table;
+- ``removal_not_made.json`` (another game): Russia, on three centres with four units after
+  fall 1901, goes on to spring 1902 with all four: no adjustment phase, no removal;
 - ``code_bug.json``: the fall's per-order results are recorded, and the support that
   dislodged the French army is recorded as cut (the board is right: only a result code
   differs).
@@ -51,9 +53,19 @@ England: F nth - bel""",
 ]
 
 
-def played() -> Game:
+# A second game: Germany takes Warsaw; the Russian army retreats to Ukraine, so Russia has
+# four units on three centres and must remove one in the adjustment (Russia gives orders:
+# the game module puts a power that gives none in civil disorder).
+TURNS_REMOVAL = [
+    "Germany: A ber - pru\nGermany: A mun - sil\nRussia: A war H",
+    "Germany: A sil - war\nGermany: A pru S A sil - war\nRussia: A war H",
+    "Russia: A war - ukr",
+]
+
+
+def played(turns: list[str] = TURNS) -> Game:
     game = new_game("standard")
-    for text in TURNS:
+    for text in turns:
         orders, errors = parse_orders(text, game.state.variant, game.state.phase.kind)
         assert not errors, errors
         game.play(orders)
@@ -105,6 +117,11 @@ def main(argv: list[str]) -> int:
     bug["id"] = "ownership_bug"
     phase(bug, "W1901A")["state"]["centers"]["GERMANY"].remove("HOL")
     records["ownership_bug.json"] = bug
+    bug = write_game(game_record(played(TURNS_REMOVAL)))
+    bug["id"] = "removal_not_made"
+    pending = phase(bug, "W1901A")  # the record goes on to spring without the removal
+    pending["name"] = pending["state"]["name"] = "S1902M"
+    records["removal_not_made.json"] = bug
     bug = copy.deepcopy(control)
     bug["id"] = "code_bug"
     phase(bug, "F1901M")["results"] = {"F NTH": [], "A BUR": ["dislodged"], "A GAS": [], "A RUH": [],

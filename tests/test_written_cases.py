@@ -42,7 +42,8 @@ def written(tmp_path: Path, *inputs: Path) -> dict[str, list[tuple[str, list[str
 def test_injected_ownership_and_retreat_bugs_give_failing_cases_and_minimal_ones(tmp_path: Path) -> None:
     runs = written(tmp_path, RECORDS)
     assert sorted(runs) == ["code_bug.F1901M.txt", "game_2.F1901R.txt", "lost_retreat_option.F1901M.txt",
-                            "ownership_bug.F1901R.txt", "retreat_bug.F1901M.txt"]  # nothing from the controls
+                            "ownership_bug.F1901R.txt", "removal_not_made.F1901R.txt",
+                            "retreat_bug.F1901M.txt"]  # nothing from the controls
     for name, statuses in runs.items():
         assert [s for s, _ in statuses] == ["FAIL", "FAIL"], (name, statuses)
         full, minimal = (lines[1:] for _, lines in statuses)
@@ -53,6 +54,11 @@ def test_injected_ownership_and_retreat_bugs_give_failing_cases_and_minimal_ones
         "retreats of France: A bur: expected bel, gas, mar, par, got bel, gas, mar, par, pic")
     for name in ("ownership_bug.F1901R.txt", "game_2.F1901R.txt"):  # the package's format and godip's
         assert runs[name][0][1][1].strip() == "owners: not expected: Germany: hol"
+    # the record skips an adjustment phase that had a removal to make: the case is that adjustment phase
+    assert [lines[0].split()[1] for _, lines in runs["removal_not_made.F1901R.txt"]] == [
+        "removal_not_made.F1901R.adjustment", "removal_not_made.F1901R.adjustment.min"]
+    assert all(lines[1:] == ["    board: expected but missing: Russia: F sev"]
+               for _, lines in runs["removal_not_made.F1901R.txt"])
     for _, lines in runs["code_bug.F1901M.txt"]:  # only a recorded result code differs: a '# result:' comment
         assert lines[1].strip().startswith("result of Germany: A mun S A ruh - bur: expected fails (bounced) or ")
         assert lines[1].strip().endswith(", got succeeds") and "fails (void)" not in lines[1]
@@ -69,6 +75,9 @@ def test_minimal_cases_keep_only_the_units_involved(tmp_path: Path) -> None:
     minimal = next(c for c in cases if c.id.endswith(".min"))
     assert [line.text for line in minimal.block("PRESTATE")] == ["Germany: F hol"]
     assert minimal.block("ORDERS") == [] and minimal.block("PRESTATE_SUPPLYCENTER_OWNERS") == []
+    cases, _ = load_cases(tmp_path / "written" / "removal_not_made.F1901R.txt")  # a removal not made: Russia's fleet
+    minimal = next(c for c in cases if c.id.endswith(".min"))  # alone, on no centre, is still not removed
+    assert [line.text for line in minimal.block("PRESTATE")] == ["Russia: F sev"]
 
 
 def test_the_controls_write_nothing(tmp_path: Path) -> None:

@@ -230,16 +230,52 @@ def disagreement_case(game_id: str, rec: RecordedPhase, nxt: RecordedPhase | Non
     if variant == "standard":
         variant = "DATC_Standard" if state.variant.wings else "Standard"
     case_id = case_name(game_id, rec.name)
-    handle = io.StringIO()
-    _write(handle, case_id, Candidate(state, tuple(o for o, _ in rec.orders)), expected, result.rules, classify)
-    full = handle.getvalue()
     agree = report.rule is not None
-    if checked:
-        lines += _check(full, agree, "this case")
-    text = "\n".join(lines) + f"\nVARIANT_ALL {variant}\n\n" + full
-    if minimal and expected is not None:
-        text += "\n" + _minimal_text(case_id, state, rec, expected, result, base if agree else None, classify)
+    full = Candidate(state, tuple(o for o, _ in rec.orders))
+    parts: list[tuple[str, Candidate, Outcome | None, list[str]]] = [(case_id, full, expected, [])]
+    skipped = _skipped_adjustment(nxt, result) if not agree else None
+    if skipped is not None and expected is not None:
+        if not _delta(full, expected, result.rules, classify)[0]:
+            parts = []  # the movement agrees: the difference is the adjustment the record skipped
+        parts.append((f"{case_id}.adjustment", skipped[0], skipped[1], [
+            f"# The record goes on to {nxt.name if nxt else '?'} without an adjustment phase, but dipsat's adjustment "
+            f"of the record's position (with no orders) changes it: the case of that adjustment phase."]))
+    text = "\n".join(lines) + f"\nVARIANT_ALL {variant}\n"
+    for part_id, candidate, outcome, notes in parts:
+        handle = io.StringIO()
+        _write(handle, part_id, candidate, outcome, result.rules, classify)
+        notes = notes + (_check(handle.getvalue(), agree, "this case") if checked else [])
+        text += "\n" + "".join(f"{note}\n" for note in notes) + handle.getvalue()
+        if minimal and outcome is not None:
+            text += "\n" + _minimal_text(part_id, candidate, outcome, result.rules, base.rules if agree and base else None,
+                                         classify)
     return text
+
+
+def _skipped_adjustment(nxt: RecordedPhase | None, result: PhaseResult) -> tuple[Candidate, Outcome] | None:
+    """Where the record goes from a fall turn straight to the next spring and dipsat's
+    adjustment of the record's position, with no orders, changes it (a civil-disorder
+    removal the record did not make): that adjustment phase, and the record's outcome of it
+    (nothing changed)."""
+    if nxt is None or nxt.state is None or nxt.kind is not PhaseKind.MOVEMENT:
+        return None
+    if result.after.phase.kind is not PhaseKind.ADJUSTMENT:
+        return None
+    state = State(result.after.variant, result.after.phase, nxt.state.units, nxt.state.owners)
+    if set(adjudicate(state, [], result.rules).after.units) == set(nxt.state.units):
+        return None
+    return Candidate(state, ()), Outcome(frozenset(nxt.state.units), {}, dict(nxt.state.owners))
+
+
+def _delta(candidate: Candidate, expected: Outcome, rules: Rules,
+           classify: Classify | None) -> tuple[list[Fact], dict[Fact, object]]:
+    """The facts where dipsat's result of `candidate` under `rules` differs from `expected`,
+    and dipsat's facts."""
+    options, owners = _modes(expected)
+    theirs = observed(adjudicate(candidate.state, list(candidate.orders), rules), classify,
+                      set(expected.results)).facts(options, owners)
+    want = expected.facts(options, owners)
+    return [k for k in sorted(set(want) | set(theirs), key=str) if want.get(k) != theirs.get(k)], theirs
 
 
 def _write(handle: io.StringIO, case_id: str, candidate: Candidate, expected: Outcome | None, rules: Rules,
@@ -284,14 +320,17 @@ def minimal_candidate(full: Candidate, expected: Outcome, rules: Rules, base: Ru
     options, owners = _modes(expected)
     differing_rules = base if base is not None else rules
     watched = set(expected.results)
-    theirs = observed(adjudicate(full.state, list(full.orders), differing_rules), classify, watched).facts(options, owners)
     want = expected.facts(options, owners)
-    delta = [k for k in sorted(set(want) | set(theirs), key=str) if want.get(k) != theirs.get(k)]
+    delta, theirs = _delta(full, expected, differing_rules, classify)
     if not delta:
         return None
     # a retreat option differs only of a unit dislodged alike: that dislodgement is kept too
     anchors = delta + sorted({("dislodged", k[1][0]) for k in delta if k[0] == "retreat" and isinstance(k[1], tuple)
                               and ("dislodged", k[1][0]) not in delta}, key=str)
+    # a unit a difference names stays on the board where it stood (else "absent" would hold trivially)
+    named = {k[1] if isinstance(k[1], Unit) else k[1][0] for k in delta if k[0] in ("unit", "dislodged", "retreat")
+             and isinstance(k[1], (Unit, tuple))}
+    standing = {u for u in full.state.units if u in named} | {d.unit for d in full.state.dislodged if d.unit in named}
 
     def outcome(candidate: Candidate, under: Rules) -> dict[Fact, object] | None:
         try:
@@ -301,6 +340,8 @@ def minimal_candidate(full: Candidate, expected: Outcome, rules: Rules, base: Ru
             return None
 
     def spliced(candidate: Candidate) -> Outcome | None:
+        if not standing <= set(candidate.state.units) | {d.unit for d in candidate.state.dislodged}:
+            return None
         got = outcome(candidate, differing_rules)
         if got is None or any(got.get(k) != theirs.get(k) for k in anchors):
             return None
@@ -324,10 +365,9 @@ def minimal_candidate(full: Candidate, expected: Outcome, rules: Rules, base: Ru
     return shrunk, out
 
 
-def _minimal_text(case_id: str, state: State, rec: RecordedPhase, expected: Outcome, result: PhaseResult,
-                  base: PhaseResult | None, classify: Classify | None) -> str:
-    full = Candidate(state, tuple(o for o, _ in rec.orders))
-    found = minimal_candidate(full, expected, result.rules, base.rules if base is not None else None, classify)
+def _minimal_text(case_id: str, full: Candidate, expected: Outcome, rules: Rules, base: Rules | None,
+                  classify: Classify | None) -> str:
+    found = minimal_candidate(full, expected, rules, base, classify)
     if found is None:
         return (f"# No minimal case: the difference of {case_id} is not one a case file shows "
                 f"(units, dislodgements, retreat options, centres, order results).\n")
@@ -336,9 +376,9 @@ def _minimal_text(case_id: str, state: State, rec: RecordedPhase, expected: Outc
     units, orders, centres = small.size
     all_units, all_orders, all_centres = full.size
     handle = io.StringIO()
-    _write(handle, f"{case_id}.min", small, outcome, result.rules, classify)
+    _write(handle, f"{case_id}.min", small, outcome, rules, classify)
     lines = [f"# The minimal case: {units} of {all_units} units, {orders} of {all_orders} orders, {centres} of "
-             f"{all_centres} owned centres, where dipsat (rules {base.rules if base else result.rules}) still "
+             f"{all_centres} owned centres, where dipsat (rules {base or rules}) still "
              f"differs from the record as above ({shrunk.tests} positions adjudicated)."]
     if problems := state_problems(small.state):
         lines.append(f"# NOTE: the shrunk position is not a legal one: {'; '.join(problems)}")
