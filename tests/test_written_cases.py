@@ -70,7 +70,8 @@ def test_minimal_cases_keep_only_the_units_involved(tmp_path: Path) -> None:
     assert not errors
     minimal = next(c for c in cases if c.id.endswith(".min"))
     assert [line.text for line in minimal.block("PRESTATE")] == ["France: A bur", "Germany: A mun", "Germany: A ruh"]
-    assert [line.text for line in minimal.block("ORDERS")] == ["Germany: A ruh - bur", "Germany: A mun S A ruh - bur"]
+    assert [line.text for line in minimal.block("ORDERS")] == ["France: A bur H", "Germany: A ruh - bur",
+                                                             "Germany: A mun S A ruh - bur"]
     cases, _ = load_cases(tmp_path / "written" / "ownership_bug.F1901R.txt")
     minimal = next(c for c in cases if c.id.endswith(".min"))
     assert [line.text for line in minimal.block("PRESTATE")] == ["Germany: F hol"]

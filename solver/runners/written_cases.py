@@ -39,7 +39,7 @@ from ..formats.casefile import format_unit_line, read_cases, write_case
 from ..formats.records import RecordedPhase
 from ..notation import format_order
 from ..printers.text import prestate_results
-from ..orders import Order
+from ..orders import Order, order_unit
 from ..outcomes import Reason
 from ..results import PhaseResult
 from ..rules import Rules
@@ -331,6 +331,8 @@ def minimal_candidate(full: Candidate, expected: Outcome, rules: Rules, base: Ru
     named = {k[1] if isinstance(k[1], Unit) else k[1][0] for k in delta if k[0] in ("unit", "dislodged", "retreat")
              and isinstance(k[1], (Unit, tuple))}
     standing = {u for u in full.state.units if u in named} | {d.unit for d in full.state.dislodged if d.unit in named}
+    # and keeps its order: the record's claim is about what that order did
+    kept = {o for o in full.orders if order_unit(full.state, o) in named}
 
     def outcome(candidate: Candidate, under: Rules) -> dict[Fact, object] | None:
         try:
@@ -341,6 +343,8 @@ def minimal_candidate(full: Candidate, expected: Outcome, rules: Rules, base: Ru
 
     def spliced(candidate: Candidate) -> Outcome | None:
         if not standing <= set(candidate.state.units) | {d.unit for d in candidate.state.dislodged}:
+            return None
+        if not kept <= set(candidate.orders):
             return None
         got = outcome(candidate, differing_rules)
         if got is None or any(got.get(k) != theirs.get(k) for k in anchors):
