@@ -10,6 +10,7 @@ from a game dipsat played): a control and copies with one injected adjudicator b
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,19 @@ def test_minimal_cases_keep_only_the_units_involved(tmp_path: Path) -> None:
     cases, _ = load_cases(tmp_path / "written" / "removal_not_made.F1901R.txt")  # a removal not made: Russia's fleet
     minimal = next(c for c in cases if c.id.endswith(".min"))  # alone, on no centre, is still not removed
     assert [line.text for line in minimal.block("PRESTATE")] == ["Russia: F sev"]
+
+
+def test_a_record_that_ends_with_results_only_gives_a_case_that_fails_on_them() -> None:
+    record = json.loads((RECORDS / "code_bug.json").read_text(encoding="utf-8"))
+    record["phases"] = [p for p in record["phases"] if p["name"] in ("S1901M", "F1901M")]  # no position after F1901M
+    report = validate_game(record, Rules.profile(), cases=True)
+    phase = next(p for p in report.phases if p.name == "F1901M")
+    assert phase.status == DISAGREED and "POSTSTATE is dipsat's" in phase.case
+    cases, errors = read_cases(io.StringIO(phase.case))
+    runs = [run_case(c) for c in cases]
+    assert not errors and [r.status for r in runs] == ["FAIL", "FAIL"]
+    assert all(r.problems == [runs[0].problems[0]] and r.problems[0].startswith("result of Germany: A mun S A ruh - bur")
+               for r in runs)
 
 
 def test_the_controls_write_nothing(tmp_path: Path) -> None:

@@ -211,14 +211,21 @@ def disagreement_case(game_id: str, rec: RecordedPhase, nxt: RecordedPhase | Non
     orders a ``# result:`` comment: the outcomes the record's code allows."""
     state = result.before
     expected = recorded_outcome(nxt, result.after)
-    if expected is not None and codes and classify is not None:
-        expected = replace(expected, results={rec.orders[k][0]: recorded for k, recorded in codes.items()})
     judged = base.rules if base is not None else result.rules
-    lines = [f"# Written by dipsat validate: game {game_id}, phase {rec.name} ({report.status}).",
-             f"# POSTSTATE is what the record shows after this phase; dipsat (rules {judged}) differs:"
-             if expected is not None else
-             f"# The record shows no usable position after this phase (no POSTSTATE: dipsat cases calls "
-             f"this case an ERROR); dipsat (rules {judged}) differs from its result codes:"]
+    head = f"# POSTSTATE is what the record shows after this phase; dipsat (rules {judged}) differs:"
+    if codes and classify is not None:
+        recorded = {rec.orders[k][0]: code for k, code in codes.items()}
+        if expected is None:  # only result codes to go by: the board is dipsat's own, the results the record's
+            ours = observed(result)
+            expected = Outcome(ours.units, {u: None for u in ours.dislodged}, None, recorded)
+            head = (f"# The record shows no usable position after this phase: POSTSTATE is dipsat's, only the "
+                    f"'# result:' comments are the record's; dipsat (rules {judged}) differs from its result codes:")
+        else:
+            expected = replace(expected, results=recorded)
+    if expected is None:
+        head = (f"# The record shows no usable position after this phase (no POSTSTATE: dipsat cases calls "
+                f"this case an ERROR); dipsat (rules {judged}) differs from its result codes:")
+    lines = [f"# Written by dipsat validate: game {game_id}, phase {rec.name} ({report.status}).", head]
     lines += [f"#   {d.what} {d.subject}: record {d.recorded}, dipsat {d.ours}" for d in report.differences]
     if report.rule:
         lines.append(f"# The record follows {report.rule} ({report.rule_title}): the case is written under "
