@@ -171,3 +171,37 @@ def test_shrink_drops_orders_of_units_taken_away_and_simplifies() -> None:
     shrunk = shrink(Candidate(state, tuple(orders)), keeps)
     assert [str(u) for u in shrunk.candidate.state.units] == ["Germany: A mun"]
     assert shrunk.candidate.orders == (orders[2],) and shrunk.candidate.state.owners == ()
+
+
+def test_shrink_drops_supports_and_convoys_of_units_taken_away() -> None:
+    state = new_game("standard").state
+    orders, errors = parse_orders("England: F lon - nth\nEngland: F edi S F lon - nth\nEngland: A lvp H",
+                                  state.variant, state.phase.kind)
+    assert not errors
+    asked: list[Candidate] = []
+
+    def keeps(c: Candidate) -> bool:  # "Edinburgh's fleet is still on the board"
+        asked.append(c)
+        return c.state.unit_at("edi") is not None
+
+    shrunk = shrink(Candidate(state, tuple(orders)), keeps)
+    assert [str(u) for u in shrunk.candidate.state.units] == ["England: F edi"] and shrunk.candidate.orders == ()
+    for c in asked:  # never a support for a unit no longer on the board
+        assert all(c.state.unit_at(o.target.province) is not None for o in c.orders if hasattr(o, "target"))
+
+
+def test_shrink_keeps_the_dislodging_unit_of_a_retreat_phase() -> None:
+    cases, _ = read_cases(io.StringIO(
+        "CASE r\nPRESTATE_SETPHASE Spring 1901, Retreat\nPRESTATE\n\tGermany: A war\n\tGermany: A sil\n"
+        "\tRussia: A mos\nPRESTATE_DISLODGED\n\tRussia: A war\nPRESTATE_RESULTS\n\tSUCCESS: Germany: A pru - war\n"
+        "ORDERS\n\tRussia: A war - ukr\nPOSTSTATE\n\tGermany: A war\nEND\n"))
+    run = run_case(cases[0])
+    assert run.result is not None
+    state = run.result.before
+
+    def keeps(c: Candidate) -> bool:  # "the Russian army still retreats"
+        return any(d.unit.province == "war" for d in c.state.dislodged) and len(c.orders) == 1
+
+    shrunk = shrink(Candidate(state, tuple(r.order for r in run.result.results)), keeps)
+    assert [str(u) for u in shrunk.candidate.state.units] == ["Germany: A war"]  # its attacker stays with it
+    assert [str(d.unit) for d in shrunk.candidate.state.dislodged] == ["Russia: A war"]
