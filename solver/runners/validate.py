@@ -135,7 +135,6 @@ from ..board import PhaseKind, Unit, UnitKind
 from ..printers.explain import explain
 from ..formats.diplomacy_json import read_game
 from ..formats.godip import read_godip_game
-from ..notation import format_order
 from ..printers.pictures import position_pictures, validation_pictures
 from ..formats.records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name,
                       with_attackers)
