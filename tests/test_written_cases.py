@@ -205,3 +205,16 @@ def test_shrink_keeps_the_dislodging_unit_of_a_retreat_phase() -> None:
     shrunk = shrink(Candidate(state, tuple(r.order for r in run.result.results)), keeps)
     assert [str(u) for u in shrunk.candidate.state.units] == ["Germany: A war"]  # its attacker stays with it
     assert [str(d.unit) for d in shrunk.candidate.state.dislodged] == ["Russia: A war"]
+
+
+@pytest.mark.parametrize("name", ["retreat_bug", "lost_retreat_option", "ownership_bug", "code_bug"])
+def test_a_minimal_case_has_at_most_the_units_involved(name: str) -> None:
+    record = json.loads((RECORDS / f"{name}.json").read_text(encoding="utf-8"))
+    report = validate_game(record, Rules.profile(), cases=True)
+    written = [p for p in report.phases if p.case]
+    assert written and all(p.status == DISAGREED for p in written)
+    for phase in written:
+        cases, _ = read_cases(io.StringIO(phase.case))
+        minimal = next(c for c in cases if c.id.endswith(".min"))
+        units = {line.text for block in ("PRESTATE", "PRESTATE_DISLODGED") for line in minimal.block(block)}
+        assert 1 <= len(units) <= max(1, len(phase.orders)), (phase.orders, units)
