@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.kind != "all" and str(rec.state.phase.kind).lower() != args.kind:
                 continue
             result = adjudicate(rec.state, [o for o, _ in rec.orders], rules)
-            texts.append(disagreement_case(game.id, rec, nxt, result, PhaseReport(rec.index, rec.name, "", "")))
+            texts.append(disagreement_case(game.id, rec, nxt, result, PhaseReport(rec.index, rec.name, "", ""),
+                                           minimal=False, checked=False))
         if texts:
             name = re.sub(r"[^A-Za-z0-9_.-]+", "_", game.id) + ".txt"
             with open(os.path.join(out, name), "w", encoding="utf-8") as handle:

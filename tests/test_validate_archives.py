@@ -213,9 +213,10 @@ def test_godip_histories_and_the_terminal_report(tmp_path: Path, played) -> None
     written = sorted(p.name for p in cases.iterdir())
     assert written == ["game_2.S1901M.txt"]
     loaded, errors = load_cases(cases / written[0])
-    assert not errors and len(loaded) == 1
-    run = run_case(loaded[0])  # the record's outcome as POSTSTATE: dipsat disagrees, as it said
-    assert run.status == "FAIL" and any("F lon" in p for p in run.problems)
+    assert not errors and [c.id for c in loaded] == ["game_2.S1901M", "game_2.S1901M.min"]
+    for case in loaded:  # the record's outcome as POSTSTATE: dipsat disagrees, as it said; the minimal case too
+        run = run_case(case)
+        assert run.status == "FAIL" and any("F lon" in p for p in run.problems)
 
 
 def test_summary_as_json(tmp_path: Path) -> None:

@@ -277,7 +277,8 @@ class _Progress:
               help="Print the summary as text or as JSON.")
 @click.option("--write-cases", "cases_dir", type=click.Path(file_okay=False), default=None,
               help="Write every disagreement and rule difference as a jDip case file in this folder "
-                   "(the record's outcome as POSTSTATE, ours as comments).")
+                   "(the record's outcome as POSTSTATE, ours as comments, under the inferred rules), with its "
+                   "minimal case (CASE ID.min): `dipsat cases` fails the disagreements, passes the rule differences.")
 @click.option("--html", "html_dir", type=click.Path(file_okay=False), default=None,
               help="Write an HTML report in this folder: the summary, then each disagreement, rule difference and "
                    "rejection with pictures of the board, the explanation and its case file (index.html).")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from ..board import Location, Phase, Unit, UnitKind
@@ -47,6 +48,9 @@ class CaseLine:
     number: int
     text: str
     blank_before: bool = False  # a blank line came before it (it ends a power's block of orders)
+    comment: str = ""
+    """The comment after the line's text (without ``#``): dipsat reads ``retreats: ...`` there
+    on a ``POSTSTATE_DISLODGED`` line (:func:`parse_retreats_comment`); other readers skip it."""
 
 
 @dataclass
@@ -86,7 +90,8 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
     for number, raw in enumerate(handle, start=1):
         if number == 1:
             raw = raw.removeprefix("\ufeff")  # a byte-order mark (files saved by some Windows editors)
-        text = raw.split("#", 1)[0].rstrip()
+        text, _, comment = raw.partition("#")
+        text = text.rstrip()
         if not text.strip():
             blank = blank or not raw.strip()  # a comment line is not blank
             continue
@@ -97,7 +102,7 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
             if case is None or block is None:
                 errors.append(CaseFileError(source, number, f"unexpected indented line {text.strip()!r} (no open block)"))
                 continue
-            case.blocks[block].append(CaseLine(number, text.strip(), blank_before))
+            case.blocks[block].append(CaseLine(number, text.strip(), blank_before, comment.strip()))
             continue
         words = text.split()
         keyword = words[0].upper()
@@ -217,11 +222,72 @@ def case_variant(variant: Variant) -> str:
     return variant.name.capitalize()
 
 
+RETREATS_COMMENT = "retreats:"
+"""How a ``POSTSTATE_DISLODGED`` line's comment starts when it gives the unit's retreat options
+(``Germany: A bur  # retreats: bel, pic``; ``# retreats: none``): dipsat's addition, a
+comment to every other reader (see ``cases/README.md``)."""
+
+
+def parse_retreats_comment(comment: str, variant: Variant) -> tuple[Location, ...] | None:
+    """The retreat options a ``POSTSTATE_DISLODGED`` line's comment gives, or None when the
+    comment gives none (any other comment).
+
+    :raises ValueError: a word after ``retreats:`` that is no location of the map."""
+    if not comment.casefold().startswith(RETREATS_COMMENT):
+        return None
+    words = comment[len(RETREATS_COMMENT):].replace(",", " ").split()
+    if words == ["none"]:
+        return ()
+    if not words:
+        raise ValueError("expected the retreat options after 'retreats:' (e.g. 'retreats: bel, pic' or 'retreats: none')")
+    return tuple(sorted({parse_location(word, variant) for word in words}))
+
+
+def format_retreats_comment(options: Sequence[Location]) -> str:
+    """``# retreats: bel, pic`` (sorted; ``none`` for no option)."""
+    return f"# {RETREATS_COMMENT} " + (", ".join(sorted(map(str, options))) or "none")
+
+
+RESULT_COMMENT = "result:"
+"""How an ``ORDERS`` line's comment starts when it gives the order's expected outcome, as
+dipsat states it (``Germany: A mun S A ber - sil  # result: fails (cut) or fails
+(dislodged)``): dipsat's addition, a comment to every other reader (``cases/README.md``)."""
+
+_STATUS = re.compile(r"^(succeeds|fails(?: \(([a-z ]+)\))?)$")
+
+
+def parse_result_comment(comment: str) -> tuple[str, ...] | None:
+    """The outcomes an ``ORDERS`` line's comment allows (``("fails (cut)", "fails
+    (dislodged)")``), or None when the comment gives none (any other comment).
+
+    :raises ValueError: an alternative that is not ``succeeds``, ``fails`` or ``fails (reason)``."""
+    if not comment.casefold().startswith(RESULT_COMMENT):
+        return None
+    alternatives = tuple(" ".join(a.split()) for a in comment[len(RESULT_COMMENT):].split(" or "))
+    for alternative in alternatives:
+        if not _STATUS.match(alternative):
+            raise ValueError(f"expected 'succeeds', 'fails' or 'fails (reason)' after 'result:' (alternatives "
+                             f"joined by ' or '), found {alternative!r}")
+    return alternatives
+
+
+def format_result_comment(statuses: Sequence[str]) -> str:
+    """``# result: fails (cut) or fails (dislodged)``."""
+    return f"# {RESULT_COMMENT} " + " or ".join(statuses)
+
+
 def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], orders: list[str],
-               after: list[Unit] | None, dislodged: list[Unit] = (), owners: list[tuple[str, str]] | None = None,
-               rules: str | None = None, title: str = "", prestate_dislodged: list[Unit] = (),
-               prestate_results: list[str] = (), players: int | None = None) -> None:
-    """Write one case (strict: canonical abbreviations, tabs, every block named)."""
+               after: list[Unit] | None, dislodged: Sequence[Unit] = (), owners: list[tuple[str, str]] | None = None,
+               rules: str | None = None, title: str = "", prestate_dislodged: Sequence[Unit] = (),
+               prestate_results: Sequence[str] = (), players: int | None = None,
+               retreats: Mapping[Unit, Sequence[Location]] | None = None,
+               post_owners: Sequence[tuple[str, str]] | None = None,
+               results: Mapping[int, Sequence[str]] | None = None) -> None:
+    """Write one case (strict: canonical abbreviations, tabs, every block named). With
+    `retreats`, each ``POSTSTATE_DISLODGED`` line it names carries the unit's retreat options
+    as a comment (:data:`RETREATS_COMMENT`); with `post_owners` (centre, power), a
+    ``POSTSTATE_SUPPLYCENTER_OWNERS`` block is written; with `results` (order index ->
+    the outcomes allowed), those orders carry them as a comment (:data:`RESULT_COMMENT`)."""
     out = [f"CASE {case_id}" + (f" {title}" if title else "")]
     if rules:
         out.append(f"RULES {rules}")
@@ -240,16 +306,23 @@ def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], or
         out.append("PRESTATE_RESULTS")
         out += [f"\t{line}" for line in prestate_results]
     out.append("ORDERS")
-    out += [f"\t{o}" for o in orders]
+    out += [f"\t{o}" + (f"    {format_result_comment(results[k])}" if results and k in results else "")
+            for k, o in enumerate(orders)]
     if after is not None:
         out.append("POSTSTATE")
         out += [f"\t{format_unit_line(u)}" for u in after]
         if dislodged:
             out.append("POSTSTATE_DISLODGED")
-            out += [f"\t{format_unit_line(u)}" for u in dislodged]
+            out += [f"\t{format_unit_line(u)}" + (f"    {format_retreats_comment(retreats[u])}"
+                                                   if retreats is not None and u in retreats else "")
+                    for u in dislodged]
+        if post_owners is not None:
+            out.append("POSTSTATE_SUPPLYCENTER_OWNERS")
+            out += [f"\t{power}: A {centre}" for centre, power in sorted(post_owners)]
     out.append("END")
     handle.write("\n".join(out) + "\n")
 
 
-__all__ = ["Case", "CaseLine", "KEYWORDS", "UnknownKeywordError", "format_unit_line", "parse_phase", "parse_unit_line", "read_cases",
-           "resolve_variant", "write_case"]
+__all__ = ["KEYWORDS", "RESULT_COMMENT", "RETREATS_COMMENT", "Case", "CaseLine", "UnknownKeywordError", "case_variant",
+           "format_result_comment", "format_retreats_comment", "format_unit_line", "parse_phase", "parse_result_comment",
+           "parse_retreats_comment", "parse_unit_line", "read_cases", "resolve_variant", "write_case"]

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from ..errors import CaseFileError, DipsatError, NotationError
-from ..formats.casefile import Case, parse_phase, parse_unit_line, read_cases, resolve_variant
+from ..formats.casefile import (Case, parse_phase, parse_result_comment, parse_retreats_comment, parse_unit_line,
+                                read_cases, resolve_variant)
 from ..adjudicator import adjudicate
 from ..maps import Variant, fold
 from ..notation import format_order, parse_order, parse_order_lines
@@ -257,11 +258,57 @@ def compare(case: Case, state: State, result: PhaseResult) -> list[str]:
         got_dislodged = set()
     problems += _diff("board", expected, got)
     problems += _diff("dislodged", expected_dislodged, got_dislodged)
+    problems += _diff_retreats(case, variant, result, got_dislodged)
+    problems += _diff_results(case, variant, result)
     if case.has("POSTSTATE_SUPPLYCENTER_OWNERS"):
         owners = {(u.province, u.power) for u in _units(case, "POSTSTATE_SUPPLYCENTER_OWNERS", variant, problems,
                                                          placement=False)}
         problems += _diff_owners(owners, set(result.after.owners))
     return problems
+
+
+def _diff_retreats(case: Case, variant: Variant, result: PhaseResult, got_dislodged: set[Unit]) -> list[str]:
+    """The retreat options a ``POSTSTATE_DISLODGED`` line's comment gives (dipsat's addition,
+    ``# retreats: bel, pic``) against ours, for each unit both sides dislodge."""
+    out = []
+    for line in case.block("POSTSTATE_DISLODGED"):
+        try:
+            expected = parse_retreats_comment(line.comment, variant)
+            unit = parse_unit_line(line.text, variant) if expected is not None else None
+        except (ValueError, DipsatError) as exc:
+            out.append(f"{case.source}:{line.number}: POSTSTATE_DISLODGED: {exc}")
+            continue
+        if expected is None or unit is None or unit not in got_dislodged:
+            continue  # no options given, or the unit itself differs (said by the "dislodged" line)
+        got = tuple(sorted(result.retreat_options.get(unit, ())))
+        if got != expected:
+            out.append(f"retreats of {unit}: expected {', '.join(map(str, expected)) or 'none'}, "
+                       f"got {', '.join(map(str, got)) or 'none'}")
+    return out
+
+
+def _diff_results(case: Case, variant: Variant, result: PhaseResult) -> list[str]:
+    """The outcomes an ``ORDERS`` line's comment allows (dipsat's addition, ``# result:
+    fails (cut)``) against ours. The line must name its power (it is read alone)."""
+    out = []
+    taken: set[int] = set()
+    for line in case.block("ORDERS"):
+        try:
+            allowed = parse_result_comment(line.comment)
+            order = parse_order(line.text, variant, result.before.phase.kind, lenient_powers=True) if allowed else None
+        except (ValueError, DipsatError) as exc:
+            out.append(f"{case.source}:{line.number}: ORDERS: {exc}")
+            continue
+        if allowed is None or order is None:
+            continue
+        k = next((k for k, r in enumerate(result.results) if k not in taken and r.order == order), None)
+        if k is None:
+            out.append(f"{case.source}:{line.number}: ORDERS: no result for {format_order(order)}")
+            continue
+        taken.add(k)
+        if result.results[k].status not in allowed:
+            out.append(f"result of {format_order(order)}: expected {' or '.join(allowed)}, got {result.results[k].status}")
+    return out
 
 
 def _diff_owners(expected: set[tuple[str, str]], got: set[tuple[str, str]]) -> list[str]:

@@ -121,7 +121,6 @@ What the bundled corpus shows about the package (``diplomacy`` 1.1.2), see
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import traceback
@@ -135,14 +134,12 @@ from ..movement.turn import reread
 from ..board import PhaseKind, Unit, UnitKind
 from ..printers.explain import explain
 from ..formats.diplomacy_json import read_game
-from ..formats.casefile import format_unit_line, write_case
 from ..formats.godip import read_godip_game
-from ..notation import format_order
 from ..printers.pictures import position_pictures, validation_pictures
-from ..printers.text import prestate_results
 from ..formats.records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name,
                       with_attackers)
 from .rule_scope import issues_touched
+from .written_cases import Status, case_name, disagreement_case
 from ..state import State
 from ..orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, ordered_province
 from ..results import OrderResult, PhaseResult, Reason
@@ -371,7 +368,7 @@ def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases:
         try:
             phase = judge.phase_report(i, inferred, final_rules)
             if cases and phase.status in (DISAGREED, RULE_DIFFERENCE):
-                phase.case = judge.case_text(i, phase)
+                phase.case = judge.case_text(i, phase, final_rules)
             report.phases.append(phase)
         except Exception as exc:  # noqa: BLE001 - a crash of ours is reported, the run goes on
             report.phases.append(phase := _crash(rec, exc))
@@ -628,10 +625,19 @@ class _Judge:
         differing = sorted(p for p in _subject_provinces(report.differences) if p in provinces)
         return validation_pictures(result, area, record, ours, differing)
 
-    def case_text(self, i: int, report: PhaseReport) -> str:
+    def case_text(self, i: int, report: PhaseReport, final_rules: Rules) -> str:
+        """The phase as case files (:mod:`dipsat.runners.written_cases`), under the rules it
+        was judged by in the end (`final_rules`: with the inferred options)."""
         rec, nxt, _ = self.context(i)
-        result, _ = self.judge([i], self.rules)[i]
-        return disagreement_case(self.game.id, rec, nxt, result, report)
+        result, differences = self.judge([i], final_rules)[i]
+        base, base_differences = self.judge([i], self.rules)[i]
+        if report.status == RULE_DIFFERENCE:  # the record's codes where the run's rules differ from it
+            differences = base_differences
+        texts = _OrderTexts(rec)
+        index = {texts[k]: k for k in range(len(rec.orders))}
+        codes = {index[d.subject]: d.recorded for d in differences if d.what == "order" and d.subject in index}
+        classify = _movement_class if rec.kind is PhaseKind.MOVEMENT else None  # other kinds' show on the board
+        return disagreement_case(self.game.id, rec, nxt, result, report, base, codes=codes, classify=classify)
 
     # --- reports --------------------------------------------------------------------------------
 
@@ -675,46 +681,6 @@ class _Judge:
                                                   + " would reproduce this phase, but the record's other phases "
                                                     "that the option affects follow the other reading"]))
         return report
-
-
-def disagreement_case(game_id: str, rec: RecordedPhase, nxt: RecordedPhase | None, result: PhaseResult,
-                      report: PhaseReport) -> str:
-    """A disagreeing phase as a jDip case file: the recorded position and orders, the
-    record's outcome as POSTSTATE (what another adjudicator should reproduce), ours and
-    the differences as comments, so ``dipsat adjudicate --explain`` and other
-    adjudicators can run it."""
-    state = result.before
-    known = nxt is not None and nxt.state is not None
-    lines = [f"# Written by dipsat validate: game {game_id}, phase {rec.name} ({report.status}).",
-             f"# POSTSTATE is what the record shows after this phase; dipsat (rules {result.rules}) differs:"
-             if known else f"# The record shows no usable position after this phase (no POSTSTATE: dipsat cases calls "
-                           f"this case an ERROR); dipsat (rules {result.rules}) differs from its result codes:"]
-    lines += [f"#   {d.what} {d.subject}: record {d.recorded}, dipsat {d.ours}" for d in report.differences]
-    if report.rule:
-        lines.append(f"# The record follows {report.rule} ({report.rule_title}).")
-    lines.append("# dipsat's results:")
-    lines += [f"#   {format_order(r.order)}: {r.status}" + (f" ({r.detail})" if r.detail else "") for r in result.results]
-    lines.append("# dipsat's position after it: " + ", ".join(format_unit_line(u) for u in result.after.units))
-    variant = state.variant.name
-    if variant == "standard":
-        variant = "DATC_Standard" if state.variant.wings else "Standard"
-    handle = io.StringIO()
-    handle.write("\n".join(lines) + f"\nVARIANT_ALL {variant}\n\n")
-    after = list(nxt.state.units) if nxt is not None and nxt.state is not None else None
-    dislodged = []
-    if nxt is not None and nxt.state is not None and nxt.kind is PhaseKind.RETREAT:
-        dislodged = [d.unit for d in nxt.state.dislodged
-                     if not (nxt.retreat_options_recorded and not nxt.retreat_options.get(d.unit.province))]
-    case_id = case_name(game_id, rec.name)
-    write_case(handle, case_id, state.phase, list(state.units), [format_order(o) for o, _ in rec.orders], after,
-               dislodged, list(state.owners), str(result.rules), prestate_dislodged=[d.unit for d in state.dislodged],
-               prestate_results=prestate_results(state))
-    return handle.getvalue()
-
-
-def case_name(game_id: str, phase: str) -> str:
-    """The case id (and file name, with ``.txt``) of a phase written as a case file."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{game_id}.{phase}")
 
 
 def _combo_text(combo: tuple[tuple[str, str], ...]) -> str:
@@ -833,6 +799,11 @@ def _our_movement_class(order: Order, r: OrderResult) -> str:
             return "convoys"
         return {Reason.DISLODGED: "dislodged", Reason.PARADOX: "disrupted"}.get(r.reason, "void")  # type: ignore[arg-type]
     return "holds"
+
+
+def _movement_class(order: Order, status: Status) -> str:
+    """:func:`_our_movement_class` of an outcome alone (for a written case's ``# result:``)."""
+    return _our_movement_class(order, status)  # type: ignore[arg-type]  # it reads .succeeded and .reason only
 
 
 def _immaterial(rec: RecordedPhase, order: Order, recorded: str, ours: str,
