@@ -328,18 +328,25 @@ class Resolution:
         convoy = self.p.convoys[c]
         if ("convoy", c) in self.backup_keys:
             rule = self.backup_keys[("convoy", c)]
+            # the rule cancels the convoy; the fleet itself may still be attacked and dislodged
+            attacks = tuple(self.ref(m) for m in self.p.moves_into.get(self.p.units[convoy.unit].province, []))
             return Paradox(rule, "the convoy is part of a paradox; Szykman rule (DATC 4.A.2, 5.B.9)"
-                           if rule == "szykman" else RULE_REFS.get(rule, rule))
+                           if rule == "szykman" else RULE_REFS.get(rule, rule), attacked_by=attacks,
+                           hold=self.hold_strength(convoy.unit), dislodged_by=self.dislodgement(convoy.unit))
         if self.v.get(("convoy", c), True):
             return Convoys()
         return ConvoyDislodged(self.dislodgement(convoy.unit))
 
     def hold(self, u: int) -> Outcome:
-        slot = self.p.units[u]
         if self.dislodged(u):
             return HoldDislodged(self.dislodgement(u))
+        return Holds(self.hold_strength(u))
+
+    def hold_strength(self, u: int) -> Strength:
+        """DATC 5.B.5: a unit that does not move holds with 1 plus its hold supports given."""
+        slot = self.p.units[u]
         value = 1 + sum(self.v[("support", s)] for s in slot.hold_supports)
-        return Holds(Strength(StrengthKind.HOLD, value, self.unit(u), self.parts(slot.hold_supports)))
+        return Strength(StrengthKind.HOLD, value, self.unit(u), self.parts(slot.hold_supports))
 
     def dislodging_move(self, u: int) -> int | None:
         if not self.dislodged(u):

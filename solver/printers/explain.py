@@ -40,6 +40,8 @@ def explain(result: PhaseResult) -> list[list[str]]:
     out = []
     for r in result.results:
         facts = explain_order(r)
+        if isinstance(r.outcome, Paradox) and r.outcome.dislodged_by is not None and r.unit is not None:
+            facts.append(_retreats(r, result))
         note = _designation_read(r, result.rules)
         out.append(facts + [note] if note else facts)
     return out
@@ -76,7 +78,7 @@ def explain_order(r: OrderResult) -> list[str]:
     if isinstance(o, (Given, Cut, SupportDislodged)):
         return _support(o)
     if isinstance(o, Paradox):
-        return [f"fails: {RULE_REFS.get(o.rule, o.text)}"]
+        return [f"fails: {RULE_REFS.get(o.rule, o.text)}", *_paradox_fleet(r.unit, o)]
     if isinstance(o, Convoys):
         return ["succeeds: the fleet is not dislodged (DATC 5.B.3)"]
     if isinstance(o, ConvoyDislodged):
@@ -108,6 +110,30 @@ def explain_order(r: OrderResult) -> list[str]:
     if r.reason is not None:
         return [f"{r.reason}: {r.detail}"]
     return ["succeeds" + (f": {r.detail}" if r.detail else "")]
+
+
+def _paradox_fleet(unit: Unit | None, o: Paradox) -> list[str]:
+    """What happened to a convoying fleet whose convoy a backup rule cancelled: the rule
+    says only that it does not convoy; it may still be attacked and dislodged."""
+    if unit is None or o.hold is None:
+        return []
+    name = _name(unit)
+    facts = [f"{name} is attacked by {', '.join(map(str, o.attacked_by))}" if o.attacked_by
+             else f"{name} is not attacked"]
+    facts.append(f"{name} stays in place: hold strength {o.hold.value}; "
+                 + _supports_line(o.hold.supports, "hold supports"))
+    facts.append(f"{name} is dislodged by {_dislodger(o.dislodged_by)} (DATC 5.A)" if o.dislodged_by is not None
+                 else f"{name} is not dislodged")
+    return facts
+
+
+def _retreats(r: OrderResult, result: PhaseResult) -> str:
+    """Where a dislodged unit may retreat (DATC 4.A.5, 6.H), or that it is disbanded at once."""
+    assert r.unit is not None
+    options = result.retreat_options.get(r.unit, ())
+    if not options:
+        return f"{_name(r.unit)} has no retreat: it is disbanded"
+    return f"{_name(r.unit)} may retreat to " + ", ".join(sorted(map(str, options)))
 
 
 def _compare(opposing: int, attack: int) -> str:

@@ -13,11 +13,11 @@ from typing import TextIO
 from ..board import PhaseKind, Unit
 from .compare import comparison_rows
 from ..formats.casefile import format_unit_line, write_case
-from ..report import (adjustment_counts, disbanded_report, disorder_facts, disorder_reason, dislodged_report, order_power, sorted_results,
-                                  status_word)
+from ..report import (adjustment_counts, disbanded_report, disorder_facts, disorder_reason, dislodged_report, order_power,
+                     status_word)
 from ..notation import RejectedOrder, format_order
 from ..orders import Order
-from ..results import PhaseResult
+from ..results import OrderResult, PhaseResult
 from ..state import State
 
 WIDTH = 80
@@ -40,12 +40,22 @@ def _units_text(units: list[Unit]) -> str:
     return ", ".join(f"{u.kind} {u.location}" for u in units)
 
 
+def given_order(result: PhaseResult) -> list[tuple[int, OrderResult]]:
+    """The order results with their index, by power (by name; orders of no power last) and
+    each power's orders in the order given: where the first legal builds or removals count
+    (DATC 4.D.4, 4.D.6), the order that decided is seen before those it made fail (6.I.1, 6.J.1)."""
+    def key(item: tuple[int, OrderResult]) -> tuple[bool, str, int]:
+        power = order_power(item[1])
+        return (power is None, power or "", item[0])
+    return sorted(enumerate(result.results), key=key)
+
+
 def render_text(result: PhaseResult, name: str = "", rejected: Sequence[RejectedOrder] = ()) -> str:
     """The people's report: orders and results, the order lines that could not be read
     (`rejected`), dislodgements, the new position."""
     before, after = result.before, result.after
     lines = _wrap(f"{name + ': ' if name else ''}", f"{before.phase} (rules {result.rules})", indent=4)
-    ranked = sorted_results(result)
+    ranked = given_order(result)
     powers = [p.name for p in before.variant.powers]
     pw = max([len(order_power(r) or "-") for _, r in ranked] + [len(p) for p in powers])
     if ranked:

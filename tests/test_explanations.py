@@ -1,0 +1,124 @@
+"""Explanations that hide nothing (issue 17): `dipsat adjudicate` on case files, as users run
+it, in the text table, `--explain` and JSON."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from dipsat.cli import main
+
+from .conftest import CASES
+
+CONVOYS = str(CASES / "datc" / "6f_convoys.txt")
+BUILDS = str(CASES / "datc" / "6i_builds.txt")
+DISBANDS = str(CASES / "datc" / "6j_disbands.txt")
+
+
+def run(*args: str, input: str | None = None) -> str:
+    res = CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    return res.stdout
+
+
+def explanation(text: str, order: str) -> list[str]:
+    """The --explain facts of one order (continuation lines joined)."""
+    lines = text[text.index("Explanations:\n"):].splitlines()[1:]
+    start = lines.index(f"  {order}") + 1
+    facts: list[str] = []
+    for line in lines[start:]:
+        if not line.startswith("      "):
+            break
+        if line.startswith("        "):
+            facts[-1] += " " + line.strip()
+        else:
+            facts.append(line.strip())
+    return facts
+
+
+def table_row(text: str, order: str) -> str:
+    """The text table's row of one order (continuation lines joined)."""
+    lines = text[text.index("Orders:\n"):].splitlines()[1:]
+    start = next(i for i, line in enumerate(lines) if f"  {order}  " in line)
+    row = lines[start]
+    for line in lines[start + 1:]:
+        if not line.startswith(" " * 20):
+            break
+        row += " " + line.strip()
+    return " ".join(row.split())
+
+
+def json_order(doc: dict, order: str) -> dict:
+    return next(o for o in doc["orders"] if o["order"] == order)
+
+
+# --- a convoying fleet in a paradox (DATC 6.F.22, 6.F.24) ---------------------------------------
+
+
+def test_6_F_24_paradox_fleet_says_it_was_dislodged_by_whom_and_where_it_retreats():
+    text = run("adjudicate", CONVOYS, "--case", "6.F.24", "--explain")
+    facts = explanation(text, "Russia: F nth C A nwy - bel")
+    assert facts[0].startswith("fails: Szykman rule")
+    assert "F nth is attacked by F edi - nth" in facts
+    assert "F nth stays in place: hold strength 1; hold supports: none" in facts
+    assert "F nth is dislodged by F edi (attack strength 2; supports: F lon) (DATC 5.A)" in facts
+    assert "F nth may retreat to den, hel, hol, nwg, ska, yor" in facts
+    # the fleet that held says so, with its hold strength and the support that counted
+    facts = explanation(text, "France: F eng C A bre - lon")
+    assert "F eng is attacked by F iri - eng" in facts
+    assert "F eng stays in place: hold strength 2; hold supports: F bel" in facts
+    assert "F eng is not dislodged" in facts
+    assert not any("retreat" in f for f in facts)
+    assert table_row(text, "F nth C A nwy - bel").endswith("the fleet is dislodged by F edi - nth (attack 2 vs hold 1)")
+    assert table_row(text, "F eng C A bre - lon").endswith("the fleet holds against F iri - eng (hold 2)")
+
+
+def test_6_F_22_paradox_fleet_dislodgement_in_json():
+    doc = json.loads(run("adjudicate", CONVOYS, "--case", "6.F.22", "--format", "json"))
+    eng = json_order(doc, "France: F eng C A bre - lon")
+    assert eng["result"] == "paradox"
+    assert eng["outcome"]["attacked_by"] == ["Germany: F pic - eng"]
+    assert eng["outcome"]["hold"]["value"] == 1
+    assert eng["outcome"]["dislodged_by"] == {"unit": "France: F eng", "by": "Germany: F pic - eng",
+                                              "by_convoy": False, "attack": 2, "supports": ["Germany: F bel"]}
+    assert "dislodged by F pic - eng (attack 2 vs hold 1)" in eng["detail"]
+    retreat = next(d for d in doc["dislodged"] if d["location"] == "eng")
+    assert retreat["retreat_options"] == ["iri", "mao", "wal"]
+
+
+def test_a_fleet_not_in_a_paradox_keeps_its_convoy_outcome():
+    """Under the 1982 rule 6.F.24 has no paradox: the North Sea fleet's convoy fails as dislodged."""
+    doc = json.loads(run("adjudicate", CONVOYS, "--case", "6.F.24", "--rule", "4.A.2=b", "--format", "json"))
+    nth = json_order(doc, "Russia: F nth C A nwy - bel")
+    assert nth["result"] == "dislodged"
+    assert "attacked_by" not in nth["outcome"]
+
+
+# --- the orders in the order given (DATC 4.D.4, 4.D.6) ---------------------------------------------
+
+
+def test_6_I_1_builds_listed_as_given_so_the_first_legal_build_is_seen_first():
+    text = run("adjudicate", BUILDS, "--case", "6.I.1")
+    rows = text[text.index("Orders:\n"):text.index("Adjustments:")].splitlines()[1:]
+    orders = [row.split()[1:4] for row in rows if row.startswith("  Germany")]
+    assert orders == [["Build", "A", "war"], ["Build", "A", "kie"], ["Build", "A", "mun"]]
+    assert "blocked" in table_row(text, "Build A mun")
+
+
+def test_6_J_1_removals_listed_as_given():
+    text = run("adjudicate", DISBANDS, "--case", "6.J.1")
+    rows = [row.split()[1:4] for row in text[text.index("Orders:\n"):text.index("Adjustments:")].splitlines()[1:]]
+    assert rows == [["Remove", "F", "lyo"], ["Remove", "A", "pic"], ["Remove", "A", "par"]]
+    # JSON keeps each order's index in the order given
+    doc = json.loads(run("adjudicate", DISBANDS, "--case", "6.J.1", "--format", "json"))
+    assert [(o["index"], o["order"]) for o in sorted(doc["orders"], key=lambda o: o["index"])] == [
+        (0, "France: Remove F lyo"), (1, "France: Remove A pic"), (2, "France: Remove A par")]
+
+
+def test_powers_stay_grouped_and_the_table_is_deterministic():
+    orders = "Germany: A mun - bur\nFrance: A par - bur\nGermany: A ber - kie\nFrance: A mar - spa\n"
+    first = run("adjudicate", "--initial", "-", input=orders)
+    assert first == run("adjudicate", "--initial", "-", input=orders)
+    rows = [" ".join(row.split()[:5]) for row in first[first.index("Orders:\n"):].splitlines()[1:5]]
+    assert rows == ["France A par - bur", "France A mar - spa", "Germany A mun - bur", "Germany A ber - kie"]
