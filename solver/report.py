@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .board import Location, PhaseKind, Unit, UnitKind
 from .orders import Build, Order, Waive, ordered_province
-from .outcomes import DisorderRemoval, Reason
+from .outcomes import Built, DisorderRemoval, Illegal, Reason, Waived
 from .results import OrderResult, PhaseResult
 from .state import Dislodged
 
@@ -127,16 +127,34 @@ def disbanded_report(result: PhaseResult) -> list[DisbandedInfo]:
 @dataclass(frozen=True)
 class AdjustmentCount:
     """A power that adjusts: its centres (as counted: blockaded ones not), its units, and
-    the builds (positive) or removals (negative) it has (DATC 6.I, 6.J)."""
+    the builds (positive) or removals (negative) it has (DATC 6.I, 6.J); for builds, how
+    many were used: units built, builds waived (DATC 4.D.7), build orders refused (illegal),
+    and the rest, not ordered."""
 
     power: str
     centres: int
     units: int
     delta: int
+    built: int = 0
+    waived: int = 0
+    refused: int = 0  # builds not used because their orders were refused (at most the builds left)
+
+    @property
+    def unused(self) -> int:
+        """Builds not used: waived, refused or not ordered."""
+        return max(self.delta - self.built, 0)
+
+    @property
+    def not_ordered(self) -> int:
+        return self.unused - self.waived - self.refused
 
     def to_json(self) -> dict[str, object]:
-        return {"power": self.power, "centres": self.centres, "units": self.units,
-                "builds": max(self.delta, 0), "removals": max(-self.delta, 0)}
+        out: dict[str, object] = {"power": self.power, "centres": self.centres, "units": self.units,
+                                  "builds": max(self.delta, 0), "removals": max(-self.delta, 0)}
+        if self.delta > 0:
+            out.update(built=self.built, unused=self.unused, waived=self.waived, refused=self.refused,
+                       not_ordered=self.not_ordered)
+        return out
 
 
 def adjustment_counts(result: PhaseResult) -> list[AdjustmentCount]:
@@ -148,8 +166,15 @@ def adjustment_counts(result: PhaseResult) -> list[AdjustmentCount]:
     out = []
     for power in (p.name for p in state.variant.powers):
         delta = adjustment_count(state, power)
-        if delta != 0:
-            out.append(AdjustmentCount(power, len(counted_centres(state, power)), len(state.units_of(power)), delta))
+        if delta == 0:
+            continue
+        mine = [r for r in result.results if order_power(r) == power and isinstance(r.order, (Build, Waive))]
+        built = sum(1 for r in mine if isinstance(r.outcome, Built))
+        waived = sum(1 for r in mine if isinstance(r.outcome, Waived))
+        refused = sum(1 for r in mine if isinstance(r.outcome, Illegal))
+        left = max(delta - built - waived, 0)
+        out.append(AdjustmentCount(power, len(counted_centres(state, power)), len(state.units_of(power)), delta,
+                                   built, waived, min(refused, left)))
     return out
 
 

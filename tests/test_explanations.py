@@ -122,3 +122,44 @@ def test_powers_stay_grouped_and_the_table_is_deterministic():
     assert first == run("adjudicate", "--initial", "-", input=orders)
     rows = [" ".join(row.split()[:5]) for row in first[first.index("Orders:\n"):].splitlines()[1:5]]
     assert rows == ["France A par - bur", "France A mar - spa", "Germany A mun - bur", "Germany A ber - kie"]
+
+
+def test_6_F_2_convoy_succeeds_when_its_fleet_stands_though_the_army_bounces():
+    """docs/json.md: a convoy's `succeeded` is DATC 5.B.3 (the fleet was not dislodged), not
+    "the army arrived"."""
+    doc = json.loads(run("adjudicate", CONVOYS, "--case", "6.F.2", "--format", "json"))
+    assert json_order(doc, "England: F eng C A lon - bre")["succeeded"] is True
+    assert json_order(doc, "England: A lon - bre")["succeeded"] is False
+
+
+# --- builds not used -------------------------------------------------------------------------------
+
+ADJUSTMENTS = str(CASES / "reports" / "adjustments.txt")
+
+
+def adjustments_line(text: str) -> str:
+    lines = text[text.index("Adjustments:\n"):text.index("New position:")].splitlines()[1:]
+    return " ".join(" ".join(lines).split())
+
+
+def test_unused_builds_are_counted_in_text_and_json():
+    text = run("adjudicate", ADJUSTMENTS, "--case", "reports.unused_builds")
+    assert adjustments_line(text) == "Russia: 6 centres, 2 units: 4 builds: 3 built, 1 not used (not ordered)"
+    doc = json.loads(run("adjudicate", ADJUSTMENTS, "--case", "reports.unused_builds", "--format", "json"))
+    assert doc["adjustments"] == [{"power": "Russia", "centres": 6, "units": 2, "builds": 4, "removals": 0,
+                                   "built": 3, "unused": 1, "waived": 0, "refused": 0, "not_ordered": 1}]
+
+
+def test_waived_and_refused_builds_are_told_apart():
+    text = run("adjudicate", ADJUSTMENTS, "--case", "reports.waived_and_refused_builds")
+    assert adjustments_line(text) == \
+        "Russia: 6 centres, 2 units: 4 builds: 2 built, 2 not used (1 waived, 1 refused)"
+    doc = json.loads(run("adjudicate", ADJUSTMENTS, "--case", "reports.waived_and_refused_builds", "--format", "json"))
+    count = doc["adjustments"][0]
+    assert (count["built"], count["unused"], count["waived"], count["refused"], count["not_ordered"]) == (2, 2, 1, 1, 0)
+
+
+def test_6_I_1_builds_beyond_the_count_are_not_unused():
+    """Germany builds its 1 build (Kiel); Warsaw is refused and Munich has no build left: none unused."""
+    text = run("adjudicate", BUILDS, "--case", "6.I.1")
+    assert adjustments_line(text) == "Germany: 5 centres, 4 units: 1 build: 1 built"

@@ -13,7 +13,7 @@ from typing import TextIO
 from ..board import PhaseKind, Unit
 from .compare import comparison_rows
 from ..formats.casefile import format_unit_line, write_case
-from ..report import (adjustment_counts, disbanded_report, disorder_facts, disorder_reason, dislodged_report, order_power,
+from ..report import (AdjustmentCount, adjustment_counts, disbanded_report, disorder_facts, disorder_reason, dislodged_report, order_power,
                      status_word)
 from ..notation import RejectedOrder, format_order
 from ..orders import Order
@@ -182,12 +182,23 @@ def adjustment_lines(result: PhaseResult) -> list[str]:
         what = f"{abs(delta)} build{'s' if abs(delta) > 1 else ''}" if delta > 0 else \
             f"{-delta} removal{'s' if -delta > 1 else ''}"
         line = f"{power}: {centres} centre{'s' if centres != 1 else ''}, {units} unit{'s' if units != 1 else ''}: {what}"
+        if delta > 0:
+            line += f": {count.built} built" + (f", {_unused(count)}" if count.unused else "")
         disorder = [d for d in result.civil_disorder if d.unit.power == power]
         if disorder:
             line += "; civil disorder removes " + "; ".join(
                 f"{d.unit.kind} {d.unit.location} ({disorder_reason(d)})" for d in disorder)
         out.append(line)
     return out
+
+
+def _unused(count: AdjustmentCount) -> str:
+    """``1 not used (waived)``, ``2 not used (1 waived, 1 not ordered)``."""
+    parts = [f"{n} {what}" for n, what in ((count.waived, "waived"), (count.refused, "refused"),
+                                           (count.not_ordered, "not ordered")) if n]
+    if len(parts) == 1:
+        parts = [parts[0].split(" ", 1)[1]]
+    return f"{count.unused} not used ({', '.join(parts)})"
 
 
 def render_explanations(result: PhaseResult) -> str:
