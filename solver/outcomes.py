@@ -727,10 +727,14 @@ class DisorderRemoval:
     reading: str  # the 4.D.8 option
     tie_break: str = ""  # "farther", "fleet before army", "alphabetical" ("" when every unit goes)
     others: tuple[tuple[Unit, int], ...] = ()  # the power's units kept, with their distances
+    names: tuple[str, str] = ()  # a tie by name: the names compared, the removed unit's area's and the first kept's
 
     def to_json(self) -> dict[str, object]:
-        return {"unit": _unit(self.unit), "distance": self.distance, "reading": self.reading,
-                "tie_break": self.tie_break, "kept": [{"unit": _unit(u), "distance": d} for u, d in self.others]}
+        out = {"unit": _unit(self.unit), "distance": self.distance, "reading": self.reading,
+               "tie_break": self.tie_break, "kept": [{"unit": _unit(u), "distance": d} for u, d in self.others]}
+        if self.names:
+            out["names"] = list(self.names)
+        return out
 
 
 # --- JSON helpers -------------------------------------------------------------------------------

@@ -181,6 +181,8 @@ def adjustment_counts(result: PhaseResult) -> list[AdjustmentCount]:
 def disorder_facts(d: DisorderRemoval) -> list[str]:
     """A civil-disorder removal explained: why it went, and the units kept with their distances."""
     facts = [disorder_reason(d)]
+    if d.names:
+        facts.append(disorder_alphabet(d))
     if d.others:
         facts.append("kept: " + ", ".join(f"{u.kind} {u.location} ({n})" for u, n in d.others))
     return facts
@@ -200,6 +202,20 @@ def disorder_reason(d: DisorderRemoval) -> str:
                 text += "; a fleet before the " + ("army " if len(armies) == 1 else "armies ") + \
                     ", ".join(f"{u.kind} {u.location}" for u in armies) + f" ({d.distance})"
         text += f"; {how} {kept.kind} {kept.location} ({distance})"
+        if d.names:
+            names = "abbreviations" if d.tie_break == "by abbreviation" else "English names"
+            text += f": {d.names[0]} before {d.names[1]} ({names})"
     return text
+
+
+def disorder_alphabet(d: DisorderRemoval) -> str:
+    """Which names and alphabet a tie by name used (DATC 4.D.8 leaves the language open); ""
+    when no tie by name chose the unit."""
+    if not d.names:
+        return ""
+    if d.tie_break == "by abbreviation":
+        return f"the tie is broken by the map's province abbreviations, a to z: {d.names[0]} before {d.names[1]}"
+    return (f"the tie is broken by the map's English province names, letters a to z, ignoring case, spaces, dots "
+            f"and hyphens: {d.names[0]} before {d.names[1]} (DATC 4.D.8 prefers English)")
 
 

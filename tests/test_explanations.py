@@ -163,3 +163,15 @@ def test_6_I_1_builds_beyond_the_count_are_not_unused():
     """Germany builds its 1 build (Kiel); Warsaw is refused and Munich has no build left: none unused."""
     text = run("adjudicate", BUILDS, "--case", "6.I.1")
     assert adjustments_line(text) == "Germany: 5 centres, 4 units: 1 build: 1 built"
+
+
+# --- citations -------------------------------------------------------------------------------------
+
+
+def test_6_I_4_build_on_the_other_coast_cites_6_I_4():
+    text = run("adjudicate", BUILDS, "--case", "6.I.4")
+    assert table_row(text, "Build A stp/nc").endswith(
+        "illegal stp is occupied by F stp/sc, on another coast of the province (DATC 6.I.4)")
+    assert "6.I.3" not in text
+    assert table_row(run("adjudicate", BUILDS, "--case", "6.I.3"), "Build A ber").endswith(
+        "illegal ber is occupied (DATC 6.I.3)")
