@@ -175,3 +175,32 @@ def test_6_I_4_build_on_the_other_coast_cites_6_I_4():
     assert "6.I.3" not in text
     assert table_row(run("adjudicate", BUILDS, "--case", "6.I.3"), "Build A ber").endswith(
         "illegal ber is occupied (DATC 6.I.3)")
+
+
+# --- civil-disorder ties by name (DATC 4.D.8) -------------------------------------------------------
+
+
+def test_6_J_4_under_2000_says_which_names_and_alphabet_broke_the_tie():
+    text = run("adjudicate", DISBANDS, "--case", "6.J.4", "--rules", "2000", "--explain")
+    facts = explanation(text, "Russia: A lvn removed in civil disorder")
+    assert facts[0] == ("distance 0 (DATC 4.D.8, reading 2000); alphabetically before A ukr (0): Livonia before "
+                        "Ukraine (English names)")
+    assert facts[1].startswith("the tie is broken by the map's English province names, letters a to z, ignoring "
+                               "case, spaces, dots and hyphens: Livonia before Ukraine (DATC 4.D.8 prefers English)")
+    doc = json.loads(run("adjudicate", DISBANDS, "--case", "6.J.4", "--rules", "2000", "--format", "json"))
+    assert doc["civil_disorder"][0]["tie_break"] == "alphabetical"
+    assert doc["civil_disorder"][0]["names"] == ["Livonia", "Ukraine"]
+
+
+def test_a_tie_by_abbreviation_names_the_abbreviations():
+    text = run("adjudicate", DISBANDS, "--case", "6.J.4", "--rule", "4.D.8=godip", "--explain")
+    facts = explanation(text, "Russia: A lvn removed in civil disorder")
+    assert "the tie is broken by the map's province abbreviations, a to z: lvn before ukr" in facts
+
+
+def test_a_removal_by_distance_names_no_alphabet():
+    text = run("adjudicate", DISBANDS, "--case", "6.J.6[2000]", "--explain")
+    facts = explanation(text, "Russia: F nth removed in civil disorder")
+    assert not any("tie is broken" in f or "English names" in f for f in facts)
+    doc = json.loads(run("adjudicate", DISBANDS, "--case", "6.J.6[2000]", "--format", "json"))
+    assert "names" not in doc["civil_disorder"][0]
