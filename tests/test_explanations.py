@@ -204,3 +204,69 @@ def test_a_removal_by_distance_names_no_alphabet():
     assert not any("tie is broken" in f or "English names" in f for f in facts)
     doc = json.loads(run("adjudicate", DISBANDS, "--case", "6.J.6[2000]", "--format", "json"))
     assert "names" not in doc["civil_disorder"][0]
+
+
+# --- the 2000 rulebook's own rules, in its own words ------------------------------------------------
+
+FIGURES = str(CASES / "rulebook" / "figures.txt")
+
+
+def test_6_F_19_under_2000_names_and_quotes_rule_22():
+    text = run("adjudicate", CONVOYS, "--case", "6.F.19", "--rules", "2000", "--explain")
+    facts = explanation(text, "Italy: F nap S F rom - tys")
+    assert facts[1].endswith("it is cut (DATC 4.A.2, 6.F.19; 2000 rulebook, rule 22 (figure 31))")
+    assert facts[2].startswith("2000 rulebook, rule 22 (figure 31): ")
+    assert facts[3].startswith("German edition: \u201e22. Eine Armee, der zumindest eine M\u00f6glichkeit")
+    assert facts[4].startswith("Dutch edition: \u201c22. Een Leger met tenminste \u00e9\u00e9n succesvolle konvooi route")
+
+
+def test_6_F_19_under_the_datc_profile_quotes_no_rulebook():
+    text = run("adjudicate", CONVOYS, "--case", "6.F.19", "--explain")
+    assert "rulebook" not in text and "edition" not in text
+
+
+def test_figure_30_quotes_rule_21():
+    text = run("adjudicate", FIGURES, "--case", "rulebook.fig30", "--explain")
+    facts = explanation(text, "Italy: F nap S F ion - tys")
+    assert "2000 rulebook, rule 21 (figure 30): a convoyed army does not cut support for an attack on a fleet " \
+           "its convoy needs" in facts
+    assert any(f.startswith("German edition: \u201e21. Eine Armee, die sich mittels Geleitzug bewegt") for f in facts)
+
+
+def test_figure_7_rotation_is_the_rulebook_rule_not_a_backup_rule():
+    text = run("adjudicate", FIGURES, "--case", "rulebook.fig07", "--explain")
+    assert "Backup rule" not in text
+    table = " ".join(text[:text.index("New position:")].split())
+    assert ("Circular movement: F bel - nth, A hol - bel, F nth - hol: every move succeeds (the rulebook allows a "
+            "rotation: 2000 rulebook, figure 7; DATC 5.B.9, 6.C.1)") in table
+    facts = explanation(text, "England: A hol - bel")
+    assert any(f.startswith("German edition: \u201eDrei oder mehr Einheiten") for f in facts)
+    # quoted in full once, then cited
+    later = explanation(text, "France: F nth - hol")
+    assert "2000 rulebook, figure 7: three or more units may rotate, if no two of them swap places (quoted above)" \
+        in later
+    assert not any(f.startswith("German edition") for f in later)
+
+
+def test_a_paradox_is_still_a_backup_rule():
+    text = run("adjudicate", CONVOYS, "--case", "6.F.24")
+    assert "Backup rule: szykman: convoy by F eng, convoy by F nth" in text
+
+
+def test_6_J_4_under_2000_quotes_the_rulebook_on_the_tie():
+    text = run("adjudicate", DISBANDS, "--case", "6.J.4", "--rules", "2000", "--explain")
+    facts = explanation(text, "Russia: A lvn removed in civil disorder")
+    assert any(f.startswith("German edition: \u201eWenn alle verbleibenden Einheiten gleich weit vom Heimatland")
+               for f in facts)
+    assert any("in alfabetische volgorde van de provincies" in f for f in facts)
+    doc = json.loads(run("adjudicate", DISBANDS, "--case", "6.J.4", "--rules", "2000", "--explain", "--format",
+                         "json"))
+    assert any("alphabetischen Reihenfolge der Gebiete" in f for f in doc["explanations"][0]["facts"])
+
+
+def test_the_quotations_are_the_package_data():
+    from dipsat.printers.rulebook import QUOTES, quote
+
+    for key in QUOTES:
+        passage = quote(key)
+        assert passage.de and passage.nl and passage.rule and "\\" not in passage.de + passage.nl

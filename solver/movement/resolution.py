@@ -26,7 +26,7 @@ from ..outcomes import (AttackNote, Bounced, Later, ConvoyDislodged, Convoys, Cu
 if TYPE_CHECKING:  # the driver passes its values in; no import at run time
     from .driver import Solved
 
-__all__ = ["Resolution", "RULE_REFS", "CONVOY_RULE_REFS", "PARADOX_RULES"]
+__all__ = ["Resolution", "RULE_REFS", "CONVOY_RULE_REFS", "ALTERNATIVE_ROUTE_REFS", "PARADOX_RULES"]
 
 RULE_REFS = {
     "szykman": "Szykman rule (DATC 4.A.2, 5.B.9): the convoying fleets in the paradox do not convoy",
@@ -50,6 +50,12 @@ CONVOY_RULE_REFS = {
                          "on a fleet its convoy needs",
 }
 """The rulebooks' convoy rules (DATC 4.A.2 a-c) that keep a convoyed army from cutting a support."""
+
+ALTERNATIVE_ROUTE_REFS = {
+    ConvoyParadox.R2000: "2000 rulebook, rule 22 (figure 31)",
+}
+"""The rulebooks that say in their own words that a convoy route that does not need the attacked
+fleet leaves the support unprotected (DATC 6.F.19 is the 2000 rulebook's figure 31)."""
 
 
 class Resolution:
@@ -301,7 +307,7 @@ class Resolution:
                 if free and len(free) < len(attack.routes):
                     notes.append(AttackNote(ref, "unprotected route",
                                             tuple(self.unit(self.p.convoys[c].unit) for c in free[0]),
-                                            target=support.target))
+                                            ALTERNATIVE_ROUTE_REFS.get(rule), target=support.target))
         return tuple(notes)
 
     def support(self, s: int) -> Outcome:

@@ -22,9 +22,9 @@ from ..outcomes import (AttackNote, Bounced, BuildRefused, Built, ConvoyDislodge
                        SupportDislodged, SupportFailure, SupportPart, Waived, ZeroReason)
 from ..movement.resolution import RULE_REFS
 from ..results import OrderResult, PhaseResult
-from ..rules import Rules
+from ..rules import ConvoyParadox, Rules
 
-__all__ = ["explain", "explain_order", "OWN_UNIT", "OWN_SUPPORT"]
+__all__ = ["explain", "explain_order", "explain_disorder", "OWN_UNIT", "OWN_SUPPORT"]
 
 OWN_UNIT = "DATC 5.B.8; rulebook: a power cannot dislodge its own unit"
 OWN_SUPPORT = "DATC 5.B.8; rulebook: a power cannot support an attack on its own unit"
@@ -38,12 +38,57 @@ def explain(result: PhaseResult) -> list[list[str]]:
     """For each order (in input order), its decisive facts in plain words, and the DATC 4.C
     rule that read it when it names the wrong unit type (or builds another than it names)."""
     out = []
+    quoted: set[str] = set()  # each passage of the rulebook in full once, then cited
     for r in result.results:
         facts = explain_order(r)
         if isinstance(r.outcome, Paradox) and r.outcome.dislodged_by is not None and r.unit is not None:
             facts.append(_retreats(r, result))
+        facts += _rulebook_words(r, result.rules, quoted)
         note = _designation_read(r, result.rules)
         out.append(facts + [note] if note else facts)
+    return out
+
+
+def explain_disorder(result: PhaseResult) -> list[list[str]]:
+    """For each unit removed in civil disorder: why it went (:func:`dipsat.report.disorder_facts`)
+    and, where the 2000 rulebook's reading broke a tie by name, that rulebook's words (once)."""
+    from ..report import disorder_facts
+    from .rulebook import quote
+
+    out = []
+    quoted = False
+    for d in result.civil_disorder:
+        facts = disorder_facts(d)
+        if d.names and d.tie_break == "alphabetical" and d.reading == "2000":
+            passage = quote("civil_disorder_order")
+            facts += [f"{passage} (quoted above)"] if quoted else passage.lines()
+            quoted = True
+        out.append(facts)
+    return out
+
+
+def _rulebook_words(r: OrderResult, rules: Rules, quoted: set[str]) -> list[str]:
+    """The 2000 rulebook's own text where one of its rules decided the order: its convoy rules
+    (rules 21 and 22, when the rules read DATC 4.A.2 as that rulebook does) and, under the
+    2000 profile, the rotation of figure 7. A passage `quoted` already is cited, not repeated."""
+    from .rulebook import quote
+
+    keys = []
+    o = r.outcome
+    if rules.convoy_paradox.rulebook_rule is ConvoyParadox.R2000:
+        attacks = getattr(o, "attacks", ())
+        if any(a.why == "protected" for a in attacks) or getattr(o, "kept_though_dislodged", None) is not None:
+            keys.append("convoyed_attack")
+        if any(a.why == "unprotected route" for a in attacks):
+            keys.append("alternative_route")
+    facts = getattr(o, "facts", None) if isinstance(o, (Moves, Bounced, NoPath, Paradox)) else None
+    if rules.profile_name == "2000" and facts is not None and facts.backup == "circular movement":
+        keys.append("rotation")
+    out = []
+    for key in keys:
+        passage = quote(key)
+        out += [f"{passage} (quoted above)"] if key in quoted else passage.lines()
+        quoted.add(key)
     return out
 
 
@@ -359,4 +404,5 @@ def _attack_note(a: AttackNote) -> str:
         return f"{who} comes by convoy and has no convoy route: no cut (DATC 5.B.2)"
     fleets = ", ".join(_name(f) for f in a.fleets)
     return (f"{who} comes by convoy and has a route that does not need the fleet in {a.target} "
-            f"(through {fleets}): the convoy rule does not protect the support, and it is cut (DATC 4.A.2, 6.F.19)")
+            f"(through {fleets}): the convoy rule does not protect the support, and it is cut (DATC 4.A.2, 6.F.19"
+            + (f"; {a.rule})" if a.rule else ")"))

@@ -13,7 +13,7 @@ from typing import TextIO
 from ..board import PhaseKind, Unit
 from .compare import comparison_rows
 from ..formats.casefile import format_unit_line, write_case
-from ..report import (AdjustmentCount, adjustment_counts, disbanded_report, disorder_facts, disorder_reason, dislodged_report, order_power,
+from ..report import (AdjustmentCount, adjustment_counts, disbanded_report, disorder_reason, dislodged_report, order_power,
                      status_word)
 from ..notation import RejectedOrder, format_order
 from ..orders import Order
@@ -81,8 +81,13 @@ def render_text(result: PhaseResult, name: str = "", rejected: Sequence[Rejected
             lines.append("Adjustments:")
             for line in counts:
                 lines += _wrap("  ", line, 4)
-    if result.backup_rules:
-        for backup in result.backup_rules:
+    for backup in result.backup_rules:
+        name, _, settled = backup.partition(": ")
+        if name == "circular movement":  # no backup rule: the rulebooks let three or more units rotate
+            figure = "2000 rulebook, figure 7; " if result.rules.profile_name == "2000" else ""
+            lines += _wrap("Circular movement: ", f"{settled}: every move succeeds (the rulebook allows a rotation: "
+                                                  f"{figure}DATC 5.B.9, 6.C.1)", 4)
+        else:
             lines += _wrap("Backup rule: ", backup, 4)
     dislodged = dislodged_report(result)
     if dislodged:
@@ -203,16 +208,16 @@ def _unused(count: AdjustmentCount) -> str:
 
 def render_explanations(result: PhaseResult) -> str:
     """Each order's decisive facts (read off the solved model)."""
-    from .explain import explain
+    from .explain import explain, explain_disorder
 
     lines = ["Explanations:"]
     for r, facts in zip(result.results, explain(result)):
         lines.append(f"  {format_order(r.order)}")
         for fact in facts:
             lines += _wrap("      ", fact, 8)
-    for d in result.civil_disorder:
+    for d, facts in zip(result.civil_disorder, explain_disorder(result)):
         lines.append(f"  {d.unit.power}: {d.unit.kind} {d.unit.location} removed in civil disorder")
-        for fact in disorder_facts(d):
+        for fact in facts:
             lines += _wrap("      ", fact, 8)
     if len(lines) == 1:
         lines.append("  (no orders)")
