@@ -279,7 +279,7 @@ def civil_disorder_removals(state: State, units: list[Unit], already: set[Unit],
             why = "fleet before army"
         else:
             why = "alphabetical" if not reading.ties_by_abbreviation else "by abbreviation"
-        names: tuple[str, str] = ()
+        names: tuple[str, ...] = ()
         if why in ("alphabetical", "by abbreviation"):
             assert first_kept is not None
             shown = (lambda u: u.province) if reading.ties_by_abbreviation else \

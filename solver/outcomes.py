@@ -727,7 +727,7 @@ class DisorderRemoval:
     reading: str  # the 4.D.8 option
     tie_break: str = ""  # "farther", "fleet before army", "alphabetical" ("" when every unit goes)
     others: tuple[tuple[Unit, int], ...] = ()  # the power's units kept, with their distances
-    names: tuple[str, str] = ()  # a tie by name: the names compared, the removed unit's area's and the first kept's
+    names: tuple[str, ...] = ()  # a tie by name: the names compared, the removed unit's area's and the first kept's
 
     def to_json(self) -> dict[str, object]:
         out = {"unit": _unit(self.unit), "distance": self.distance, "reading": self.reading,
