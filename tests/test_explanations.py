@@ -270,3 +270,8 @@ def test_the_quotations_are_the_package_data():
     for key in QUOTES:
         passage = quote(key)
         assert passage.de and passage.nl and passage.rule and "\\" not in passage.de + passage.nl
+
+
+def test_the_2023_profile_quotes_not_the_2000_rulebook():
+    text = run("adjudicate", CONVOYS, "--case", "6.F.19", "--rules", "2023", "--explain")
+    assert "edition" not in text

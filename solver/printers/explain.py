@@ -75,7 +75,7 @@ def _rulebook_words(r: OrderResult, rules: Rules, quoted: set[str]) -> list[str]
 
     keys = []
     o = r.outcome
-    if rules.convoy_paradox.rulebook_rule is ConvoyParadox.R2000:
+    if rules.convoy_paradox.rulebook_rule is ConvoyParadox.R2000 and rules.profile_name != "2023":  # its own book
         attacks = getattr(o, "attacks", ())
         if any(a.why == "protected" for a in attacks) or getattr(o, "kept_though_dislodged", None) is not None:
             keys.append("convoyed_attack")
