@@ -175,7 +175,12 @@ def _build_unit(state: State, order: Build, pending: list[Unit],
     blocker = blockaded_centres(state).get(province) if state.variant.wings else None
     if blocker is not None:
         return _refused(BuildRefusedCode.BLOCKADED, f"{province} is blockaded by a {blocker} wing (seed 004, 4.7)")
-    if state.unit_at(province) is not None:
+    occupant = state.unit_at(province)
+    if occupant is not None:
+        if None not in (order.location.coast, occupant.location.coast) and order.location.coast != occupant.location.coast:
+            # DATC 6.I.4: a unit on one coast occupies the whole province
+            return _refused(BuildRefusedCode.OCCUPIED, f"{province} is occupied by {occupant.kind} {occupant.location}, "
+                                                       f"on another coast of the province (DATC 6.I.4)")
         return _refused(BuildRefusedCode.OCCUPIED, f"{province} is occupied (DATC 6.I.3)")
     if any(u.province == province for u in pending):
         return _refused(BuildRefusedCode.OCCUPIED, f"{province} already has a build (DATC 6.I.7)")
@@ -274,8 +279,14 @@ def civil_disorder_removals(state: State, units: list[Unit], already: set[Unit],
             why = "fleet before army"
         else:
             why = "alphabetical" if not reading.ties_by_abbreviation else "by abbreviation"
+        names: tuple[str, ...] = ()
+        if why in ("alphabetical", "by abbreviation"):
+            assert first_kept is not None
+            shown = (lambda u: u.province) if reading.ties_by_abbreviation else \
+                (lambda u: state.map.province_title(u.province))
+            names = (shown(unit), shown(first_kept))
         out.append(DisorderRemoval(unit, distance[unit], reading.key, why,
-                                   tuple((u, distance[u]) for u in kept)))
+                                   tuple((u, distance[u]) for u in kept), names))
     return out
 
 

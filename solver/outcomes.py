@@ -449,13 +449,21 @@ class NoPath(Outcome):
 
 @dataclass(frozen=True)
 class Paradox(Outcome):
-    """Settled by a backup rule (DATC 4.A.2, 5.B.9): a move or convoy in a paradox."""
+    """Settled by a backup rule (DATC 4.A.2, 5.B.9): a move or convoy in a paradox.
+
+    For a convoy, the rule says only that the fleet does not convoy; what happened to the
+    fleet itself: the moves into its area (`attacked_by`), its hold strength with the
+    supports that counted (`hold`), and who dislodged it, with what attack strength
+    (`dislodged_by`; its retreats are the result's)."""
 
     succeeds: ClassVar[bool] = False
     code: ClassVar[Reason | None] = Reason.PARADOX
     rule: str = ""  # "szykman", "all hold", "dptg"
     text: str = ""
     _facts: MoveFacts | Later | None = None  # for a move
+    attacked_by: tuple[MoveRef, ...] = ()  # for a convoy: the moves into the fleet's area
+    hold: Strength | None = None  # for a convoy: the fleet's hold strength (DATC 5.B.5)
+    dislodged_by: Dislodgement | None = None  # for a convoy: the fleet was dislodged (DATC 5.A)
 
     @property
     def facts(self) -> MoveFacts | None:
@@ -464,10 +472,23 @@ class Paradox(Outcome):
 
     @property
     def detail(self) -> str:
+        hold = f"hold {self.hold.value}" if self.hold is not None else ""
+        d = self.dislodged_by
+        if d is not None:
+            strengths = " vs ".join(x for x in (f"attack {d.attack}" if d.attack is not None else "", hold) if x)
+            return f"{self.text}; the fleet is dislodged by {d.by}" + (f" ({strengths})" if strengths else "")
+        if self.attacked_by:
+            return f"{self.text}; the fleet holds against {', '.join(map(str, self.attacked_by))}" + \
+                (f" ({hold})" if hold else "")
         return self.text
 
     def to_json(self) -> dict[str, object]:
-        return {**_move_json("paradox", self.facts), "rule": self.rule, "text": self.text}
+        out = {**_move_json("paradox", self.facts), "rule": self.rule, "text": self.text}
+        if self.hold is not None:  # a convoy: what happened to the fleet
+            out["attacked_by"] = [m.order for m in self.attacked_by]
+            out["hold"] = self.hold.to_json()
+            out["dislodged_by"] = self.dislodged_by.to_json() if self.dislodged_by else None
+        return out
 
 
 @dataclass(frozen=True)
@@ -706,10 +727,14 @@ class DisorderRemoval:
     reading: str  # the 4.D.8 option
     tie_break: str = ""  # "farther", "fleet before army", "alphabetical" ("" when every unit goes)
     others: tuple[tuple[Unit, int], ...] = ()  # the power's units kept, with their distances
+    names: tuple[str, ...] = ()  # a tie by name: the names compared, the removed unit's area's and the first kept's
 
     def to_json(self) -> dict[str, object]:
-        return {"unit": _unit(self.unit), "distance": self.distance, "reading": self.reading,
-                "tie_break": self.tie_break, "kept": [{"unit": _unit(u), "distance": d} for u, d in self.others]}
+        out = {"unit": _unit(self.unit), "distance": self.distance, "reading": self.reading,
+               "tie_break": self.tie_break, "kept": [{"unit": _unit(u), "distance": d} for u, d in self.others]}
+        if self.names:
+            out["names"] = list(self.names)
+        return out
 
 
 # --- JSON helpers -------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .board import Location, PhaseKind, Unit, UnitKind
 from .orders import Build, Order, Waive, ordered_province
-from .outcomes import DisorderRemoval, Reason
+from .outcomes import Built, DisorderRemoval, Illegal, Reason, Waived
 from .results import OrderResult, PhaseResult
 from .state import Dislodged
 
@@ -127,16 +127,34 @@ def disbanded_report(result: PhaseResult) -> list[DisbandedInfo]:
 @dataclass(frozen=True)
 class AdjustmentCount:
     """A power that adjusts: its centres (as counted: blockaded ones not), its units, and
-    the builds (positive) or removals (negative) it has (DATC 6.I, 6.J)."""
+    the builds (positive) or removals (negative) it has (DATC 6.I, 6.J); for builds, how
+    many were used: units built, builds waived (DATC 4.D.7), build orders refused (illegal),
+    and the rest, not ordered."""
 
     power: str
     centres: int
     units: int
     delta: int
+    built: int = 0
+    waived: int = 0
+    refused: int = 0  # builds not used because their orders were refused (at most the builds left)
+
+    @property
+    def unused(self) -> int:
+        """Builds not used: waived, refused or not ordered."""
+        return max(self.delta - self.built, 0)
+
+    @property
+    def not_ordered(self) -> int:
+        return self.unused - self.waived - self.refused
 
     def to_json(self) -> dict[str, object]:
-        return {"power": self.power, "centres": self.centres, "units": self.units,
-                "builds": max(self.delta, 0), "removals": max(-self.delta, 0)}
+        out: dict[str, object] = {"power": self.power, "centres": self.centres, "units": self.units,
+                                  "builds": max(self.delta, 0), "removals": max(-self.delta, 0)}
+        if self.delta > 0:
+            out.update(built=self.built, unused=self.unused, waived=self.waived, refused=self.refused,
+                       not_ordered=self.not_ordered)
+        return out
 
 
 def adjustment_counts(result: PhaseResult) -> list[AdjustmentCount]:
@@ -148,14 +166,23 @@ def adjustment_counts(result: PhaseResult) -> list[AdjustmentCount]:
     out = []
     for power in (p.name for p in state.variant.powers):
         delta = adjustment_count(state, power)
-        if delta != 0:
-            out.append(AdjustmentCount(power, len(counted_centres(state, power)), len(state.units_of(power)), delta))
+        if delta == 0:
+            continue
+        mine = [r for r in result.results if order_power(r) == power and isinstance(r.order, (Build, Waive))]
+        built = sum(1 for r in mine if isinstance(r.outcome, Built))
+        waived = sum(1 for r in mine if isinstance(r.outcome, Waived))
+        refused = sum(1 for r in mine if isinstance(r.outcome, Illegal))
+        left = max(delta - built - waived, 0)
+        out.append(AdjustmentCount(power, len(counted_centres(state, power)), len(state.units_of(power)), delta,
+                                   built, waived, min(refused, left)))
     return out
 
 
 def disorder_facts(d: DisorderRemoval) -> list[str]:
     """A civil-disorder removal explained: why it went, and the units kept with their distances."""
     facts = [disorder_reason(d)]
+    if d.names:
+        facts.append(disorder_alphabet(d))
     if d.others:
         facts.append("kept: " + ", ".join(f"{u.kind} {u.location} ({n})" for u, n in d.others))
     return facts
@@ -175,6 +202,20 @@ def disorder_reason(d: DisorderRemoval) -> str:
                 text += "; a fleet before the " + ("army " if len(armies) == 1 else "armies ") + \
                     ", ".join(f"{u.kind} {u.location}" for u in armies) + f" ({d.distance})"
         text += f"; {how} {kept.kind} {kept.location} ({distance})"
+        if d.names:
+            names = "abbreviations" if d.tie_break == "by abbreviation" else "English names"
+            text += f": {d.names[0]} before {d.names[1]} ({names})"
     return text
+
+
+def disorder_alphabet(d: DisorderRemoval) -> str:
+    """Which names and alphabet a tie by name used (DATC 4.D.8 leaves the language open); ""
+    when no tie by name chose the unit."""
+    if not d.names:
+        return ""
+    if d.tie_break == "by abbreviation":
+        return f"the tie is broken by the map's province abbreviations, a to z: {d.names[0]} before {d.names[1]}"
+    return (f"the tie is broken by the map's English province names, letters a to z, ignoring case, spaces, dots "
+            f"and hyphens: {d.names[0]} before {d.names[1]} (DATC 4.D.8 prefers English)")
 
 

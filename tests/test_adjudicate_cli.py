@@ -46,8 +46,8 @@ def case_state(path: str, case_id: str) -> tuple[State, list]:
 FIG08_TEXT = """\
 rulebook.fig08: Spring 1901, Movement (rules 2000)
 Orders:
-  France   A gas S A mar - bur  succeeds
   France   A mar - bur          succeeds   attack 2 vs hold 1
+  France   A gas S A mar - bur  succeeds
   Germany  A bur H              dislodged
 Dislodged:
   Germany  A bur     attacked from mar; retreats: bel, mun, par, pic, ruh

@@ -8,6 +8,7 @@ import importlib.metadata
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -39,6 +40,34 @@ def test_help_version_and_rules_do_not_import_the_solver(args):
     output, heavy = _heavy_after(args)
     assert output.strip()
     assert heavy == ""
+
+
+# Commands that adjudicate nothing: the map, a unit's legal orders (in each kind of phase), the
+# rule options, pictures of a position (with orders, not adjudicated). Issue 17: `dipsat map`
+# loaded OR-Tools (1.1 s) through the legality check's package.
+CASES = Path(__file__).resolve().parent.parent / "cases" / "datc"
+NOT_ADJUDICATING = [
+    ["map", "Spain"], ["map"], ["map", "--variant", "modern", "Iran"],
+    ["orders", "--initial", "--unit", "F lon"],
+    ["orders", f"{CASES}/6h_retreats.txt", "--case", "6.H.1.retreat", "--unit", "F tri"],
+    ["orders", f"{CASES}/6j_disbands.txt", "--unit", "A pic"],
+    ["draw", "--initial"], ["draw", f"{CASES}/6a_basic.txt"], ["draw", f"{CASES}/6f_convoys.txt", "--no-orders"],
+]
+
+
+@pytest.mark.parametrize("args", NOT_ADJUDICATING, ids=lambda args: " ".join(a.rsplit("/", 1)[-1] for a in args))
+def test_commands_that_do_not_adjudicate_do_not_import_the_solver(args):
+    output, heavy = _heavy_after(args)
+    assert output.strip() and "Error" not in output
+    assert "legal order" in output if args[0] == "orders" else True
+    assert heavy == ""
+
+
+def test_the_solver_is_imported_by_adjudicating():
+    """The probe sees OR-Tools when a command does solve: the test above can fail."""
+    output, heavy = _heavy_after(["adjudicate", f"{CASES}/6a_basic.txt"])
+    assert "Orders:" in output
+    assert "ortools" in heavy.split(",")
 
 
 def test_shell_completion_answers_without_the_solver():

@@ -26,7 +26,7 @@ from ..outcomes import (AttackNote, Bounced, Later, ConvoyDislodged, Convoys, Cu
 if TYPE_CHECKING:  # the driver passes its values in; no import at run time
     from .driver import Solved
 
-__all__ = ["Resolution", "RULE_REFS", "CONVOY_RULE_REFS", "PARADOX_RULES"]
+__all__ = ["Resolution", "RULE_REFS", "CONVOY_RULE_REFS", "ALTERNATIVE_ROUTE_REFS", "PARADOX_RULES"]
 
 RULE_REFS = {
     "szykman": "Szykman rule (DATC 4.A.2, 5.B.9): the convoying fleets in the paradox do not convoy",
@@ -50,6 +50,12 @@ CONVOY_RULE_REFS = {
                          "on a fleet its convoy needs",
 }
 """The rulebooks' convoy rules (DATC 4.A.2 a-c) that keep a convoyed army from cutting a support."""
+
+ALTERNATIVE_ROUTE_REFS = {
+    ConvoyParadox.R2000: "2000 rulebook, rule 22 (figure 31)",
+}
+"""The rulebooks that say in their own words that a convoy route that does not need the attacked
+fleet leaves the support unprotected (DATC 6.F.19 is the 2000 rulebook's figure 31)."""
 
 
 class Resolution:
@@ -301,7 +307,7 @@ class Resolution:
                 if free and len(free) < len(attack.routes):
                     notes.append(AttackNote(ref, "unprotected route",
                                             tuple(self.unit(self.p.convoys[c].unit) for c in free[0]),
-                                            target=support.target))
+                                            ALTERNATIVE_ROUTE_REFS.get(rule), target=support.target))
         return tuple(notes)
 
     def support(self, s: int) -> Outcome:
@@ -328,18 +334,25 @@ class Resolution:
         convoy = self.p.convoys[c]
         if ("convoy", c) in self.backup_keys:
             rule = self.backup_keys[("convoy", c)]
+            # the rule cancels the convoy; the fleet itself may still be attacked and dislodged
+            attacks = tuple(self.ref(m) for m in self.p.moves_into.get(self.p.units[convoy.unit].province, []))
             return Paradox(rule, "the convoy is part of a paradox; Szykman rule (DATC 4.A.2, 5.B.9)"
-                           if rule == "szykman" else RULE_REFS.get(rule, rule))
+                           if rule == "szykman" else RULE_REFS.get(rule, rule), attacked_by=attacks,
+                           hold=self.hold_strength(convoy.unit), dislodged_by=self.dislodgement(convoy.unit))
         if self.v.get(("convoy", c), True):
             return Convoys()
         return ConvoyDislodged(self.dislodgement(convoy.unit))
 
     def hold(self, u: int) -> Outcome:
-        slot = self.p.units[u]
         if self.dislodged(u):
             return HoldDislodged(self.dislodgement(u))
+        return Holds(self.hold_strength(u))
+
+    def hold_strength(self, u: int) -> Strength:
+        """DATC 5.B.5: a unit that does not move holds with 1 plus its hold supports given."""
+        slot = self.p.units[u]
         value = 1 + sum(self.v[("support", s)] for s in slot.hold_supports)
-        return Holds(Strength(StrengthKind.HOLD, value, self.unit(u), self.parts(slot.hold_supports)))
+        return Strength(StrengthKind.HOLD, value, self.unit(u), self.parts(slot.hold_supports))
 
     def dislodging_move(self, u: int) -> int | None:
         if not self.dislodged(u):

@@ -22,9 +22,9 @@ from ..outcomes import (AttackNote, Bounced, BuildRefused, Built, ConvoyDislodge
                        SupportDislodged, SupportFailure, SupportPart, Waived, ZeroReason)
 from ..movement.resolution import RULE_REFS
 from ..results import OrderResult, PhaseResult
-from ..rules import Rules
+from ..rules import ConvoyParadox, Rules
 
-__all__ = ["explain", "explain_order", "OWN_UNIT", "OWN_SUPPORT"]
+__all__ = ["explain", "explain_order", "explain_disorder", "OWN_UNIT", "OWN_SUPPORT"]
 
 OWN_UNIT = "DATC 5.B.8; rulebook: a power cannot dislodge its own unit"
 OWN_SUPPORT = "DATC 5.B.8; rulebook: a power cannot support an attack on its own unit"
@@ -38,10 +38,57 @@ def explain(result: PhaseResult) -> list[list[str]]:
     """For each order (in input order), its decisive facts in plain words, and the DATC 4.C
     rule that read it when it names the wrong unit type (or builds another than it names)."""
     out = []
+    quoted: set[str] = set()  # each passage of the rulebook in full once, then cited
     for r in result.results:
         facts = explain_order(r)
+        if isinstance(r.outcome, Paradox) and r.outcome.dislodged_by is not None and r.unit is not None:
+            facts.append(_retreats(r, result))
+        facts += _rulebook_words(r, result.rules, quoted)
         note = _designation_read(r, result.rules)
         out.append(facts + [note] if note else facts)
+    return out
+
+
+def explain_disorder(result: PhaseResult) -> list[list[str]]:
+    """For each unit removed in civil disorder: why it went (:func:`dipsat.report.disorder_facts`)
+    and, where the 2000 rulebook's reading broke a tie by name, that rulebook's words (once)."""
+    from ..report import disorder_facts
+    from .rulebook import quote
+
+    out = []
+    quoted = False
+    for d in result.civil_disorder:
+        facts = disorder_facts(d)
+        if d.names and d.tie_break == "alphabetical" and d.reading == "2000":
+            passage = quote("civil_disorder_order")
+            facts += [f"{passage} (quoted above)"] if quoted else passage.lines()
+            quoted = True
+        out.append(facts)
+    return out
+
+
+def _rulebook_words(r: OrderResult, rules: Rules, quoted: set[str]) -> list[str]:
+    """The 2000 rulebook's own text where one of its rules decided the order: its convoy rules
+    (rules 21 and 22, when the rules read DATC 4.A.2 as that rulebook does) and, under the
+    2000 profile, the rotation of figure 7. A passage `quoted` already is cited, not repeated."""
+    from .rulebook import quote
+
+    keys = []
+    o = r.outcome
+    if rules.convoy_paradox.rulebook_rule is ConvoyParadox.R2000 and rules.profile_name != "2023":  # its own book
+        attacks = getattr(o, "attacks", ())
+        if any(a.why == "protected" for a in attacks) or getattr(o, "kept_though_dislodged", None) is not None:
+            keys.append("convoyed_attack")
+        if any(a.why == "unprotected route" for a in attacks):
+            keys.append("alternative_route")
+    facts = getattr(o, "facts", None) if isinstance(o, (Moves, Bounced, NoPath, Paradox)) else None
+    if rules.profile_name == "2000" and facts is not None and facts.backup == "circular movement":
+        keys.append("rotation")
+    out = []
+    for key in keys:
+        passage = quote(key)
+        out += [f"{passage} (quoted above)"] if key in quoted else passage.lines()
+        quoted.add(key)
     return out
 
 
@@ -76,7 +123,7 @@ def explain_order(r: OrderResult) -> list[str]:
     if isinstance(o, (Given, Cut, SupportDislodged)):
         return _support(o)
     if isinstance(o, Paradox):
-        return [f"fails: {RULE_REFS.get(o.rule, o.text)}"]
+        return [f"fails: {RULE_REFS.get(o.rule, o.text)}", *_paradox_fleet(r.unit, o)]
     if isinstance(o, Convoys):
         return ["succeeds: the fleet is not dislodged (DATC 5.B.3)"]
     if isinstance(o, ConvoyDislodged):
@@ -108,6 +155,30 @@ def explain_order(r: OrderResult) -> list[str]:
     if r.reason is not None:
         return [f"{r.reason}: {r.detail}"]
     return ["succeeds" + (f": {r.detail}" if r.detail else "")]
+
+
+def _paradox_fleet(unit: Unit | None, o: Paradox) -> list[str]:
+    """What happened to a convoying fleet whose convoy a backup rule cancelled: the rule
+    says only that it does not convoy; it may still be attacked and dislodged."""
+    if unit is None or o.hold is None:
+        return []
+    name = _name(unit)
+    facts = [f"{name} is attacked by {', '.join(map(str, o.attacked_by))}" if o.attacked_by
+             else f"{name} is not attacked"]
+    facts.append(f"{name} stays in place: hold strength {o.hold.value}; "
+                 + _supports_line(o.hold.supports, "hold supports"))
+    facts.append(f"{name} is dislodged by {_dislodger(o.dislodged_by)} (DATC 5.A)" if o.dislodged_by is not None
+                 else f"{name} is not dislodged")
+    return facts
+
+
+def _retreats(r: OrderResult, result: PhaseResult) -> str:
+    """Where a dislodged unit may retreat (DATC 4.A.5, 6.H), or that it is disbanded at once."""
+    assert r.unit is not None
+    options = result.retreat_options.get(r.unit, ())
+    if not options:
+        return f"{_name(r.unit)} has no retreat: it is disbanded"
+    return f"{_name(r.unit)} may retreat to " + ", ".join(sorted(map(str, options)))
 
 
 def _compare(opposing: int, attack: int) -> str:
@@ -333,4 +404,5 @@ def _attack_note(a: AttackNote) -> str:
         return f"{who} comes by convoy and has no convoy route: no cut (DATC 5.B.2)"
     fleets = ", ".join(_name(f) for f in a.fleets)
     return (f"{who} comes by convoy and has a route that does not need the fleet in {a.target} "
-            f"(through {fleets}): the convoy rule does not protect the support, and it is cut (DATC 4.A.2, 6.F.19)")
+            f"(through {fleets}): the convoy rule does not protect the support, and it is cut (DATC 4.A.2, 6.F.19"
+            + (f"; {a.rule})" if a.rule else ")"))

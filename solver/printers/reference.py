@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import textwrap
 
-from ..adjustments import adjustment_count
 from ..board import Location, PhaseKind, Unit, UnitKind
-from ..movement.legality import convoy_route_on_board, order_problem
 from ..maps import Map, ProvinceKind, Variant
 from ..orders import Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove, UnitRef
-from ..retreats import retreat_options
 from ..rules import Rules
 from ..state import State
+
+# The legality check (:mod:`dipsat.movement.legality`, with the outcome values), retreats and
+# adjustments are imported by `legal_orders` when it runs: `dipsat map` needs none of them.
 
 __all__ = ["map_lines", "legal_orders"]
 
@@ -112,6 +112,10 @@ def legal_orders(state: State, unit: Unit, rules: Rules) -> list[Order]:
     convoy, and elsewhere the land move it names, listed once), supports of every unit it could support, convoys (a fleet at sea); in a retreat
     phase its retreats and disband; in an adjustment phase its removal when its power
     must remove units."""
+    from ..adjustments import adjustment_count
+    from ..movement.legality import order_problem
+    from ..retreats import retreat_options
+
     ref = UnitRef(unit.location, unit.kind)  # the order carries the power, not the unit reference
     kind = state.phase.kind
     if kind is PhaseKind.RETREAT:
@@ -133,6 +137,8 @@ def legal_orders(state: State, unit: Unit, rules: Rules) -> list[Order]:
 
 
 def _moves(state: State, unit: Unit, ref: UnitRef) -> list[Order]:
+    from ..movement.legality import convoy_route_on_board
+
     the_map = state.map
     out: list[Order] = []
     for pid in sorted(the_map.provinces):

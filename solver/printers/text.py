@@ -13,11 +13,11 @@ from typing import TextIO
 from ..board import PhaseKind, Unit
 from .compare import comparison_rows
 from ..formats.casefile import case_variant, format_unit_line, write_case
-from ..report import (adjustment_counts, disbanded_report, disorder_facts, disorder_reason, dislodged_report, order_power, sorted_results,
-                                  status_word)
+from ..report import (AdjustmentCount, adjustment_counts, disbanded_report, disorder_reason, dislodged_report, order_power,
+                     status_word)
 from ..notation import RejectedOrder, format_order
 from ..orders import Order
-from ..results import PhaseResult
+from ..results import OrderResult, PhaseResult
 from ..state import State
 
 WIDTH = 80
@@ -40,12 +40,22 @@ def _units_text(units: list[Unit]) -> str:
     return ", ".join(f"{u.kind} {u.location}" for u in units)
 
 
+def given_order(result: PhaseResult) -> list[tuple[int, OrderResult]]:
+    """The order results with their index, by power (by name; orders of no power last) and
+    each power's orders in the order given: where the first legal builds or removals count
+    (DATC 4.D.4, 4.D.6), the order that decided is seen before those it made fail (6.I.1, 6.J.1)."""
+    def key(item: tuple[int, OrderResult]) -> tuple[bool, str, int]:
+        power = order_power(item[1])
+        return (power is None, power or "", item[0])
+    return sorted(enumerate(result.results), key=key)
+
+
 def render_text(result: PhaseResult, name: str = "", rejected: Sequence[RejectedOrder] = ()) -> str:
     """The people's report: orders and results, the order lines that could not be read
     (`rejected`), dislodgements, the new position."""
     before, after = result.before, result.after
     lines = _wrap(f"{name + ': ' if name else ''}", f"{before.phase} (rules {result.rules})", indent=4)
-    ranked = sorted_results(result)
+    ranked = given_order(result)
     powers = [p.name for p in before.variant.powers]
     pw = max([len(order_power(r) or "-") for _, r in ranked] + [len(p) for p in powers])
     if ranked:
@@ -71,8 +81,13 @@ def render_text(result: PhaseResult, name: str = "", rejected: Sequence[Rejected
             lines.append("Adjustments:")
             for line in counts:
                 lines += _wrap("  ", line, 4)
-    if result.backup_rules:
-        for backup in result.backup_rules:
+    for backup in result.backup_rules:
+        name, _, settled = backup.partition(": ")
+        if name == "circular movement":  # no backup rule: the rulebooks let three or more units rotate
+            figure = "2000 rulebook, figure 7; " if result.rules.profile_name == "2000" else ""
+            lines += _wrap("Circular movement: ", f"{settled}: every move succeeds (the rulebook allows a rotation: "
+                                                  f"{figure}DATC 5.B.9, 6.C.1)", 4)
+        else:
             lines += _wrap("Backup rule: ", backup, 4)
     dislodged = dislodged_report(result)
     if dislodged:
@@ -169,6 +184,8 @@ def adjustment_lines(result: PhaseResult) -> list[str]:
         what = f"{abs(delta)} build{'s' if abs(delta) > 1 else ''}" if delta > 0 else \
             f"{-delta} removal{'s' if -delta > 1 else ''}"
         line = f"{power}: {centres} centre{'s' if centres != 1 else ''}, {units} unit{'s' if units != 1 else ''}: {what}"
+        if delta > 0:
+            line += f": {count.built} built" + (f", {_unused(count)}" if count.unused else "")
         disorder = [d for d in result.civil_disorder if d.unit.power == power]
         if disorder:
             line += "; civil disorder removes " + "; ".join(
@@ -177,18 +194,27 @@ def adjustment_lines(result: PhaseResult) -> list[str]:
     return out
 
 
+def _unused(count: AdjustmentCount) -> str:
+    """``1 not used (waived)``, ``2 not used (1 waived, 1 not ordered)``."""
+    parts = [f"{n} {what}" for n, what in ((count.waived, "waived"), (count.refused, "refused"),
+                                           (count.not_ordered, "not ordered")) if n]
+    if len(parts) == 1:
+        parts = [parts[0].split(" ", 1)[1]]
+    return f"{count.unused} not used ({', '.join(parts)})"
+
+
 def render_explanations(result: PhaseResult) -> str:
     """Each order's decisive facts (read off the solved model)."""
-    from .explain import explain
+    from .explain import explain, explain_disorder
 
     lines = ["Explanations:"]
     for r, facts in zip(result.results, explain(result)):
         lines.append(f"  {format_order(r.order)}")
         for fact in facts:
             lines += _wrap("      ", fact, 8)
-    for d in result.civil_disorder:
+    for d, facts in zip(result.civil_disorder, explain_disorder(result)):
         lines.append(f"  {d.unit.power}: {d.unit.kind} {d.unit.location} removed in civil disorder")
-        for fact in disorder_facts(d):
+        for fact in facts:
             lines += _wrap("      ", fact, 8)
     if len(lines) == 1:
         lines.append("  (no orders)")

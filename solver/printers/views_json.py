@@ -9,7 +9,7 @@ from ..notation import format_order
 from ..results import PhaseResult
 from .alternatives import alternatives
 from .compare import comparison_rows
-from .explain import explain
+from .explain import explain, explain_disorder
 
 __all__ = ["explanations_json", "alternatives_json", "comparison_json"]
 
@@ -18,13 +18,11 @@ def explanations_json(result: PhaseResult) -> list[dict[str, Any]]:
     """Per order (input order): its text and its facts (see dipsat.printers.explain); then
     per unit removed in civil disorder (no order of its own): the unit and why it went,
     as the text's explanations say it."""
-    from ..report import disorder_facts
-
     out: list[dict[str, Any]] = [{"index": k, "order": format_order(r.order), "facts": facts}
                                  for k, (r, facts) in enumerate(zip(result.results, explain(result)))]
-    for d in result.civil_disorder:
+    for d, facts in zip(result.civil_disorder, explain_disorder(result)):
         out.append({"index": None, "order": None, "removed": f"{d.unit.power}: {d.unit.kind} {d.unit.location}",
-                    "facts": disorder_facts(d)})
+                    "facts": facts})
     return out
 
 
