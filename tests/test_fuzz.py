@@ -111,19 +111,29 @@ def test_dipsat_as_an_engine_agrees_and_under_another_profile_only_differs_in_ru
     assert "disagreements 0" in res.output and "4.A.3=a" in res.output
 
 
-@pytest.mark.parametrize("bug, kind, what", [("retreat-to-origin", "movement", {"retreats"}),
-                                              ("overbuild", "adjustment", {"unit"})])
-def test_an_injected_bug_is_found_where_it_is(tmp_path: Path, bug: str, kind: str, what: set[str]) -> None:
-    report = tmp_path / "report.jsonl"
+@pytest.mark.parametrize("bug, kind, what, units", [("retreat-to-origin", "movement", {"retreats"}, 3),
+                                                     ("overbuild", "adjustment", {"unit"}, 1)])
+def test_an_injected_bug_is_found_where_it_is(tmp_path: Path, bug: str, kind: str, what: set[str], units: int) -> None:
+    """Every disagreement is in the phase kind the bug is in, with the difference it makes;
+    each kind's first is shrunk, with the engine as the judge, to the few units the bug
+    needs (an attacker, its support and the dislodged unit; one build), and its case fails
+    under `dipsat cases`."""
+    report, cases = tmp_path / "report.jsonl", tmp_path / "cases"
     family = "retreats" if kind == "movement" else "adjustments"
     res = fuzz("--against", f"cmd:{BUGGY} --bug {bug}", "--phases", "60", "--seed", "3", "--family", family,
-               "--report", str(report))
+               "--report", str(report), "--write-cases", str(cases))
     assert res.exit_code == 1, res.output
     lines = [json.loads(line) for line in report.read_text().splitlines()]
     disagreements = [line for line in lines if line["status"] == "disagreed"]
     assert disagreements and all(line["kind"] == kind for line in disagreements)
     assert all({d["what"] for d in line["differences"]} == what for line in disagreements)
     assert not [line for line in lines if line["status"] == "engine-failure"]
+    sizes = [int(line.split(": ")[2].split(" units")[0]) for line in res.output.splitlines() if "smallest:" in line]
+    assert sizes and all(size <= units for size in sizes), res.output
+    minimal = sorted(cases.glob("*.min.txt"))
+    assert len(minimal) == len(sizes)
+    run = CliRunner().invoke(main, ["cases", *map(str, minimal)])
+    assert run.exit_code == 1 and f"0 passed, {len(minimal)} failed" in run.output, run.output
 
 
 def test_the_case_runner_adapter_finds_readings_and_disagreements() -> None:

@@ -68,11 +68,14 @@ def _engine(spec: str, rules: Rules, timeout: float) -> tuple[Engine, str]:
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
               help="A JSON line per disagreement, rule difference and engine failure.")
 @click.option("--show", "show_count", type=int, default=10, show_default=True, help="Disagreements listed.")
+@click.option("--shrink/--no-shrink", default=True, show_default=True,
+              help="Shrink the first disagreement of each kind to the fewest units and orders that still show it "
+                   "(every candidate asked of the engine).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Engines run at once (each its own process), each asked about the next phase.")
 def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None, families: tuple[str, ...],
                  variants: tuple[str, ...], profile: str | None, overrides: tuple[str, ...], timeout: float,
-                 cases_dir: str | None, report_path: str | None, show_count: int, workers: int) -> None:
+                 cases_dir: str | None, report_path: str | None, show_count: int, shrink: bool, workers: int) -> None:
     """Test another adjudicator without an archive: generated phases where the rules are
     hard (convoys and paradoxes, rings, head-to-head battles, coasts, retreats, builds
     and civil disorder, whole games), each asked of ENGINE and judged as validate judges
@@ -80,7 +83,7 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
     is counted once; an engine that crashes, hangs or answers garbage is reported for that
     request and restarted. The exit status is 1 when some phase disagreed."""
     import dipsat
-    from ..runners.fuzz import ask_engine, judge_run, write_fuzz_cases
+    from ..runners.fuzz import ask_engine, judge_run, shrink_groups, write_fuzz_cases
 
     try:
         rules = Rules.parse([profile or DEFAULT_PROFILE, *overrides])
@@ -100,12 +103,13 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
     try:
         run = ask_engine(engines, loaded, list(families or FAMILY_NAMES), rules, seed, phases=phases, minutes=minutes,
                          progress=progress)
+        if show:
+            click.echo("", err=True)
+        judged = judge_run(run, rules, name, cases=cases_dir is not None)
+        shrunk = shrink_groups(engines[0], run, judged, rules, name) if shrink else {}
     finally:
         for engine in engines:
             engine.close()
-    if show:
-        click.echo("", err=True)
-    judged = judge_run(run, rules, name, cases=cases_dir is not None)
     counts = Counter(j.status for j in judged)
     failures = Counter(str(p.failure.kind) for p in run.failed if p.failure is not None)
     lines = [f"dipsat fuzz --against {name} (rules {rules}, seed {seed}): {len(run.phases)} phases asked in "
@@ -125,13 +129,18 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
         for signature, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:show_count]:
             first = members[0]
             lines.append(f"  {len(members):4d}  {signature}: e.g. {first.id} ({first.family}): {first.summary}")
+            small = shrunk.get(signature)
+            if small is not None:
+                units, orders, _ = small.phase_size
+                lines.append(f"        smallest: {small.judged.id}: {units} units, {orders} orders "
+                             f"({small.asked} phases asked while shrinking): {small.judged.summary}")
     for p in run.failed[:show_count]:
         lines.append(f"  engine failure: {p.failure}")
     click.echo("\n".join(lines))
     if cases_dir is not None:
         try:
             os.makedirs(cases_dir, exist_ok=True)
-            write_fuzz_cases(cases_dir, judged)
+            write_fuzz_cases(cases_dir, judged, shrunk)
         except OSError as exc:
             raise click.FileError(cases_dir, str(exc)) from None
     if report_path is not None:

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from ..formats.records import RecordedGame, RecordedPhase, format_location, package_phase_name
@@ -188,6 +188,10 @@ class JudgedPhase:
         return f"{self.kind}: {'+'.join(whats)}" + (f" [{', '.join(self.shapes)}]" if self.shapes else "")
 
     @property
+    def rule_title(self) -> str:
+        return ""
+
+    @property
     def summary(self) -> str:
         return "; ".join(f"{d.what} {d.subject}: engine {d.recorded}, dipsat {d.ours}" for d in self.differences[:3]) + (
             f"; +{len(self.differences) - 3} more" if len(self.differences) > 3 else "")
@@ -211,30 +215,143 @@ def _shapes(phase: FuzzPhase, involved: list[str]) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+def judge_phase(phase: FuzzPhase, rules: Rules, engine_name: str, cases: bool = False,
+                infer: bool = True) -> JudgedPhase:
+    """One answered phase judged against the engine's answer (as validate judges a record;
+    with `infer`, the readings that explain it are tried)."""
+    from .validate import validate_recorded
+    assert phase.reply is not None
+    state = phase.generated.state
+    kind = state.phase.kind.value.lower()
+    if phase.reply.unknown:
+        return JudgedPhase(phase.id, phase.generated.family, kind, "disagreed", None, (
+            Difference("case", "POSTSTATE", "fails dipsat's result under every reading", "dipsat's result"),),
+            tuple(format_order(o) for o in phase.generated.orders))
+    report = validate_recorded(engine_record(phase, engine_name), rules, phase.id, infer=infer).phases[0]
+    judged = JudgedPhase(phase.id, phase.generated.family, kind, report.status, report.rule,
+                         tuple(report.differences), tuple(report.orders), _shapes(phase, report.orders))
+    if cases and judged.status == "disagreed":
+        judged = replace(judged, case=fuzz_case(phase, judged, rules, engine_name))
+    return judged
+
+
 def judge_run(run: FuzzRun, rules: Rules, engine_name: str, cases: bool = False) -> list[JudgedPhase]:
     """Every answered phase of `run` judged against the engine's answer."""
-    from .validate import validate_recorded
-    out = []
-    for phase in run.answered:
-        assert phase.reply is not None
-        state = phase.generated.state
-        kind = state.phase.kind.value.lower()
-        if phase.reply.unknown:
-            out.append(JudgedPhase(phase.id, phase.generated.family, kind, "disagreed", None, (
-                Difference("case", "POSTSTATE", "fails dipsat's result under every reading", "dipsat's result"),),
-                tuple(format_order(o) for o in phase.generated.orders)))
-            continue
-        report = validate_recorded(engine_record(phase, engine_name), rules, phase.id, cases=cases).phases[0]
-        out.append(JudgedPhase(phase.id, phase.generated.family, kind, report.status, report.rule,
-                               tuple(report.differences), tuple(report.orders), _shapes(phase, report.orders),
-                               report.case))
-    return out
+    return [judge_phase(phase, rules, engine_name, cases) for phase in run.answered]
 
 
-def write_fuzz_cases(folder: str, judged: list[JudgedPhase]) -> None:
-    """Each disagreement's case file as ``ID.txt`` in `folder`."""
+def write_fuzz_cases(folder: str, judged: list[JudgedPhase], shrunk: dict[str, ShrunkPhase] | None = None) -> None:
+    """Each disagreement's case file as ``ID.txt`` in `folder` (the engine's result as
+    POSTSTATE, dipsat's as comments), and each kind's smallest as ``ID.min.txt``."""
     import os
     for j in judged:
         if j.status == "disagreed" and j.case:
             with open(os.path.join(folder, f"{j.id}.txt"), "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(j.case)
+    for small in (shrunk or {}).values():
+        if small.judged.case:
+            with open(os.path.join(folder, f"{small.original.id}.min.txt"), "w", encoding="utf-8",
+                      newline="\n") as handle:
+                handle.write(small.judged.case)
+
+
+def shrink_groups(engine: Engine, run: FuzzRun, judged: list[JudgedPhase], rules: Rules,
+                  engine_name: str) -> dict[str, ShrunkPhase]:
+    """The first disagreement of each kind (:attr:`JudgedPhase.signature`) shrunk, by kind."""
+    phases = {p.id: p for p in run.answered}
+    out: dict[str, ShrunkPhase] = {}
+    for j in judged:
+        if j.status == "disagreed" and j.signature not in out:
+            out[j.signature] = shrink_disagreement(engine, phases[j.id], j, rules, engine_name)
+    return out
+
+
+# --- shrinking: the fewest units and orders that still show the difference ------------------------
+
+
+@dataclass(frozen=True)
+class ShrunkPhase:
+    """A disagreement shrunk with the engine as the judge: the smallest phase found that
+    still disagrees the same way (at least one of the original differences, unchanged, and
+    no difference anywhere else), the engine's answer about it, and how many phases the
+    engine was asked about."""
+
+    original: JudgedPhase
+    phase: FuzzPhase
+    judged: JudgedPhase
+    asked: int
+
+    @property
+    def phase_size(self) -> tuple[int, int, int]:
+        """(units with the dislodged ones, orders, owned centres) of the shrunk phase."""
+        state = self.phase.generated.state
+        return len(state.units) + len(state.dislodged), len(self.phase.generated.orders), len(state.owners)
+
+
+def phase_differences(phase: FuzzPhase, rules: Rules) -> list[Difference]:
+    """What differs between the engine's answer and dipsat's under exactly `rules` (no
+    reading inferred): validate's comparison of a record."""
+    from .validate import compare_recorded
+    if phase.reply is None or phase.reply.unknown:
+        return [Difference("case", "POSTSTATE", "fails dipsat's result under every reading", "dipsat's result")]
+    record = engine_record(phase, "engine")
+    return compare_recorded(record.phases[0], record.phases[1], rules)
+
+
+def _essence(d: Difference) -> tuple[str, str, object, object]:
+    """What makes two differences the same one: the place and both sides, and for retreat
+    options only the options one side has and the other lacks (a unit taken away may open
+    an option to both)."""
+    if d.what == "retreats":
+        engine, ours = set(d.recorded.split()) - {"-"}, set(d.ours.split()) - {"-"}
+        return d.what, d.subject, frozenset(engine - ours), frozenset(ours - engine)
+    return d.what, d.subject, d.recorded, d.ours
+
+
+def shrink_disagreement(engine: Engine, phase: FuzzPhase, judged: JudgedPhase, rules: Rules,
+                        engine_name: str) -> ShrunkPhase:
+    """`judged` (a disagreement of `phase`) shrunk by delta debugging over units, orders and
+    centres (:mod:`dipsat.runners.shrink`), every candidate asked of `engine` and judged
+    under `rules` (the run's rules with the readings inferred for the engine)."""
+    from .shrink import Candidate, shrink
+    wanted = {_essence(d) for d in judged.differences}
+    places = {(d.what, d.subject) for d in judged.differences}
+    counter = itertools.count(1)
+    answers: dict[tuple[object, ...], FuzzPhase] = {}
+
+    def ask(candidate: Candidate) -> FuzzPhase:
+        if candidate.key not in answers:
+            request_id = f"{phase.id}.s{next(counter)}"
+            generated = Generated(phase.generated.family, candidate.state, candidate.orders, request_id)
+            try:
+                reply: EngineReply | None = engine.judge(request_id, candidate.state, list(candidate.orders))
+                answers[candidate.key] = FuzzPhase(request_id, generated, reply)
+            except EngineFailure as failure:
+                answers[candidate.key] = FuzzPhase(request_id, generated, None, failure)
+        return answers[candidate.key]
+
+    def keeps(candidate: Candidate) -> bool:
+        asked = ask(candidate)
+        if asked.reply is None:
+            return False  # an engine failure is not the difference looked for
+        found = {_essence(d) for d in phase_differences(asked, rules)}
+        return bool(found & wanted) and {f[:2] for f in found} <= places  # nothing differs anywhere else
+
+
+    start = Candidate(phase.generated.state, phase.generated.orders)
+    shrunk = shrink(start, keeps)
+    final = ask(shrunk.candidate) if shrunk.candidate.key != start.key else phase
+    small = judge_phase(final, rules, engine_name, infer=False)
+    return ShrunkPhase(judged, final, replace(small, case=fuzz_case(final, small, rules, engine_name)), len(answers))
+
+
+def fuzz_case(phase: FuzzPhase, judged: JudgedPhase, rules: Rules, engine_name: str) -> str:
+    """A disagreement as a jDip/DATC case file for the engine's regression suite: the
+    position and orders, the engine's result as POSTSTATE, dipsat's results, position and
+    the differences as comments (validate's writer, with no case of its own shrinking)."""
+    from ..adjudicator import adjudicate
+    from .written_cases import disagreement_case
+    record = engine_record(phase, engine_name)
+    result = adjudicate(phase.generated.state, list(phase.generated.orders), rules)
+    return disagreement_case(phase.id, record.phases[0], record.phases[1], result, judged, minimal=False,
+                             written_by=f"dipsat fuzz against {engine_name} (the record is its answer)")

@@ -345,7 +345,7 @@ def validate_godip(text: str, source: str, rules: Rules, cases: bool = False, *,
 
 
 def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases: bool = False, *,
-                      pictures: bool = False) -> GameReport:
+                      pictures: bool = False, infer: bool = True) -> GameReport:
     """Validate every phase of a recorded game of any archive format; never raises.
 
     The game is judged under `rules`; then the options of the DATC chapter-4 issues
@@ -358,7 +358,7 @@ def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases:
     report = GameReport(game.id, source or game.id, str(rules))
     try:
         judge = _Judge(game, rules)
-        inferred = judge.infer()
+        inferred = judge.infer() if infer else {}
         final_rules = judge.rules_with(inferred)
         report.inferred = _combo_text(tuple(sorted(inferred.items())))
     except Exception as exc:  # noqa: BLE001 - a crash of ours is reported, the run goes on
@@ -713,6 +713,13 @@ def _scan_mark(scan: Any, rules: Rules) -> tuple[Any, ...]:
     reading of the orders and the rules the model, the retreats and a skipped
     adjustment phase (played in :func:`_compare`) follow."""
     return (scan.problem, scan.verdicts, scan.dest_of, rules.model, rules.retreat_after_convoy, rules.civil_disorder)
+
+
+def compare_recorded(rec: RecordedPhase, nxt: RecordedPhase | None, rules: Rules) -> list[Difference]:
+    """What differs between a recorded phase (and the next recorded position) and dipsat's
+    adjudication of it under exactly `rules`."""
+    assert rec.state is not None
+    return _compare(rec, adjudicate(rec.state, [o for o, _ in rec.orders], rules), nxt, rules)
 
 
 def _compare(rec: RecordedPhase, result: PhaseResult, nxt: RecordedPhase | None, rules: Rules) -> list[Difference]:

@@ -198,7 +198,7 @@ def _modes(expected: Outcome) -> tuple[bool, bool]:
 def disagreement_case(game_id: str, rec: RecordedPhase, nxt: RecordedPhase | None, result: PhaseResult,
                       report: _Report, base: PhaseResult | None = None, minimal: bool = True,
                       checked: bool = True, codes: Mapping[int, str] | None = None,
-                      classify: Classify | None = None) -> str:
+                      classify: Classify | None = None, written_by: str = "dipsat validate") -> str:
     """A phase that differs from its record as a jDip case file: the recorded position and
     orders under `result`'s rules, the record's outcome as POSTSTATE (what another
     adjudicator should reproduce), ours and the differences as comments; then, with
@@ -208,7 +208,8 @@ def disagreement_case(game_id: str, rec: RecordedPhase, nxt: RecordedPhase | Non
     cases`` runs it, and a comment says so if it does not give validate's verdict. `codes`
     (order index -> the record's class of its result, where it differs from ours under
     `result`'s rules) and `classify` (how the comparison names an outcome) give those
-    orders a ``# result:`` comment: the outcomes the record's code allows."""
+    orders a ``# result:`` comment: the outcomes the record's code allows. `written_by` names
+    the writer in the first line (``dipsat fuzz against ENGINE``: the record is its answer)."""
     state = result.before
     expected = recorded_outcome(nxt, result.after)
     judged = base.rules if base is not None else result.rules
@@ -225,7 +226,7 @@ def disagreement_case(game_id: str, rec: RecordedPhase, nxt: RecordedPhase | Non
     if expected is None:
         head = (f"# The record shows no usable position after this phase (no POSTSTATE: dipsat cases calls "
                 f"this case an ERROR); dipsat (rules {judged}) differs from its result codes:")
-    lines = [f"# Written by dipsat validate: game {game_id}, phase {rec.name} ({report.status}).", head]
+    lines = [f"# Written by {written_by}: game {game_id}, phase {rec.name} ({report.status}).", head]
     lines += [f"#   {d.what} {d.subject}: record {d.recorded}, dipsat {d.ours}" for d in report.differences]
     if report.rule:
         lines.append(f"# The record follows {report.rule} ({report.rule_title}): the case is written under "
