@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
+import textwrap
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -136,7 +138,9 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
                              f"({small.asked} phases asked while shrinking): {small.judged.summary}")
     for p in run.failed[:show_count]:
         lines.append(f"  engine failure: {p.failure}")
-    click.echo("\n".join(lines))
+    width = max(60, min(shutil.get_terminal_size((100, 24)).columns, 140))
+    click.echo("\n".join(textwrap.fill(line, width, subsequent_indent=" " * (len(line) - len(line.lstrip()) + 8),
+                                      break_on_hyphens=False, break_long_words=False) for line in lines))
     if cases_dir is not None:
         try:
             os.makedirs(cases_dir, exist_ok=True)
