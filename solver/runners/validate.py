@@ -673,7 +673,7 @@ class _Judge:
         report = PhaseReport(rec.index, rec.name, kind, AGREED if not differences else DISAGREED, note=note,
                              basis=basis)
         missing = through_missing_retreat(result, nxt, self.rules) if nxt is not None else None
-        report.note = "; ".join(filter(None, [report.note, missing and missing.note, rec.contradiction and (
+        report.note = "; ".join(filter(None, [report.note, missing.note if missing else "", rec.contradiction and (
             f"the record contradicts itself: {rec.contradiction}")]))
         if not differences:
             if missing is not None:
