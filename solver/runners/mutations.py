@@ -636,7 +636,8 @@ def run(seeds: range, bugs: tuple[str, ...] = tuple(BUGS), phases: int = 14, fol
                 tally.add_control(fmt, clean(phases_of), mutant.game.id)
             else:
                 phase = mutant.game.phases[mutant.at or 0].name
-                tally.add(mutant.bug, fmt, verdict(mutant, phases_of), f"{mutant.game.id} {phase}: {mutant.what}")
+                rule = next((f" ({p.rule})" for p in phases_of if p.index == mutant.at and p.rule), "")
+                tally.add(mutant.bug, fmt, verdict(mutant, phases_of), f"{mutant.game.id} {phase}: {mutant.what}{rule}")
     return tally
 
 

@@ -28,15 +28,11 @@ Per phase the status is one of
   game's other phases is only named in the phase's ``note``. Issues the record
   formats cannot express are not tried: 4.A.6 (a written-out convoy path) and 4.C
   (missing or wrong unit kind or nationality);
-- ``rejected``: the phase cannot be judged (unreadable text, an unknown province
-  or kind of unit, two units in one province; without per-order results, a phase
-  whose next phase is rejected); the report says why. A position that cannot follow
-  from the phase before it under any adjudication is what a buggy adjudicator
-  writes: that phase is a disagreement, the next one is judged from its own position;
-- ``gap``: the record lacks the phase(s) after this one (:mod:`dipsat.runners.gaps`:
-  a spring turn between a winter and a fall; a retreat phase, when the rest of the
-  phase agrees): no next position to judge it on; the next recorded phase is judged
-  from its own position;
+- ``rejected``: what no adjudicator writes (unreadable text, an unknown province or
+  unit, two units in one province; without per-order results, a phase whose next
+  phase is rejected). A position no adjudication gives is a disagreement of its phase;
+- ``gap``: the record lacks the phase(s) after this one (:mod:`dipsat.runners.gaps`);
+  the next recorded phase is judged from its own position;
 - ``final``: the record's last phase, not yet played (nothing to compare).
 
 Records without per-order results (webDiplomacy exports have ``"results": {}``,
@@ -450,10 +446,9 @@ class _Judge:
         """A retreat phase whose movement phase recorded no results: its attackers'
         origins and the standoffs come from our adjudication of that movement."""
         rec = self.game.phases[i]
-        before = self.game.phases[i - 1].phase if i > 0 else None
-        return (rec.kind is PhaseKind.RETREAT and before is not None and not self.game.phases[i - 1].results_recorded
-                and (i - 1) in self.scope and rec.phase is not None and before.kind is PhaseKind.MOVEMENT
-                and (before.year, before.season) == (rec.phase.year, rec.phase.season))
+        before = self.game.phases[i - 1] if i > 0 else None  # its own movement phase, not one across a gap
+        return (rec.kind is PhaseKind.RETREAT and before is not None and not before.results_recorded
+                and (i - 1) in self.scope and before.name[:5] == rec.name[:5])
 
     def key(self, i: int, rules: Rules) -> tuple[int, tuple[str, ...]]:
         """A phase's result depends only on the options of the issues it touches (and,
@@ -673,7 +668,7 @@ class _Judge:
         report = PhaseReport(rec.index, rec.name, kind, AGREED if not differences else DISAGREED, note=note,
                              basis=basis)
         missing = through_missing_retreat(result, nxt, self.rules) if nxt is not None else None
-        report.note = "; ".join(filter(None, [report.note, missing.note if missing else "", rec.contradiction and (
+        report.note = "; ".join(filter(None, [report.note, missing.note if missing else rec.contradiction and (
             f"the record contradicts itself: {rec.contradiction}")]))
         if not differences:
             if missing is not None:
