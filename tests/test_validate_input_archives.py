@@ -162,3 +162,18 @@ def test_a_cluster_without_workers_rejects_what_is_pending(plain: tuple[Path, di
     assert len(rejected) == expected["records"]
     assert all("the cluster has no worker left: still pending after --timeout (1 s)" in line["reason"]
                for line in rejected)
+
+
+def test_adjudicate_reads_a_phase_of_a_game_in_an_archive(plain: tuple[Path, dict], tmp_path: Path) -> None:
+    """`dipsat adjudicate ARCHIVE:MEMBER --phase`, the name validate's reports give."""
+    from dipsat.cli import main
+
+    folder, _ = plain
+    packed = _zipped(folder, tmp_path / "games.zip")
+    direct = CliRunner().invoke(main, ["adjudicate", str(folder / "game_1.txt"), "--phase", "F1901M"])
+    for name in (f"{packed}:games/game_1.txt", f"{packed}:games/sub/games.jsonl:1"):
+        result = CliRunner().invoke(main, ["adjudicate", name, "--phase", "F1901M"])
+        assert result.exit_code == 0, result.output
+        assert result.output.splitlines()[1:] == direct.output.splitlines()[1:]
+    missing = CliRunner().invoke(main, ["adjudicate", f"{packed}:games/nothing.txt", "--phase", "F1901M"])
+    assert missing.exit_code != 0 and "no member 'games/nothing.txt' in" in missing.output

@@ -16,12 +16,13 @@ import gzip
 import io
 import tarfile
 import zipfile
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, cast
 
-__all__ = ["Member", "iter_members", "RECORD_SUFFIXES", "ARCHIVE_SUFFIXES", "record_suffix"]
+__all__ = ["Member", "iter_members", "read_named", "RECORD_SUFFIXES", "ARCHIVE_SUFFIXES", "record_suffix"]
 
 RECORD_SUFFIXES = (".jsonl", ".json", ".txt", ".case", ".dat")
 """The files a folder or an archive contributes (each also gzipped, ``.gz``)."""
@@ -84,6 +85,27 @@ def iter_members(paths: Iterable[str], warnings: list[str] | None = None) -> Ite
                 continue
             seen[key] = str(file)
             yield from _expand(Member(str(file), record_suffix(file.name), named, _file_opener(file)), 0)
+
+
+def read_named(name: str) -> bytes:
+    """The bytes (decompressed) of a file, or of an archive's member named as reports name
+    it (``games.zip:2024/game_1.txt``, archives in archives too).
+
+    :raises OSError: no such file or member, or it cannot be read."""
+    path = Path(name)
+    if not path.exists():
+        for k in (i for i, c in enumerate(name) if c == ":"):
+            if Path(name[:k]).is_file() and record_suffix(name[:k]) in ARCHIVE_SUFFIXES:
+                found = next((m for m in iter_members([name[:k]]) if m.name == name), None)
+                if found is None:
+                    raise FileNotFoundError(f"no member {name[k + 1:]!r} in {name[:k]}")
+                if found.error:
+                    raise OSError(found.error)
+                return found.read()
+    try:
+        return Member(name, record_suffix(name), True, _file_opener(path)).read()
+    except (EOFError, zlib.error) as exc:
+        raise OSError(f"{type(exc).__name__}: {exc}") from None
 
 
 def _file_opener(path: Path) -> Callable[[], IO[bytes]]:
