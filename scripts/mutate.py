@@ -1,8 +1,8 @@
 """The mutation test of ``dipsat validate``, bigger than the test suite's: realistic
 adjudicator bugs (``dipsat.runners.mutations.BUGS``) injected into games played with
 dipsat, the later positions as the buggy program would have recorded them, written as
-godip histories (in a ``.zip``), saved games of the ``diplomacy`` package (``.jsonl.gz``)
-and case files (``.tar.gz``), read back through the reader ``dipsat validate`` uses, and
+godip histories (in a ``.zip``), saved games of the ``diplomacy`` package without
+per-order results (``.jsonl.gz``) and with them (``.jsonl``) and case files (``.tar.gz``), read back through the reader ``dipsat validate`` uses, and
 the verdicts counted: the detection table (Markdown, as quoted in the README), then every
 bug not found at its phase.
 

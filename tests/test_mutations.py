@@ -1,8 +1,8 @@
 """The mutation test of `dipsat validate` (issue 18 item 7; `scripts/mutate.py` runs more):
 each kind of adjudicator bug (`dipsat.runners.mutations.BUGS`) injected into a game of our
 own making, the later positions as the buggy program would have recorded them, written as
-a godip history, a saved game of the `diplomacy` package (without per-order results, as
-webDiplomacy exports are) and a case file. Every bug must come out as a disagreement of
+a godip history, a saved game of the `diplomacy` package without per-order results (as
+webDiplomacy exports are) and with them, and a case file. Every bug must come out as a disagreement of
 the bugged phase naming its unit, centre or order; the same games without a bug agree."""
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ import random
 import tarfile
 import zipfile
 from collections.abc import Callable, Iterator
+from typing import Any
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -29,12 +30,13 @@ from ..board import Location, PhaseKind, Season, Unit, UnitKind
 from ..formats.casefile import write_case
 from ..formats.diplomacy_json import write_game
 from ..formats.godip import write_godip_game
-from ..formats.records import RecordedGame, RecordedPhase, package_phase_name
+from ..formats.records import RecordedGame, RecordedPhase, format_unit, package_phase_name
 from ..maps import load_variant
 from ..notation import format_order
 from ..printers.text import prestate_results
-from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove, UnitRef)
-from ..results import PhaseResult, Reason
+from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove, UnitRef,
+                      Waive)
+from ..results import OrderResult, PhaseResult, Reason
 from ..rules import Rules
 from ..state import State
 from .invariants import random_orders
@@ -44,10 +46,12 @@ from .validate import (AGREED, DISAGREED, FINAL, GAP, REJECTED, RULE_DIFFERENCE,
 __all__ = ["BUGS", "FORMATS", "OUTCOMES", "Bugged", "Mutant", "play", "verdict", "judge", "clean", "run", "Tally",
            "detection_table", "formats_for", "write_archives", "archive_reports"]
 
-FORMATS = ("godip", "json", "case")
+FORMATS = ("godip", "json", "json-results", "case")
 """How a record is written for validate: a godip (Droidippy) history, a saved game of the
-``diplomacy`` package without per-order results (as webDiplomacy exports are), and the
-bugged phase alone as a jDip case file (its POSTSTATE the buggy outcome)."""
+``diplomacy`` package without per-order results (as webDiplomacy exports are) and with
+them (each phase's codes from dipsat's adjudication of it: the bugged phase's codes are
+right, its next position is the buggy one), and the bugged phase alone as a jDip case
+file (its POSTSTATE the buggy outcome)."""
 CASE_KINDS_WITHOUT_OWNERS = ("centre-kept", "centre-changed")
 """Bugs a case file cannot show: its POSTSTATE has no centre ownership."""
 
@@ -532,6 +536,45 @@ BUGS: dict[str, Bug] = {
 # --- judging ------------------------------------------------------------------------------------
 
 
+def _codes(order: Order, r: OrderResult) -> list[str]:
+    """The package's result codes for one order (see :mod:`dipsat.runners.validate`)."""
+    if r.succeeded or isinstance(order, Hold):  # a hold only fails by being dislodged (its own code)
+        return [""] if isinstance(order, (Build, Remove)) else []
+    if isinstance(order, (Build, Remove)) or r.reason in (Reason.ILLEGAL, Reason.VOID):
+        return ["void"]
+    if isinstance(order, (Move, Retreat)) and r.reason is Reason.BOUNCED:
+        return ["bounce"]
+    if isinstance(order, Move):
+        return ["no convoy"] if r.reason in (Reason.NO_PATH, Reason.PARADOX) else ["bounce"]
+    if isinstance(order, Convoy):
+        return ["disrupted"] if r.reason is Reason.PARADOX else []
+    return ["cut"] if isinstance(order, (SupportHold, SupportMove)) else ["void"]
+
+
+def with_results(game: RecordedGame, rules: Rules) -> dict[str, Any]:
+    """The game as a saved game of the package with per-order result codes: each phase's
+    from dipsat's adjudication of its recorded position and orders."""
+    saved = write_game(game)
+    for entry, raw in zip(game.phases[:-1], saved["phases"]):
+        assert entry.state is not None
+        result = adjudicate(entry.state, [o for o, _ in entry.orders], rules)
+        codes: dict[str, list[str]] = {}
+        for (order, _), r in zip(entry.orders, result.results):
+            unit = Unit(order.power or "", order.kind, order.location) if isinstance(order, Build) and order.kind else (
+                entry.state.unit_at(order.unit.province) if not isinstance(order, (Build, Waive)) else None)
+            if entry.kind is PhaseKind.RETREAT and isinstance(order, (Retreat, Disband)):
+                unit = next((d.unit for d in entry.state.dislodged if d.unit.province == order.unit.province), None)
+            if unit is not None:
+                codes[format_unit(unit)] = _codes(order, r)
+        for d in result.dislodgements:
+            codes.setdefault(format_unit(d.unit), []).append("dislodged")
+        if entry.kind is PhaseKind.ADJUSTMENT:  # civil-disorder removals: done
+            for unit in set(entry.state.units) - set(result.after.units):
+                codes.setdefault(format_unit(unit), [""])
+        raw["results"] = codes
+    return saved
+
+
 def _case_text(mutant: Mutant, index: int) -> str:
     """Phase `index` of the game as a case file, the record's next position as POSTSTATE."""
     phases = mutant.game.phases
@@ -554,8 +597,9 @@ def judge(mutant: Mutant, fmt: str, rules: Rules | None = None) -> list[PhaseRep
     game = mutant.game
     if fmt == "godip":
         return validate_godip(write_godip_game(game), f"{game.id}.txt", rules).phases
-    if fmt == "json":
-        return validate_text(json.dumps(write_game(game)), f"{game.id}.json", rules).phases
+    if fmt in ("json", "json-results"):
+        saved = write_game(game) if fmt == "json" else with_results(game, rules)
+        return validate_text(json.dumps(saved), f"{game.id}.json", rules).phases
     from ..formats.casefile import read_cases
     from .inputs import validate_case
 
@@ -641,19 +685,22 @@ def run(seeds: range, bugs: tuple[str, ...] = tuple(BUGS), phases: int = 14, fol
     return tally
 
 
-ARCHIVES = {"godip": "histories.zip", "json": "games.jsonl.gz", "case": "cases.tar.gz"}
+ARCHIVES = {"godip": "histories.zip", "json": "games.jsonl.gz", "json-results": "results.jsonl",
+            "case": "cases.tar.gz"}
 """How :func:`archive_reports` keeps each format: the way people keep archives."""
 
 
-def write_archives(mutants: list[Mutant], folder: Path) -> None:
+def write_archives(mutants: list[Mutant], folder: Path, rules: Rules) -> None:
     """Every mutant in every format (:data:`ARCHIVES`) in `folder`: godip histories in a
-    zip, saved games as gzipped JSON lines, the bugged phases (every phase of a control)
-    as case files in a gzipped tar."""
+    zip, saved games as gzipped JSON lines (with results: plain JSON lines), the bugged
+    phases (every phase of a control) as case files in a gzipped tar."""
     with zipfile.ZipFile(folder / ARCHIVES["godip"], "w") as histories:
         for mutant in mutants:
             histories.writestr(f"histories/{mutant.game.id}.txt", write_godip_game(mutant.game))
     lines = "".join(json.dumps(write_game(m.game)) + "\n" for m in mutants)
     (folder / ARCHIVES["json"]).write_bytes(gzip.compress(lines.encode("utf-8"), mtime=0))
+    lines = "".join(json.dumps(with_results(m.game, rules)) + "\n" for m in mutants)
+    (folder / ARCHIVES["json-results"]).write_text(lines, encoding="utf-8")
     with tarfile.open(folder / ARCHIVES["case"], "w:gz") as cases:
         for mutant in mutants:
             indices = [mutant.at] if mutant.at is not None else range(len(mutant.game.phases) - 1)
@@ -668,8 +715,8 @@ def archive_reports(mutants: list[Mutant], folder: Path, rules: Rules | None = N
     :func:`write_archives` wrote (through the reader ``dipsat validate`` uses), by (game id, format)."""
     from .inputs import Judging, iter_items, validate_item
 
-    write_archives(mutants, folder)
     how = Judging(rules or Rules.profile())
+    write_archives(mutants, folder, how.rules)
     out: dict[tuple[str, str], list[PhaseReport]] = {}
     fmt_of = {name: fmt for fmt, name in ARCHIVES.items()}
     phase_index = {(m.game.id, p.name): p.index for m in mutants for p in m.game.phases}
