@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
+from dipsat.board import Location, Unit, UnitKind
 from dipsat.formats.diplomacy_json import write_game
 from dipsat.formats.godip import write_godip_game
 from dipsat.game import new_game
@@ -122,3 +123,21 @@ def test_gaps_in_the_command_reports(tmp_path) -> None:
     text = runner.invoke(validate_command, [str(tmp_path), "--workers", "1"]).output.splitlines()
     assert text[1].split()[-2:] == ["gap", "final"]
     assert next(line for line in text if line.startswith("total")).split()[-2] == "2"
+
+
+@pytest.mark.parametrize("fmt", sorted(WRITERS))
+def test_a_missing_adjustment_phase_with_builds_is_a_gap(fmt: str) -> None:
+    """A record may skip an adjustment phase with nothing to do; one whose next position
+    shows builds and removals is missing. They are played as it shows them, and checked."""
+    report = WRITERS[fmt](_without({"W1901A"}))
+    statuses = {p.name: p.status for p in report.phases}
+    assert statuses == {"S1901M": AGREED, "F1901M": AGREED, "F1901R": GAP, "S1902M": AGREED, "F1902M": AGREED,
+                        "S1903M": FINAL}
+    assert report.phases[2].reason == ("the record has no adjustment phase W1901A before S1902M (a gap in the record); "
+                                       "as it shows: Austria builds A VIE, Italy removes F NAP")
+    record = _without({"W1901A"})  # a build in a centre not its home is still a disagreement
+    spring = record.phases[3].state
+    record.phases[3].state = spring.with_(units=(*spring.units, Unit("Austria", UnitKind.ARMY, Location("ser"))))
+    bugged = WRITERS[fmt](record).phases[2]
+    assert bugged.status == DISAGREED and "no adjustment phase W1901A" in bugged.note
+    assert [(d.subject, d.recorded, d.ours) for d in bugged.differences] == [("AUSTRIA A SER", "present", "absent")]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from ..adjudicator import adjudicate
 from ..board import Phase, PhaseKind, Season
 from ..formats.records import RecordedPhase, format_unit, next_phase_names, package_phase_name
-from ..orders import Disband, Order, Retreat, UnitRef
+from ..orders import Build, Disband, Order, Remove, Retreat, UnitRef
 from ..results import PhaseResult
 from ..rules import Rules
 from ..state import State
@@ -81,9 +81,38 @@ class MissingRetreat:
 
 
 def through_missing_retreat(result: PhaseResult, nxt: RecordedPhase, rules: Rules) -> MissingRetreat | None:
-    """Our position after `result` (a movement phase that leaves units to retreat) played
-    through the retreat phase the record skips before `nxt`, or None when the record has
-    that retreat phase (or we have none)."""
+    """Our position after `result` played through the retreat phase (a movement phase that
+    leaves units to retreat) and the adjustment phase (builds or removals the next position
+    shows) the record skips before `nxt`, or None when it skips neither."""
+    retreat = _through_retreat(result, nxt, rules)
+    after = retreat.after if retreat is not None else result.after
+    adjustment = _through_adjustment(after, nxt, rules)
+    if adjustment is None:
+        return retreat
+    return MissingRetreat(adjustment.after, "; ".join(m.note for m in (retreat, adjustment) if m is not None))
+
+
+def _through_adjustment(after: State, nxt: RecordedPhase, rules: Rules) -> MissingRetreat | None:
+    """An adjustment phase the record skips although its next position shows builds or
+    removals, played as it shows them (each still checked: a build beyond the allowance
+    is not made, a power that removes too few loses units by civil disorder)."""
+    if after.phase.kind is not PhaseKind.ADJUSTMENT or nxt.kind is not PhaseKind.MOVEMENT or nxt.state is None:
+        return None
+    ours, recorded = set(after.units), set(nxt.state.units)
+    builds = [u for u in sorted(recorded - ours, key=str) if after.map.provinces[u.province].centre]
+    removals = sorted(ours - recorded, key=str)
+    if not builds and not removals:
+        return None  # nothing to do, or nothing done: the phase may be skipped
+    orders: list[Order] = [Build(u.location, u.kind, u.power) for u in builds]
+    orders += [Remove(UnitRef(u.location, u.kind, u.power), u.power) for u in removals]
+    told = [f"{u.power} builds {format_unit(u)}" for u in builds] + [f"{u.power} removes {format_unit(u)}"
+                                                                        for u in removals]
+    return MissingRetreat(adjudicate(after, orders, rules).after,
+                          f"the record has no adjustment phase {package_phase_name(after.phase)} before {nxt.name} "
+                          f"(a gap in the record); as it shows: {', '.join(told)}")
+
+
+def _through_retreat(result: PhaseResult, nxt: RecordedPhase, rules: Rules) -> MissingRetreat | None:
     after = result.after
     if after.phase.kind is not PhaseKind.RETREAT or nxt.kind is PhaseKind.RETREAT or nxt.state is None \
             or not after.dislodged:
