@@ -15,8 +15,10 @@ phase after it has its own recorded position to be judged from.
   on past the retreat phase we go to (a dislodged unit with somewhere to retreat). The
   retreat phase is played as the record shows it: a dislodged unit that now stands, of
   its power and kind, on one of the places it could retreat to retreated there; any
-  other was disbanded. What the record shows is then compared with that position, so a
-  bug of the movement phase itself still shows as a disagreement.
+  other was disbanded. Likewise an adjustment phase the record skips although the next
+  spring shows builds or removals: they are played as shown (and checked: a build
+  beyond the allowance is not made). What the record shows is then compared with that
+  position, so a bug of the phase itself still shows as a disagreement.
 """
 
 from __future__ import annotations
