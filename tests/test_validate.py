@@ -166,15 +166,22 @@ def test_unknown_province_is_rejected_with_its_name() -> None:
         raise read_game(record).phases[0].error  # type: ignore[misc]
 
 
-def test_contradicting_position_is_rejected(corpus: dict) -> None:
+def test_a_position_contradicting_the_results_is_a_disagreement(corpus: dict) -> None:
+    """A unit lost with nobody moving in is what a buggy adjudicator writes: the phase
+    that lost it disagrees, naming the unit; the next phase is judged from its own position."""
     record = copy.deepcopy(corpus["random-2024-003"])
     second = record["phases"][1]["state"]["units"]
     power = sorted(p for p in second if second[p])[0]
-    second[power].pop(0)  # a unit vanishes between S1901M and F1901M
+    lost = second[power].pop(0)  # a unit vanishes between S1901M and F1901M
     report = validate_game(record, RULES)
-    assert report.phases[1].status == REJECTED
-    assert "contradicts the recorded result of S1901M" in report.phases[1].reason
-    assert report.phases[0].status == AGREED and "rejected" in report.phases[0].note
+    first = report.phases[0]
+    assert first.status == DISAGREED and first.board_differs
+    assert ("unit", f"{power} {lost}", "absent", "present") in [
+        (d.what, d.subject, d.recorded, d.ours) for d in first.differences]
+    assert "the record contradicts itself: position contradicts the recorded result of S1901M" in first.note
+    second = report.phases[1]  # judged from its own position: the record has the unit back in F1901M
+    assert second.status == DISAGREED and ("unit", f"{power} {lost}", "present", "absent") in [
+        (d.what, d.subject, d.recorded, d.ours) for d in second.differences]
     assert all(p.status in (AGREED, FINAL) for p in report.phases[2:])
 
 
@@ -199,7 +206,7 @@ def test_command_counts_a_corrupt_line_and_goes_on(tmp_path: Path, corpus: dict)
     assert result.exit_code == 1, result.output
     phases = sum(len(corpus[g]["phases"]) for g in AGREEING[:2])
     total = [line for line in result.output.splitlines() if line.startswith("total")][0].split()
-    assert total[1:] == [str(phases), str(phases - 2), "0", "0", "0", "0", "2"]  # board, codes, rule diff, rejected
+    assert total[1:] == [str(phases), str(phases - 2), "0", "0", "0", "0", "0", "2"]  # board, codes, rule diff, rejected, gap
     assert "3 records read (games, or cases of case files), 1 rejected as a whole" in result.output
     lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
     lines = [line for line in lines if line["type"] != "record"]  # every record also has its counts line

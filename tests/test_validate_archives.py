@@ -104,13 +104,14 @@ def test_a_position_that_differs_is_a_disagreement_not_a_rejection(record: dict)
     assert [p.status for p in report.phases[1:]] == [AGREED, AGREED, FINAL]  # judged from the record's position
 
 
-def test_a_record_that_contradicts_itself_is_rejected(record: dict) -> None:
+def test_a_record_that_contradicts_itself_is_judged(record: dict) -> None:
     _units(record, "F1901M")["ITALY"].append("A BOH")  # from nowhere: no unit stood or moved there
     report = validate_game(record, RULES)
-    assert report.phases[1].status == REJECTED
-    assert "found Italy A BOH: no unit stood or was ordered there" in report.phases[1].reason
-    first = report.phases[0]  # without results, the phase before it has nothing to be judged on
-    assert first.status == REJECTED and "its next phase (F1901M) is rejected" in first.reason
+    first = report.phases[0]  # the phase whose outcome is wrong disagrees, naming the unit
+    assert first.status == DISAGREED and ("unit", "ITALY A BOH", "present", "absent") in [
+        (d.what, d.subject, d.recorded, d.ours) for d in first.differences]
+    assert "found Italy A BOH: no unit stood or was ordered there" in first.note
+    assert report.phases[1].status != REJECTED  # judged from its own position
 
 
 def test_a_dislodged_unit_without_a_retreat_listed_by_the_record() -> None:
@@ -202,17 +203,18 @@ def test_godip_histories_and_the_terminal_report(tmp_path: Path, played) -> None
     assert result.exit_code == 1, result.output
     out = result.output.splitlines()
     assert "2 records read" in out[0]
-    assert out[1].split() == ["kind", "phases", "agreed", "board", "codes", "rule", "diff", "rejected", "final"]
+    assert out[1].split() == ["kind", "phases", "agreed", "board", "codes", "rule", "diff", "rejected", "gap",
+                              "final"]
     total = next(line for line in out if line.startswith("total")).split()
-    # game_2: S1901M shows F lon where F nth should be (board differs); W1901A then has F nth
-    # from nowhere (rejected), so F1901M has nothing to be judged on (rejected, with the reason)
-    assert total[1:] == ["8", "3", "1", "0", "0", "2", "2"]
+    # game_2: S1901M shows F lon where F nth should be (board differs); F1901M is judged from
+    # that position, and W1901A has F nth again from nowhere (F1901M's board differs too)
+    assert total[1:] == ["8", "4", "2", "0", "0", "0", "0", "2"]
     assert any("judged on positions only (the record has no per-order results): 6 phases" in line for line in out)
     first = out.index(next(line for line in out if line.startswith("first disagreements")))
-    assert "(1 of 3;" in out[first] and out[first + 1].startswith("  game_2 S1901M: unit ENGLAND F LON: record present")
+    assert "(1 of 2;" in out[first] and out[first + 1].startswith("  game_2 S1901M: unit ENGLAND F LON: record present")
     written = sorted(p.name for p in cases.iterdir())
-    assert written == ["game_2.S1901M.txt"]
-    loaded, errors = load_cases(cases / written[0])
+    assert written == ["game_2.F1901M.txt", "game_2.S1901M.txt"]
+    loaded, errors = load_cases(cases / written[1])
     assert not errors and [c.id for c in loaded] == ["game_2.S1901M", "game_2.S1901M.min"]
     for case in loaded:  # the record's outcome as POSTSTATE: dipsat disagrees, as it said; the minimal case too
         run = run_case(case)
@@ -228,7 +230,7 @@ def test_summary_as_json(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     assert summary["phases"]["total"] == {"phases": 2, "agreed": 0, "board": 0, "codes": 0, "rule diff": 1,
-                                          "rejected": 0, "final": 1}
+                                          "rejected": 0, "gap": 0, "final": 1}
     assert summary["inferred_rules"] == {"4.A.3=via": 1} and summary["rule_differences"] == {"4.A.3=via": 1}
     assert summary["positions_only"] == 1 and summary["records"] == 1
 

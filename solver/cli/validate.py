@@ -25,7 +25,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -140,13 +140,35 @@ def _judged_on_dask(items: list[Item], how: Judging, timeout: float,
     except Exception as exc:  # noqa: BLE001 - refused, unreachable, a TLS handshake that fails ...
         raise click.ClickException(f"--scheduler {cluster.address}: cannot connect: {type(exc).__name__}: {exc}") from None
     with client:
-        futures = {client.submit(_judge_within, (item, how, timeout), pure=False): i for i, item in enumerate(items)}
-        for future in as_completed(futures):
-            i = futures[future]
-            try:
-                yield i, future.result()
-            except Exception as exc:  # a lost worker or a crash: the record is rejected, the run goes on
-                yield i, TaskFailure(f"{type(exc).__name__}: {exc}")
+        futures: dict[Any, int] = {client.submit(_judge_within, (item, how, timeout), pure=False): i
+                                   for i, item in enumerate(items)}
+        pending, done = set(futures), cast(Any, as_completed(futures))
+        heard = time.monotonic()
+        while pending:
+            batch = done.next_batch(block=False) if done.has_ready() else []
+            if not batch:  # none done within --timeout: is anyone left to do them?
+                if time.monotonic() - heard > timeout and not _dask_workers(client):
+                    for future in sorted(pending, key=futures.__getitem__):
+                        future.cancel()
+                        yield futures[future], TaskFailure(f"the cluster has no worker left: still pending after "
+                                                           f"--timeout ({timeout:g} s)")
+                    return
+                time.sleep(0.05)
+                continue
+            heard = time.monotonic()
+            for future in batch:
+                pending.discard(future)
+                try:
+                    yield futures[future], future.result()
+                except Exception as exc:  # a lost worker or a crash: the record is rejected, the run goes on
+                    yield futures[future], TaskFailure(f"{type(exc).__name__}: {exc}")
+
+
+def _dask_workers(client: Any) -> int:
+    try:
+        return len(client.scheduler_info().get("workers", {}))
+    except Exception:  # noqa: BLE001 - a scheduler gone too: nobody is left
+        return 0
 
 
 @dataclass
@@ -355,7 +377,10 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     resumed = _resumed(resume_path)
     summary = Summary(shown_limit=show_count)
     summary.add_lines(resumed.lines)
-    items = list(iter_items(inputs)) + (_peer_items(random_games, seed) if against else [])
+    warnings: list[str] = []
+    items = list(iter_items(inputs, warnings)) + (_peer_items(random_games, seed) if against else [])
+    for warning in warnings:  # a file given twice: counted once
+        click.echo(printable(warning), err=True)
     _check_resumed_rules(resumed, items, how, resume_path or "")
     items = [item for item in items if item.source not in resumed.rules]
     try:  # resuming: drop the cut-off record and append; what the report holds is never rewritten

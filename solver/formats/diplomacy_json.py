@@ -38,10 +38,12 @@ documented structure, the package itself is never imported — it is AGPL-licens
 
 :func:`read_game` turns a record (the decoded JSON) into a :class:`RecordedGame`:
 for each phase dipsat's :class:`~dipsat.state.State`, typed orders and the
-recorded results. A phase that cannot be read, or whose position contradicts
-the recorded result of the phase before it, carries a :class:`RecordError`
+recorded results. A phase that cannot be read carries a :class:`RecordError`
 (naming the game, the phase and what was expected) instead of failing the
-whole game; a record that is not a saved game at all raises one.
+whole game; a record that is not a saved game at all raises one. A position that
+contradicts the recorded result of the phase before it is no reason to reject it
+(a buggy adjudicator writes such records): the contradiction is kept on that phase
+(:attr:`RecordedPhase.contradiction`), which is judged.
 """
 
 from __future__ import annotations
@@ -205,8 +207,8 @@ class _Reader:
         for prev, nxt in zip(out, out[1:]):
             if prev.error is None and nxt.error is None and nxt.state is not None:
                 problem = contradiction(prev, nxt) if prev.results_recorded else position_contradiction(prev, nxt)
-                if problem:
-                    nxt.error = self.fail(nxt.name, problem)
+                if problem and prev.phase is not None and nxt.name in next_phase_names(prev.phase):
+                    prev.contradiction = problem  # judged, not rejected: a buggy adjudicator writes such records
         return out
 
     def read_phase(self, entry: RecordedPhase, raw: dict) -> None:

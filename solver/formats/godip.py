@@ -56,7 +56,8 @@ from ..maps import Variant, fold, load_variant
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                       UnitRef, Waive)
 from ..state import Dislodged, State
-from .records import RecordError, RecordedGame, RecordedPhase, package_phase_name, position_contradiction
+from .records import (RecordError, RecordedGame, RecordedPhase, next_phase_names, package_phase_name,
+                      position_contradiction)
 
 __all__ = ["GodipPhase", "read_godip_game", "write_godip_game", "is_godip_history",
            "GODIP_NAMES", "format_godip_order"]
@@ -398,8 +399,8 @@ def read_godip_game(text: str | bytes, source: str = "<godip>", variant: Variant
     phase has its position (``state``: units, centre owners, dislodged units with the
     attacker's origin unknown), its orders as ``(order, text as recorded)`` with the
     power of the unit (or centre) ordered, no results. Problems of a phase are its
-    ``error``; the order of phases and the unit counts are checked
-    (:func:`dipsat.formats.records.position_contradiction`), never the adjudication.
+    ``error``; a position the phase before cannot lead to under any adjudication is
+    noted on that phase (:attr:`RecordedPhase.contradiction`: it is judged, not rejected).
 
     :raises RecordError: the text is no godip history at all (no ``PHASE`` line first).
     """
@@ -413,8 +414,8 @@ def read_godip_game(text: str | bytes, source: str = "<godip>", variant: Variant
         prev.followed = True
         if prev.error is None and nxt.error is None:
             problem = position_contradiction(prev, nxt)
-            if problem:
-                nxt.error = RecordError(reader.game, nxt.name, f"line {nxt.line}: {problem}")
+            if problem and prev.phase is not None and nxt.name in next_phase_names(prev.phase):
+                prev.contradiction = f"line {nxt.line}: {problem}"  # judged, not rejected
     return RecordedGame(reader.game, reader.variant.map.name, (), reader.variant, list(phases), format="godip")
 
 

@@ -15,7 +15,9 @@ judged on the positions alone.
 
 :func:`position_contradiction` is the record-against-itself check that needs no
 result codes: a position that no adjudication of the orders before it could give
-(a unit appearing from nowhere, a unit lost without being dislodged or removed).
+(a unit appearing from nowhere, a unit lost without being dislodged or removed). It
+rejects nothing: an adjudicator's bug writes such positions, and the phase is judged
+(see :attr:`RecordedPhase.contradiction`).
 """
 
 from __future__ import annotations
@@ -70,6 +72,11 @@ class RecordedPhase:
     retreat_options_recorded: bool = False
     """A retreat phase's record lists each dislodged unit's retreat options."""
     error: RecordError | None = None
+    contradiction: str = ""
+    """Why the next phase's recorded position cannot follow from this phase under any
+    adjudication (:func:`position_contradiction`), or "". A buggy adjudicator writes
+    such records: the phase is judged (a disagreement), the next one from its own
+    position; only what no adjudicator could write rejects a phase."""
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property

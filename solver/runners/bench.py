@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..adjudicator import adjudicate
-from .cases import build_position, case_files, case_rules, load_cases
+from .cases import build_position, case_rules
 
 
 @dataclass
@@ -44,10 +44,11 @@ def percentile(values: list[float], q: float) -> float:
 
 def bench_cases(paths: Iterable[str], repeat: int = 5) -> BenchReport:
     """Time every case of the files/folders in `paths`, `repeat` times each."""
+    from .inputs import iter_items  # the reader validate uses: gzipped files, archives, folders
+
     report = BenchReport()
-    for path in case_files(paths):
-        cases, _ = load_cases(path)
-        for case in cases:
+    for item in iter_items(list(paths)):
+        for case in [item.case] if item.case is not None else []:
             if case.errors:
                 continue
             rules = case_rules(case)

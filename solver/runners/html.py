@@ -36,7 +36,7 @@ from html import escape
 from pathlib import Path
 
 from ..rules import Rules
-from .validate import DISAGREED, REJECTED, RULE_DIFFERENCE, GameReport, PhaseReport, case_name
+from .validate import DISAGREED, GAP, REJECTED, RULE_DIFFERENCE, GameReport, PhaseReport, case_name
 from .summary import BOARD, CODES, COLUMNS, KINDS, Summary
 
 __all__ = ["HtmlReport", "PAGE_SIZE"]
@@ -47,7 +47,7 @@ PAGE_SIZE = 50
 PICTURES = (("before", "Before: the position, the recorded orders and dipsat's results"),
             ("record", "After, as the record shows it"),
             ("ours", "After, as dipsat adjudicates it"))
-STATUS_WORDS = {DISAGREED: "disagreed", RULE_DIFFERENCE: "rule difference", REJECTED: "rejected"}
+STATUS_WORDS = {DISAGREED: "disagreed", RULE_DIFFERENCE: "rule difference", REJECTED: "rejected", GAP: "gap"}
 _SIZE = re.compile(r'<svg\b[^>]*?\bwidth="(\d+)"[^>]*?\bheight="(\d+)"')
 
 CSS = """
@@ -133,7 +133,7 @@ class HtmlReport:
         self.first: list[str] = []  # the sections of the first page (in index.html)
         self.current: list[str] = []  # the sections of the page being filled (page >= 2)
         self.case_names: set[str] = set()
-        self.counts = {DISAGREED: 0, RULE_DIFFERENCE: 0, REJECTED: 0}
+        self.counts = {DISAGREED: 0, RULE_DIFFERENCE: 0, REJECTED: 0, GAP: 0}
 
     # --- sections ---------------------------------------------------------------------------
 
@@ -143,7 +143,7 @@ class HtmlReport:
         if report.error is not None:
             self._section(report, None)
         for phase in report.phases:
-            if phase.status in (DISAGREED, RULE_DIFFERENCE, REJECTED):
+            if phase.status in (DISAGREED, RULE_DIFFERENCE, REJECTED, GAP):
                 self._section(report, phase)
 
     def _section(self, report: GameReport, phase: PhaseReport | None) -> None:
@@ -155,7 +155,7 @@ class HtmlReport:
         self.counts[status] += 1
         if phase is None:
             what = f"record rejected: {report.error}"
-        elif phase.status == REJECTED:
+        elif phase.status in (REJECTED, GAP):
             what = phase.reason
         else:
             what = "; ".join(f"{d.what} {d.subject}: record {d.recorded}, dipsat {d.ours}" for d in phase.differences[:2])
@@ -187,6 +187,8 @@ class HtmlReport:
         if phase is None or status == REJECTED:
             reason = report.error if phase is None else phase.reason
             out.append(f'<p class="reason"><b>Why it cannot be judged:</b> {escape(reason or "")}</p>')
+        elif status == GAP:
+            out.append(f'<p class="reason"><b>A gap in the record:</b> {escape(phase.reason)}</p>')
         if phase is not None and phase.differences:
             out.append('<table class="differences"><thead><tr><th>what</th><th>subject</th><th>the record</th>'
                        '<th>dipsat</th></tr></thead><tbody>')
@@ -236,7 +238,7 @@ class HtmlReport:
 
     def _case(self, report: GameReport, phase: PhaseReport) -> str:
         if not phase.case:
-            why = "the phase cannot be judged" if phase.status == REJECTED else "the input is a case file (its source above)"
+            why = "the phase cannot be judged" if phase.status in (REJECTED, GAP) else "the input is a case file (its source above)"
             return f'<p class="case note">No case file: {why}.</p>'
         stem = case_name(report.game, phase.name)
         name, n = stem, 1

@@ -1,6 +1,7 @@
 """The inputs of a validation run, and the judging of one: recorded games (saved games of the
-``diplomacy`` package, ``.json`` / ``.jsonl``, optionally ``.gz``; Droidippy/godip
-histories), jDip/DATC case files, and folders of them, cut into :class:`Item` values
+``diplomacy`` package, ``.json`` / ``.jsonl``; Droidippy/godip histories), jDip/DATC case
+files, any of them gzipped, and folders and ``.zip`` / ``.tar`` (``.tar.gz``, ``.tgz``)
+archives of them (:mod:`dipsat.runners.archives`), cut into :class:`Item` values
 (one game, one corrupt line, one case), each judged by the pure function
 :func:`validate_item`: a process pool (or Dask) maps it, and ``dipsat validate``
 (:mod:`dipsat.cli.validate`) writes the reports in input order.
@@ -9,19 +10,20 @@ histories), jDip/DATC case files, and folders of them, cut into :class:`Item` va
 from __future__ import annotations
 
 import codecs
-import gzip
 import hashlib
 import io
 import json
+import tarfile
+import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..board import PhaseKind
 from ..errors import DipsatError
 from ..rules import DEFAULT_PROFILE, ISSUES, Rules
+from .archives import Member, iter_members
 
 if TYPE_CHECKING:
     from ..formats.casefile import Case
@@ -30,8 +32,8 @@ if TYPE_CHECKING:
 __all__ = ["Item", "Judging", "iter_items", "input_files", "validate_item", "validate_case", "report_line",
            "printable", "GAME_SUFFIXES", "CASE_SUFFIXES"]
 
-GAME_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
-CASE_SUFFIXES = (".txt", ".case", ".dat")
+GAME_SUFFIXES = (".json", ".jsonl")  # each also gzipped (.gz), in folders and archives (runners/archives.py)
+CASE_SUFFIXES = (".txt", ".case", ".dat")  # godip histories or case files
 
 
 @dataclass(frozen=True)
@@ -60,41 +62,26 @@ class Item:
 # --- inputs ------------------------------------------------------------------------------
 
 
-def _suffix(path: Path) -> str:
-    name = path.name.lower()
-    for suffix in GAME_SUFFIXES + CASE_SUFFIXES:
-        if name.endswith(suffix):
-            return suffix
-    return path.suffix.lower()
+def input_files(paths: Iterable[str], warnings: list[str] | None = None) -> Iterator[Member]:
+    """Every file of the inputs (:func:`dipsat.runners.archives.iter_members`: files named,
+    folders walked, gzipped files and archives opened, each file once)."""
+    return iter_members(paths, warnings)
 
 
-def input_files(paths: Iterable[str]) -> Iterator[Path]:
-    """Files named, and the game and case files in folders named (sorted, recursive)."""
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            yield from sorted(p for p in path.rglob("*")
-                              if p.is_file() and _suffix(p) in GAME_SUFFIXES + CASE_SUFFIXES)
-        else:
-            yield path
-
-
-def iter_items(paths: Iterable[str]) -> Iterator[Item]:
-    """Every game, case and unreadable piece of the inputs, in order."""
-    for path in input_files(paths):
-        suffix = _suffix(path)
-        if suffix in CASE_SUFFIXES:
-            yield from _text_items(path)
-        elif suffix in (".jsonl", ".jsonl.gz"):
-            yield from _line_items(path, suffix.endswith(".gz"))
-        elif suffix in (".json", ".json.gz"):
-            yield _whole_file_item(path, suffix.endswith(".gz"))
+def iter_items(paths: Iterable[str], warnings: list[str] | None = None) -> Iterator[Item]:
+    """Every game, case and unreadable piece of the inputs, in order; warnings (a file
+    given twice) go to `warnings`."""
+    for member in input_files(paths, warnings):
+        if member.error:
+            yield Item(member.name, "unreadable", member.error)
+        elif member.suffix in CASE_SUFFIXES:
+            yield from _text_items(member)
+        elif member.suffix == ".jsonl":
+            yield from _line_items(member)
+        elif member.suffix == ".json":
+            yield _whole_file_item(member)
         else:  # named explicitly with another suffix: sniff
-            yield from _sniff(path)
-
-
-def _open_bytes(path: Path, gz: bool) -> io.BufferedIOBase:
-    return gzip.open(path, "rb") if gz else path.open("rb")
+            yield from _sniff(member)
 
 
 def _decoded(raw: bytes, first: bool = True) -> tuple[str | None, str]:
@@ -105,56 +92,61 @@ def _decoded(raw: bytes, first: bool = True) -> tuple[str | None, str]:
         return None, f"not UTF-8: byte 0x{raw[exc.start]:02x} at byte {exc.start + 1} ({exc.reason})"
 
 
-def _line_items(path: Path, gz: bool) -> Iterator[Item]:
+_READ_ERRORS = (OSError, EOFError, zlib.error, zipfile.BadZipFile, tarfile.TarError)
+
+
+def _line_items(member: Member) -> Iterator[Item]:
     """One item per line: lines are split on \n only (a lone CR stays inside its record)
     and decoded one by one, so a bad byte rejects its own line and no other."""
     number = 0
     try:
-        with _open_bytes(path, gz) as handle:
+        with member.open() as handle:
             for number, raw in enumerate(handle, start=1):
                 line, why = _decoded(raw, first=number == 1)
                 if line is None:
-                    yield Item(f"{path}:{number}", "unreadable", f"cannot read line {number}: {why}")
+                    yield Item(f"{member.name}:{number}", "unreadable", f"cannot read line {number}: {why}")
                 elif line.strip():
-                    yield Item(f"{path}:{number}", "game", line)
-    except (OSError, EOFError, zlib.error) as exc:
-        yield Item(f"{path}:{number + 1}", "unreadable", f"cannot read the input after line {number}: "
-                                                         f"{type(exc).__name__}: {exc}")
+                    yield Item(f"{member.name}:{number}", "game", line)
+    except _READ_ERRORS as exc:
+        yield Item(f"{member.name}:{number + 1}", "unreadable", f"cannot read the input after line {number}: "
+                                                                f"{type(exc).__name__}: {exc}")
 
 
-def _whole_file_item(path: Path, gz: bool) -> Item:
+def _whole_file_item(member: Member) -> Item:
     try:
-        with _open_bytes(path, gz) as handle:
-            text, why = _decoded(handle.read())
-    except (OSError, EOFError, zlib.error) as exc:
-        return Item(str(path), "unreadable", f"cannot read the input: {type(exc).__name__}: {exc}")
-    return Item(str(path), "game", text) if text is not None else Item(str(path), "unreadable", f"cannot read the input: {why}")
+        text, why = _decoded(member.read())
+    except _READ_ERRORS as exc:
+        return Item(member.name, "unreadable", f"cannot read the input: {type(exc).__name__}: {exc}")
+    return Item(member.name, "game", text) if text is not None else Item(member.name, "unreadable",
+                                                                         f"cannot read the input: {why}")
 
 
-def _text_items(path: Path) -> Iterator[Item]:
+def _text_items(member: Member, data: bytes | None = None) -> Iterator[Item]:
     """A ``.txt`` (``.case``, ``.dat``) file: a godip game history (its first line is
     ``PHASE ...``) or a case file."""
     from ..formats.godip import is_godip_history
 
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        yield Item(str(path), "unreadable", f"cannot read the input: {exc}")
-        return
+    if data is None:
+        try:
+            data = member.read()
+        except _READ_ERRORS as exc:
+            yield Item(member.name, "unreadable", f"cannot read the input: {type(exc).__name__}: {exc}")
+            return
     if is_godip_history(data):
         # lines that are not UTF-8 are kept (surrogates) and rejected on their own phase
-        yield Item(str(path), "godip", data.decode("utf-8", errors="surrogateescape"))
+        yield Item(member.name, "godip", data.decode("utf-8", errors="surrogateescape"))
     elif not data.strip(b" \t\r\n\xef\xbb\xbf"):  # nothing in it: counted, not lost
-        yield Item(str(path), "unreadable", "an empty file (expected a godip game history or a case file)")
+        yield Item(member.name, "unreadable", "an empty file (expected a godip game history or a case file)")
     else:
-        yield from _case_items(path)
+        yield from _case_items(member.name, data)
 
 
-def _case_items(path: Path) -> Iterator[Item]:
+def _case_items(name: str, data: bytes) -> Iterator[Item]:
     """One item per case; the lines outside any case (if any) are one more, rejected."""
-    from ..runners.cases import load_cases
+    from ..formats.casefile import read_cases
+    from ..formats.textfile import decode_text
 
-    cases, errors = load_cases(path)
+    cases, errors = read_cases(io.StringIO(decode_text(data, name)[0]), name)
     if errors:
         more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
         yield Item(f"{errors[0].source}:{errors[0].line}", "unreadable",
@@ -164,19 +156,16 @@ def _case_items(path: Path) -> Iterator[Item]:
         yield Item(f"{case.source}:{case.line}", "case", case.id, case)
 
 
-def _sniff(path: Path) -> Iterator[Item]:
+def _sniff(member: Member) -> Iterator[Item]:
     try:
-        with path.open("rb") as handle:
-            head = handle.read(8)
-    except OSError as exc:
-        yield Item(str(path), "unreadable", f"cannot read the input: {exc}")
+        data = member.read()
+    except _READ_ERRORS as exc:
+        yield Item(member.name, "unreadable", f"cannot read the input: {type(exc).__name__}: {exc}")
         return
-    if head[:2] == b"\x1f\x8b":
-        yield from _line_items(path, True)
-    elif head.removeprefix(codecs.BOM_UTF8).lstrip()[:1] == b"{":
-        yield from _line_items(path, False)
+    if data.removeprefix(codecs.BOM_UTF8).lstrip()[:1] == b"{":
+        yield from _line_items(Member(member.name, ".jsonl", opener=lambda: io.BytesIO(data)))
     else:
-        yield from _text_items(path)
+        yield from _text_items(member, data)
 
 
 # --- one item ----------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 Recorded games come as a godip/Droidippy history (``.txt`` whose first non-blank
 line starts with ``PHASE``, :mod:`dipsat.formats.godip`), a saved game of the
 ``diplomacy`` package (``.json``, or one line of a ``.jsonl`` named ``FILE:LINE``;
-optionally ``.gz``; :mod:`dipsat.formats.diplomacy_json`) or a dipsat game file
+optionally ``.gz``, or a member of a ``.zip`` / ``.tar`` named ``ARCHIVE:MEMBER`` as
+``dipsat validate`` names it; :mod:`dipsat.formats.diplomacy_json`) or a dipsat game file
 (``dipsat game``, :mod:`dipsat.game`). :func:`recorded_position` gives the recorded
 position of one phase and its recorded orders; :func:`game_record` turns a dipsat
 game into a :class:`RecordedGame` (to write it as a godip history, say).
@@ -11,9 +12,7 @@ game into a :class:`RecordedGame` (to write it as a godip history, say).
 
 from __future__ import annotations
 
-import gzip
 import re
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,10 +48,12 @@ class RecordedPosition:
 
 
 def _read_bytes(path: str) -> bytes:
+    """A file's bytes, gunzipped, or an archive member's as validate names it (``A.zip:MEMBER``)."""
+    from .archives import read_named
+
     try:
-        data = Path(path).read_bytes()
-        return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
-    except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        return read_named(path)
+    except OSError as exc:
         raise RecordedGameError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules import Rules
-from .validate import AGREED, DISAGREED, FINAL, KIND_NAMES, REJECTED, RULE_DIFFERENCE, GameReport
+from .validate import AGREED, DISAGREED, FINAL, GAP, KIND_NAMES, REJECTED, RULE_DIFFERENCE, GameReport
 
 __all__ = ["Summary", "report_text", "KINDS", "COLUMNS"]
 
@@ -24,8 +24,10 @@ COLUMNS = (("phases", "phases", "every phase of the records"),
            (BOARD, "board", "the board differs: units, dislodgements, retreats, centres or the next phase"),
            (CODES, "codes", "only a recorded per-order result code differs (the board agrees)"),
            (RULE_DIFFERENCE, "rule diff", "agrees under another option of a DATC chapter-4 issue (named below)"),
-           (REJECTED, "rejected", "cannot be judged: unreadable, or the record contradicts itself (reason "
-                                  "in --report)"),
+           (REJECTED, "rejected", "cannot be judged: what no adjudicator writes (unreadable text, an unknown "
+                                  "unit, two units in one province; reason in --report)"),
+           (GAP, "gap", "the record lacks the phase(s) after it (a spring turn, a retreat phase): nothing to "
+                        "judge it on; the next recorded phase is judged from its own position"),
            (FINAL, "final", "the record's last phase, not yet played: nothing to compare"))
 
 

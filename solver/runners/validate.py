@@ -28,9 +28,11 @@ Per phase the status is one of
   game's other phases is only named in the phase's ``note``. Issues the record
   formats cannot express are not tried: 4.A.6 (a written-out convoy path) and 4.C
   (missing or wrong unit kind or nationality);
-- ``rejected``: the phase cannot be judged (unreadable, unknown province, a
-  position that contradicts the phase before it; without per-order results, a
-  phase whose next phase is rejected); the report says why;
+- ``rejected``: what no adjudicator writes (unreadable text, an unknown province or
+  unit, two units in one province; without per-order results, a phase whose next
+  phase is rejected). A position no adjudication gives is a disagreement of its phase;
+- ``gap``: the record lacks the phase(s) after this one (:mod:`dipsat.runners.gaps`);
+  the next recorded phase is judged from its own position;
 - ``final``: the record's last phase, not yet played (nothing to compare).
 
 Records without per-order results (webDiplomacy exports have ``"results": {}``,
@@ -138,6 +140,7 @@ from ..formats.godip import read_godip_game
 from ..printers.pictures import position_pictures, validation_pictures
 from ..formats.records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name,
                       with_attackers)
+from .gaps import skipped_phases, through_missing_retreat
 from .rule_scope import issues_touched
 from .written_cases import Status, case_name, disagreement_case
 from ..state import State
@@ -145,7 +148,7 @@ from ..orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMo
 from ..results import OrderResult, PhaseResult, Reason
 from ..rules import ISSUES, Rules
 
-__all__ = ["AGREED", "DISAGREED", "RULE_DIFFERENCE", "REJECTED", "FINAL", "Difference", "PhaseReport",
+__all__ = ["AGREED", "DISAGREED", "RULE_DIFFERENCE", "REJECTED", "GAP", "FINAL", "Difference", "PhaseReport",
            "GameReport", "validate_game", "validate_text", "rejected_record", "alternative_rules", "case_name"]
 
 AGREED = "agreed"
@@ -153,7 +156,8 @@ DISAGREED = "disagreed"
 RULE_DIFFERENCE = "rule-difference"
 REJECTED = "rejected"
 FINAL = "final"
-STATUSES = (AGREED, DISAGREED, RULE_DIFFERENCE, REJECTED, FINAL)
+GAP = "gap"  # the record lacks the phase(s) after this one: see dipsat.runners.gaps
+STATUSES = (AGREED, DISAGREED, RULE_DIFFERENCE, REJECTED, GAP, FINAL)
 
 # Which DATC issues can change a phase of each kind (tried for rule differences of case files).
 ISSUES_BY_KIND = {
@@ -279,7 +283,7 @@ class GameReport:
                 continue
             line: dict[str, Any] = {**base, "type": p.status, "phase": p.name, "index": p.index, "kind": p.kind,
                                     "basis": p.basis}
-            if p.status == REJECTED:
+            if p.status in (REJECTED, GAP):
                 line["reason"] = p.reason
             else:
                 line["differences"] = [d.to_json() for d in p.differences]
@@ -426,6 +430,8 @@ class _Judge:
             return rec, None, f"the next phase ({nxt.name}) is rejected: only the orders' results are compared"
         if nxt.state is None and not rec.results_recorded:
             return rec, None, f"the next phase ({nxt.name}) has no position: nothing to compare"
+        if gap := skipped_phases(rec, nxt):
+            return rec, None, gap
         return rec, nxt, ""
 
     def rules_with(self, overrides: dict[str, str]) -> Rules:
@@ -437,8 +443,9 @@ class _Judge:
         """A retreat phase whose movement phase recorded no results: its attackers'
         origins and the standoffs come from our adjudication of that movement."""
         rec = self.game.phases[i]
-        return (rec.kind is PhaseKind.RETREAT and i > 0 and not self.game.phases[i - 1].results_recorded
-                and (i - 1) in self.scope)
+        before = self.game.phases[i - 1] if i > 0 else None  # its own movement phase, not one across a gap
+        return (rec.kind is PhaseKind.RETREAT and before is not None and not before.results_recorded
+                and (i - 1) in self.scope and before.name[:5] == rec.name[:5])
 
     def key(self, i: int, rules: Rules) -> tuple[int, tuple[str, ...]]:
         """A phase's result depends only on the options of the issues it touches (and,
@@ -652,6 +659,9 @@ class _Judge:
         if i not in self.scope:
             return PhaseReport(rec.index, rec.name, kind, FINAL, note="the last phase of the record, not yet played",
                                basis=basis)
+        if gap := skipped_phases(rec, self.game.phases[i + 1] if i + 1 < len(self.game.phases) else None):
+            if not rec.results_recorded or not self.judge([i], self.rules)[i][1]:
+                return PhaseReport(rec.index, rec.name, kind, GAP, reason=gap, basis=basis)
         if basis == POSITIONS:
             if nxt is None:  # the last phase is final (not in scope): the next one is unusable
                 following = self.game.phases[i + 1]
@@ -663,7 +673,12 @@ class _Judge:
         result, differences = self.judge([i], self.rules)[i]
         report = PhaseReport(rec.index, rec.name, kind, AGREED if not differences else DISAGREED, note=note,
                              basis=basis)
+        missing = through_missing_retreat(result, nxt, self.rules) if nxt is not None else None
+        report.note = "; ".join(filter(None, [report.note, missing.note if missing else rec.contradiction and (
+            f"the record contradicts itself: {rec.contradiction}")]))
         if not differences:
+            if missing is not None:
+                report.status, report.reason = GAP, missing.note
             return report
         report.differences = differences
         report.orders, report.explanation = _involved(rec, result, differences)
@@ -887,7 +902,8 @@ def _position_differences(rec: RecordedPhase, result: PhaseResult, nxt: Recorded
 
 def _ours_after(result: PhaseResult, nxt: RecordedPhase, rules: Rules) -> State:
     """Our position to compare with the record's next one."""
-    after = result.after
+    missing = through_missing_retreat(result, nxt, rules)  # a retreat phase the record lacks, played as it shows
+    after = result.after if missing is None else missing.after
     if after.phase.kind is PhaseKind.ADJUSTMENT and nxt.kind is PhaseKind.MOVEMENT:
         after = adjudicate(after, [], rules).after  # the record skipped an adjustment phase with nothing to do
     return after
