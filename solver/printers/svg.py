@@ -242,8 +242,9 @@ class _Painter:
             rules = result.rules if result is not None else Rules.profile()
             for d in state.dislodged:
                 self.retreat_options[d.unit] = retreat_options(state, d, rules)
-        for unit in [*state.units, *self.dislodged]:
-            self.touched.add(unit.province)
+        retreating = state.phase.kind is PhaseKind.RETREAT and self.dislodged
+        for unit in self.dislodged if retreating else [*state.units, *self.dislodged]:
+            self.touched.add(unit.province)  # a retreat phase: its corner is the dislodged units'
         for options in self.retreat_options.values():
             self.touched |= {loc.province for loc in options}
 
