@@ -29,6 +29,7 @@ from xml.sax.saxutils import escape
 
 from ..board import Location, PhaseKind, Unit, UnitKind
 from ..maps.geometry import Geometry, load_geometry
+from .placement import label_box, place_dislodged, place_label, sea_route, square
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                      Waive, order_power)
 from ..results import OrderResult, PhaseResult
@@ -228,12 +229,12 @@ class _Painter:
         self.box = (0.0, 0.0, geometry.width, geometry.height)
         self.highlight: list[str] = []  # provinces outlined
         for d in state.dislodged:
-            self.dislodged[d.unit] = self._displaced(d.unit.location, d.attacker_origin)
+            self.dislodged[d.unit] = self._displaced(d.unit, d.attacker_origin)
         if result is not None and state.phase.kind is PhaseKind.MOVEMENT:
             from ..report import dislodged_report
             for info in dislodged_report(result):
                 unit = info.dislodged.unit
-                self.dislodged[unit] = self._displaced(unit.location, info.dislodged.attacker_origin)
+                self.dislodged[unit] = self._displaced(unit, info.dislodged.attacker_origin)
                 self.retreat_options[unit] = info.options
             self.standoffs = result.after.standoffs | result.standoffs
         elif state.phase.kind is PhaseKind.RETREAT:
@@ -250,14 +251,18 @@ class _Painter:
 
     # --- geometry of marks ------------------------------------------------------------
 
-    def _displaced(self, loc: Location, attacker: str | None) -> Point:
-        """Where a dislodged unit is drawn: pushed away from its attacker (or up and right)."""
-        x, y = self.geo.unit_point(loc)
-        if attacker is not None and attacker in self.geo.provinces:
-            ax, ay = self.geo.provinces[attacker].unit
-            if (ax, ay) != (x, y):
-                return _toward((x, y), (2 * x - ax, 2 * y - ay), self.r * 1.6)
-        return x + self.r * 1.1, y - self.r * 1.1
+    def _displaced(self, unit: Unit, attacker: str | None) -> Point:
+        """Where a dislodged unit is drawn: inside its own province, off the place of the unit
+        that dislodged it, away from its attacker (:func:`~dipsat.printers.placement.place_dislodged`)."""
+        home = self.geo.unit_point(unit.location)
+        shape = self.geo.provinces.get(unit.province)
+        if shape is None:
+            return home[0] + self.r * 1.1, home[1] - self.r * 1.1
+        came = self.geo.provinces[attacker].unit if attacker is not None and attacker in self.geo.provinces else None
+        taken = [square(self._at(u.location), self.r * 1.1) for u in self.state.units if u != unit]
+        if shape.centre is not None:
+            taken.append(square(shape.centre, self.r * 0.6))
+        return place_dislodged(shape, home, came, self.r, taken)
 
     def _at(self, loc: Location) -> Point:
         return self.geo.unit_point(loc)
@@ -337,7 +342,7 @@ class _Painter:
             self.touched.add(dst_loc.province)
             dst = self._at(dst_loc)
             oid = self.ids(f"order-{kind}-{src_id}-{_loc_id(dst_loc)}")
-            routes = self._convoy_routes(order) if isinstance(order, Move) else []
+            routes = self._convoy_routes(order, src, dst) if isinstance(order, Move) else []
             points = [src, *(routes[0] if routes else []), dst]
             extra = ""
             for other in routes[1:]:  # another route through other fleets: a thinner line
@@ -490,9 +495,11 @@ class _Painter:
     def _target_unit(self, loc: Location) -> Unit | None:
         return self.state.unit_at(loc.province)
 
-    def _convoy_routes(self, move: Move) -> list[list[Point]]:
+    def _convoy_routes(self, move: Move, src: Point, dst: Point) -> list[list[Point]]:
         """The chains of convoying fleets an army's convoyed move passes (the shortest first),
-        each in order from the army to its destination."""
+        each in order from the army (at `src`) to its destination (`dst`): the fleets' points,
+        with a point on the border between two provinces in a row where a straight line would
+        cross land (:func:`~dipsat.printers.placement.sea_route`)."""
         if move.path:
             routes = [frozenset(move.path)]
         elif move.via_convoy or not self.map.can_move(UnitKind.ARMY, move.unit.location, move.dest) \
@@ -513,7 +520,9 @@ class _Painter:
                 chain.append(nxt[0])
                 left.discard(nxt[0])
                 here = nxt[0]
-            out.append([self._at(Location(sea)) for sea in chain])
+            path = [move.unit.province, *chain, move.dest.province]
+            fleets = [self._unit_point(u) if (u := self.state.unit_at(sea)) else self._at(Location(sea)) for sea in chain]
+            out.append(sea_route(self.geo, path, [src, *fleets, dst])[1:-1])
         return out
 
     def _convoys(self, sea: str, move: Move) -> bool:
@@ -597,8 +606,7 @@ class _Painter:
         if labels:
             size = _f(self.r * 1.0)
             texts = []
-            for pid, shape in geo.provinces.items():
-                x, y = shape.label
+            for pid, (x, y) in self._label_points().items():
                 if not self._in_view((x, y)):
                     continue
                 texts.append(f'<text x="{_f(x)}" y="{_f(y + self.r * 0.35)}">{pid}</text>')
@@ -607,6 +615,22 @@ class _Painter:
                 texts.append(f'<text x="{_f(x)}" y="{_f(y + self.r * 0.35)}" fill="#555555">{pid}</text>')
             out.append(f'<g class="labels" font-size="{size}" text-anchor="middle" fill="#4a463c">{"".join(texts)}</g>')
         return out
+
+    def _label_points(self) -> dict[str, Point]:
+        """Where each province's label goes: where no unit, dislodged unit, build or centre is
+        (:func:`~dipsat.printers.placement.place_label`)."""
+        r = self.r
+        ringed = {o.unit.province for o in self.given if isinstance(o, (Hold, Convoy))}  # a ring of 1.6 r
+        taken = [square(self._at(u.location), r * (1.6 if u.province in ringed else 1.1))
+                 for u in self.state.units if u not in self.dislodged]
+        taken += [square(p, r * 1.4) for p in self.dislodged.values()]
+        taken += [square(self._at(o.location), r * 1.1) for o in self.given if isinstance(o, Build)]
+        taken += [square(s.centre, r * 0.6) for s in self.geo.provinces.values() if s.centre is not None]
+        points = {pid: shape.label for pid, shape in self.geo.provinces.items()}
+        for pid, shape in self.geo.provinces.items():
+            others = [label_box(o, p, r) for o, p in points.items() if o != pid]
+            points[pid] = place_label(shape, pid, r, taken, others)
+        return points
 
     def _centres(self) -> list[str]:
         from ..adjustments import blockaded_centres
