@@ -246,3 +246,105 @@ def test_a_convoy_route_stays_at_sea(pictures):
                 p = (x1 + (x2 - x1) * t / 50, y1 + (y2 - y1) * t / 50)
                 assert not all(contains(shape.outline, (p[0] + dx, p[1] + dy))
                                for dx, dy in ((0, 0), (1.5, 0), (-1.5, 0), (0, 1.5), (0, -1.5))), (pid, p)
+
+
+# --- 5. colours told apart, and listed ---------------------------------------------------
+
+from dipsat.printers import palette  # noqa: E402
+
+
+@pytest.mark.parametrize("name", ["standard", "modern"])
+def test_every_two_powers_colours_and_the_impassable_grey_are_told_apart(name):
+    powers = [info.name for info in dipsat.load_variant(name).powers]
+    colours = {p: palette.POWER_COLOURS[p] for p in powers}
+    grounds = {"land": palette.LAND, "sea": palette.SEA, "impassable": palette.IMPASSABLE,
+               "off the board": palette.OFFBOARD}
+    shades = {p: palette.shade(c) for p, c in colours.items()}
+    for i, a in enumerate(powers):
+        for b in powers[i + 1:]:
+            assert palette.distance(colours[a], colours[b]) >= palette.UNIT_DISTANCE, (a, b)
+            assert palette.distance(shades[a], shades[b]) >= palette.SHADE_DISTANCE, (a, b)
+        assert palette.distance(colours[a], palette.IMPASSABLE) >= palette.UNIT_DISTANCE, a
+        for ground, colour in grounds.items():
+            assert palette.distance(shades[a], colour) >= palette.SHADE_DISTANCE, (a, ground)
+    assert palette.SHADE_DISTANCE >= 20 and palette.UNIT_DISTANCE >= 30
+    # the distance is CIE76: black to white is 100, a colour to itself 0
+    assert round(palette.distance("#000000", "#ffffff")) == 100 and palette.distance("#123456", "#123456") == 0
+
+
+def test_the_legend_lists_each_powers_shade_and_unit_colour():
+    state = dipsat.load_variant("standard").initial_state()
+    state = state.with_(units=tuple(u for u in state.units if u.power != "Italy"))  # Italy: centres, no units
+    root = ET.fromstring(svg.board(state))
+    entries = [g for g in root.iter(f"{SVG}g") if "legend-entry" in g.get("class", "").split()]
+    powers = {g.findtext(f"{SVG}text"): g for g in entries if "power" in g.get("class", "").split()}
+    assert set(powers) == {"Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"}
+    for power, entry in powers.items():
+        swatch = entry.find(f"{SVG}rect")
+        dot = entry.find(f"{SVG}circle")
+        assert swatch is not None and dot is not None
+        assert swatch.get("fill") == palette.shade(palette.POWER_COLOURS[power])
+        assert dot.get("fill") == palette.POWER_COLOURS[power]
+        # the shade in the legend is the one the map uses
+        home = {"Austria": "vie", "England": "lon", "France": "par", "Germany": "ber", "Italy": "rom",
+                "Russia": "mos", "Turkey": "ank"}[power]
+        province = root.find(f".//{SVG}path[@id='province-{home}']")
+        assert province is not None and province.get("fill") == swatch.get("fill")
+    assert any("shade" in g.get("class", "").split() and "owner" in (g.findtext(f"{SVG}text") or "")
+               for g in entries)
+
+
+# --- 6. small provinces readable at the default size ---------------------------------------
+
+
+def _units_in_pixels(root: ET.Element) -> list[tuple[str, tuple[float, float]]]:
+    box, width = _map_box(root)
+    scale = width / box[2]
+    out = []
+    for group in root.find(f"{SVG}svg").iter(f"{SVG}g"):
+        if "unit" in group.get("class", "").split():
+            x0, y0, x1, y1 = _symbol_box(group)
+            out.append((group.get("id", ""), (((x0 + x1) / 2 - box[0]) * scale, ((y0 + y1) / 2 - box[1]) * scale)))
+    return out
+
+
+def test_the_low_countries_are_magnified_where_the_map_is_too_small_to_read(pictures):
+    result = next(result for name, result, _ in pictures if name == "rulebook.game.F1902M")
+    root = ET.fromstring(svg.board(result=result))  # the whole map at the default width
+    box, width = _map_box(root)
+    assert R * width / box[2] < 10  # a unit is less than 10 px across its radius: too small
+    inset = root.find(f".//{SVG}g[@id='inset']")
+    assert inset is not None
+    view = inset.find(f"{SVG}svg")
+    use = view.find(f"{SVG}use")
+    assert use is not None and use.get("href") == "#map-layers" and root.find(f".//*[@id='map-layers']") is not None
+    x, y, w, h = (float(view.get(k, 0)) for k in ("x", "y", "width", "height"))
+    vx, vy, vw, vh = (float(v) for v in view.get("viewBox", "").split())
+    scale = w / vw
+    assert abs(scale - h / vh) < 0.01
+    assert R * scale >= 10 and R * scale >= 2 * R * width / box[2] * 0.8  # units and labels (7 map units) readable
+    geometry = load_geometry("standard")
+    for pid in ("bel", "hol", "den"):  # each unit there is whole in the inset
+        px, py = geometry.provinces[pid].unit
+        assert vx + R <= px <= vx + vw - R and vy + R <= py <= vy + vh - R, pid
+    total = [float(v) for v in root.get("viewBox", "").split()]
+    assert 0 <= x and x + w <= total[2] and 0 <= y and y + h <= total[3]
+    map_height = float(root.find(f"{SVG}svg").get("height", 0))
+    if y < map_height:  # drawn over the map: over no unit
+        for uid, (ux, uy) in _units_in_pixels(root):
+            assert not (x - R <= ux <= x + w + R and y - R <= uy <= y + h + R), uid
+    legend = root.find(f".//{SVG}g[@id='legend']")
+    assert legend is not None and float(legend.get("transform", "").split()[1].rstrip(")")) >= y + h
+    # the frame on the map is the part the inset shows
+    frame = root.find(f".//*[@id='inset-frame']")
+    assert frame is not None and [float(frame.get(k, 0)) for k in ("x", "y", "width", "height")] == [vx, vy, vw, vh]
+
+
+def test_no_inset_where_units_are_readable(pictures):
+    for name, _, root in pictures[:40]:
+        box, width = _map_box(root)
+        if R * width / box[2] >= 10:
+            assert root.find(f".//*[@id='inset']") is None, name
+    state = dipsat.load_variant("standard").initial_state()
+    assert 'id="inset"' not in svg.board(state, size=2400)  # the whole map, large enough
+    assert 'id="inset"' not in svg.board(state.with_(units=()))  # nothing in a small province

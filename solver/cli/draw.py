@@ -18,7 +18,11 @@ from ..printers import pictures
 from ..printers.pictures import FORMATS, PictureError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..orders import Order
     from ..results import PhaseResult
+    from .positions import _Position
     from ..state import State
 
 
@@ -111,7 +115,7 @@ def draw_command(position: str | None, orders_path: str | None, case_id: str | N
 
     position, orders_path = _position_arguments(position, orders_path, initial)
     with _input_or_exit():
-        phase = _result_phase(position) if results and not initial and case_id is None else None
+        phase = _result_phase(position) if results and position and not initial and case_id is None else None
         pos = _initial_position(variant_name) if initial else phase or _load_position(position, case_id)
         orders, rejected = _read_orders(orders_path, pos.state) if orders_path is not None else (
             pos.orders or [], pos.rejected)
@@ -132,7 +136,7 @@ def draw_command(position: str | None, orders_path: str | None, case_id: str | N
     write_picture(text, fmt, output)
 
 
-def _result_phase(path: str):
+def _result_phase(path: str) -> _Position | None:
     """A dipsat JSON result as the phase it judged (its ``before`` state, its orders in the order
     given, its rules), for --results; None for any other file (read as a position)."""
     import json
@@ -156,7 +160,7 @@ def _result_phase(path: str):
     return _json_position(path, json.dumps(state))
 
 
-def _adjudicated(pos, orders, profile: str | None) -> PhaseResult:
+def _adjudicated(pos: _Position, orders: Sequence[Order], profile: str | None) -> PhaseResult:
     """--results: the phase adjudicated as `dipsat adjudicate` does it."""
     from ..adjudicator import adjudicate
     from ..rules import Rules, RulesError
@@ -168,7 +172,7 @@ def _adjudicated(pos, orders, profile: str | None) -> PhaseResult:
     return adjudicate(pos.state, orders, rules, pos.silent)
 
 
-def _area(text: str | None, crop: bool):
+def _area(text: str | None, crop: bool) -> str | list[str] | None:
     if text is None:
         return "auto" if crop else None
     if text in ("full", "auto"):

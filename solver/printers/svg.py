@@ -15,6 +15,11 @@ phases. A legend says what each mark means. Every element carries an id or class
 (``unit-england-F-lon``, ``order-move-lon-nth`` with classes ``order move failed bounced``)
 so that programs and tests can find it. Same input, same bytes.
 
+The map's layers are in ``<g id="map-layers">``; when the picture is too small to read the
+units of small provinces (the whole map at its default width), an inset (``id="inset"``, class
+``inset``) magnifies them in a corner, and ``id="inset-frame"`` outlines the part it shows
+(:mod:`dipsat.printers.inset`).
+
 The map is drawn from the geometry in ``maps/<map>.geometry.json`` (our own data, see
 ``scripts/make_geometry.py``).
 """
@@ -29,6 +34,7 @@ from xml.sax.saxutils import escape
 
 from ..board import Location, PhaseKind, Unit, UnitKind
 from ..maps.geometry import Geometry, load_geometry
+from .inset import inset_svg, plan
 from .placement import label_box, place_dislodged, place_label, sea_route, square
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                      Waive, order_power)
@@ -37,20 +43,10 @@ from ..state import State
 
 Point = tuple[float, float]
 
-POWER_COLOURS: dict[str, str] = {
-    # standard
-    "Austria": "#c8312b", "England": "#2b3f9e", "France": "#3d9be0", "Germany": "#5a5a5a",
-    "Italy": "#2f9a3c", "Russia": "#8a4fb5", "Turkey": "#e8c21c",
-    # Modern (France, Germany, Italy, Russia, Turkey as above)
-    "Britain": "#2b3f9e", "Egypt": "#1aa39a", "Poland": "#e05fa3", "Spain": "#e8862a", "Ukraine": "#9a6b3c",
-}
-"""Default colour of each power (``colours=`` overrides)."""
-_SPARE = ("#b5651d", "#4b8f8c", "#9c2f6e", "#6f7d1e", "#3f5a8a")
+from .palette import IMPASSABLE, LAND, OFFBOARD, SEA, SPARE as _SPARE, shade  # noqa: F401
+from .palette import POWER_COLOURS as POWER_COLOURS  # (dipsat.svg.POWER_COLOURS)
+from .palette import mix as _mix
 
-LAND = "#efe6cc"
-SEA = "#b7d5ea"
-IMPASSABLE = "#9b9b9b"
-OFFBOARD = "#dcdbd2"
 BORDER = "#6e6a60"
 INK = "#222222"
 FAILED = "#d0141b"
@@ -105,12 +101,6 @@ def _f(v: float) -> str:
     """A coordinate: one decimal, no trailing zero (deterministic text)."""
     text = f"{v:.1f}"
     return text[:-2] if text.endswith(".0") else text
-
-
-def _mix(colour: str, other: str, t: float) -> str:
-    a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(other[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x * t + y * (1 - t)):02x}" for x, y in zip(a, b))
 
 
 def _ink_on(colour: str) -> str:
@@ -571,8 +561,10 @@ class _Painter:
                 classes += " closed"
                 self.used.add("closed")
             elif owner is not None and prov.centre:
-                fill = _mix(self.colours.get(owner, LAND), LAND, 0.28)
+                fill = shade(self.colours.get(owner, LAND))
                 classes += f" owner-{_slug(owner)}"
+                if self._overlaps(shape.bounds):
+                    self.used.add("shade")
             out.append(f'<path id="province-{pid}" class="{classes}" d="{shape.path}" fill="{fill}" '
                        f'stroke="{BORDER}" stroke-width="{width}" fill-rule="evenodd"/>')
         for pid, shape in geo.impassable.items():
@@ -755,16 +747,27 @@ class _Painter:
         legend_rows = self._legend_rows() if legend else []
         caption = title if title is not None else str(self.state.phase)
         band = _legend_height(legend_rows, width) + 16 * len(self.notes) if legend else 0
+        drawn = [*self.state.units, *self.dislodged]
+        inset = plan(box, width, height, self.r, {u.province: self._unit_point(u) for u in drawn},
+                     {pid: shape.bounds for pid, shape in self.geo.provinces.items()},
+                     [self._unit_point(u) for u in drawn])
+        over, frame = inset_svg(inset, self.r * 0.2, INK, _f) if inset is not None else ("", "")
+        below = inset.band if inset is not None else 0  # an inset below the map
+        band += below
         out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="dipsat-board" width="{width}" '
                f'height="{height + band}" viewBox="0 0 {width} {height + band}" '
                f'data-variant="{escape(self.state.variant.name)}" data-phase="{self.state.phase.short}" '
                f'font-family="DejaVu Sans, Verdana, Arial, sans-serif">',
                f'<svg class="map" x="0" y="0" width="{width}" height="{height}" '
                f'viewBox="{_f(x0)} {_f(y0)} {_f(w)} {_f(h)}" preserveAspectRatio="xMidYMid slice">',
-               self._defs(), '<g class="provinces">', *provinces, '</g>', '<g class="centres">', *centres, '</g>',
-               '<g class="orders">', *self.marks, '</g>', '<g class="units">', *units, '</g>', '</svg>']
+               self._defs(), '<g id="map-layers">', '<g class="provinces">', *provinces, '</g>', '<g class="centres">',
+               *centres, '</g>', '<g class="orders">', *self.marks, '</g>', '<g class="units">', *units, '</g>', '</g>',
+               *([frame] if frame else []), '</svg>', *([over] if over else [])]
+        if below:
+            out.insert(-1 if over else len(out), f'<rect class="inset-band" x="0" y="{height}" width="{width}" '
+                                                 f'height="{below}" fill="#ffffff"/>')
         if legend:
-            out.append(_legend(legend_rows, width, height, caption, self.notes))
+            out.append(_legend(legend_rows, width, height + below, caption, self.notes))
         out.append('</svg>')
         return "\n".join(out) + "\n"
 
@@ -777,8 +780,11 @@ class _Painter:
         return x0 <= p[0] <= x0 + w and y0 <= p[1] <= y0 + h
 
     def _legend_rows(self) -> list[tuple[str, str]]:
+        """The legend's entries: each power with units or centres (its unit colour on its shade),
+        then the marks used."""
+        owners = set(self.state.owner_of.values())
         rows = [(f"power {c}", p) for p, c in self.colours.items()
-                if any(u.power == p for u in [*self.state.units, *self.dislodged])]
+                if p in owners or any(u.power == p for u in [*self.state.units, *self.dislodged])]
         for key, text in _LEGEND:
             if key in self.used:
                 rows.append((key, text))
@@ -791,6 +797,7 @@ _LEGEND = [
     ("unit W", "wing"),
     ("centre owned", "supply centre (its owner's colour)"),
     ("centre unowned", "supply centre owned by nobody"),
+    ("shade", "shaded: its centre's owner"),
     ("impassable", "impassable"),
     ("closed", "closed (a neutral power's home country)"),
     ("hold", "hold (ring around the unit)"),
@@ -862,9 +869,10 @@ def _legend(rows: list[tuple[str, str]], width: int, top: int, caption: str, not
 
 
 def _legend_symbol(key: str) -> str:
-    if key.startswith("power "):
+    if key.startswith("power "):  # the power's shade, its unit colour on it
         colour = key.split(" ", 1)[1]
-        return f'<circle cx="12" cy="8" r="7" fill="{colour}" stroke="{INK}" stroke-width="1"/>'
+        return (f'<rect class="shade" x="0" y="0" width="24" height="16" fill="{shade(colour)}" stroke="{BORDER}" '
+                f'stroke-width="0.5"/><circle cx="12" cy="8" r="5.5" fill="{colour}" stroke="{INK}" stroke-width="1"/>')
     line = f'<path d="M2 8L22 8" stroke="{INK}" stroke-width="2.5" fill="none"/>'
     head = f'<path d="M18 3L25 8L18 13Z" fill="{INK}"/>'
     cross = f'<path d="M7 3L17 13M7 13L17 3" stroke="{FAILED}" stroke-width="2.5"/>'
@@ -877,6 +885,8 @@ def _legend_symbol(key: str) -> str:
                   f'{_legend_letter("W")}',
         "centre owned": f'<circle cx="12" cy="8" r="5" fill="{LEGEND_OWNED}" stroke="{INK}" stroke-width="2"/>',
         "centre unowned": f'<circle cx="12" cy="8" r="5" fill="#ffffff" stroke="{INK}" stroke-width="2"/>',
+        "shade": f'<rect x="2" y="1" width="20" height="14" fill="{shade(LEGEND_OWNED)}" stroke="{BORDER}"/>'
+                 f'<circle cx="12" cy="8" r="4" fill="{LEGEND_OWNED}" stroke="{INK}" stroke-width="1.5"/>',
         "impassable": f'<rect x="2" y="1" width="20" height="14" fill="{IMPASSABLE}" stroke="{BORDER}"/>',
         "closed": f'<rect x="2" y="1" width="20" height="14" fill="{IMPASSABLE}" stroke="{BORDER}"/>',
         "move": line + head,
