@@ -148,7 +148,8 @@ def _overlap(a, b) -> bool:
 
 
 def test_no_label_is_under_a_unit(pictures):
-    checked = 0
+    geometry = load_geometry("standard")
+    checked = leaders = 0
     for name, _, root in pictures:
         labels = _label_boxes(root)
         for group in root.iter(f"{SVG}g"):
@@ -158,7 +159,17 @@ def test_no_label_is_under_a_unit(pictures):
             for pid, label in labels.items():
                 assert not _overlap(label, box), (name, pid, group.get("id"))
             checked += 1
-    assert checked > 500
+        for pid, (x0, y0, x1, y1) in labels.items():  # in its province, or with a line to it
+            if not contains(geometry.provinces[pid].outline, ((x0 + x1) / 2, (y0 + y1) / 2)):
+                leader = root.find(f".//{SVG}path[@id='label-leader-{pid}']")
+                assert leader is not None, (name, pid)
+                end = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", leader.get("d", ""))][-2:]
+                assert contains(geometry.provinces[pid].outline, tuple(end)), (name, pid)
+                leaders += 1
+    assert checked > 500 and 0 < leaders < checked / 20
+    # 6.H.12's retreat: Liverpool holds the Russian army, the dislodged English one and a centre
+    root = next(root for name, _, root in pictures if name == "6.H.12.retreat")
+    assert root.find(f".//{SVG}path[@id='label-leader-lvp']") is not None
     # the ones issue 17 names: nwy, ska, lvp
     state = dipsat.load_variant("standard").initial_state()
     units = (dipsat.Unit("England", dipsat.UnitKind.ARMY, dipsat.Location("nwy")),

@@ -56,12 +56,14 @@ def _ring(step: float, steps: int) -> list[Point]:
     return out
 
 
-def place_label(shape: Shape, text: str, size: float, taken: Sequence[Box], labels: Sequence[Box] = ()) -> Point:
+def place_label(shape: Shape, text: str, size: float, taken: Sequence[Box], labels: Sequence[Box] = (),
+                land: Sequence[Shape] = ()) -> Point:
     """Where the label `text` of `shape` goes: its own point if that is clear of every box
     `taken` (units, centres), else the nearest point whose text box is inside the province and
     clear of `taken` and of the other `labels`; else the nearest such point with its middle
-    inside; else one clear of `taken` only; else the nearest clear point (beside a province too
-    small for both); else its own point."""
+    inside; else one clear of `taken` only; else (a province too small for its units and its
+    label) the nearest clear point outside every other province of `land`, else the nearest
+    clear point; else its own point. A label outside its province needs a leader line to it."""
     home = shape.label
     if not any(overlaps(label_box(text, home, size), t) for t in taken):
         return home
@@ -78,6 +80,7 @@ def place_label(shape: Shape, text: str, size: float, taken: Sequence[Box], labe
     for test in (lambda p: clear(p) and _box_inside(shape, label_box(text, p, size)),
                  lambda p: clear(p) and contains(shape.outline, p),
                  lambda p: marks_clear(p) and contains(shape.outline, p),
+                 lambda p: clear(p) and not any(o is not shape and contains(o.outline, p) for o in land),
                  marks_clear):  # a province too small for its label and its units: just beside them
         for p in candidates:
             if test(p):

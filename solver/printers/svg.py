@@ -18,7 +18,8 @@ so that programs and tests can find it. Same input, same bytes.
 The map's layers are in ``<g id="map-layers">``; when the picture is too small to read the
 units of small provinces (the whole map at its default width), an inset (``id="inset"``, class
 ``inset``) magnifies them in a corner, and ``id="inset-frame"`` outlines the part it shows
-(:mod:`dipsat.printers.inset`).
+(:mod:`dipsat.printers.inset`). A label that has no room in its province beside its units
+stands beside it with a line to it (``label-leader-<province>``, class ``label-leader``).
 
 The map is drawn from the geometry in ``maps/<map>.geometry.json`` (our own data, see
 ``scripts/make_geometry.py``).
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from ..board import Location, PhaseKind, Unit, UnitKind
-from ..maps.geometry import Geometry, load_geometry
+from ..maps.geometry import Geometry, contains, load_geometry
 from .inset import inset_svg, plan
 from .placement import label_box, place_dislodged, place_label, sea_route, square
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
@@ -602,6 +603,11 @@ class _Painter:
                 if not self._in_view((x, y)):
                     continue
                 texts.append(f'<text x="{_f(x)}" y="{_f(y + self.r * 0.35)}">{pid}</text>')
+                shape = geo.provinces[pid]
+                if not contains(shape.outline, (x, y)):  # beside a crowded province: a line to it
+                    a, b = _toward((x, y), shape.label, self.r * 0.8), shape.label
+                    texts.append(f'<path id="label-leader-{pid}" class="label-leader" d="M{_f(a[0])} {_f(a[1])}'
+                                 f'L{_f(b[0])} {_f(b[1])}" stroke="#4a463c" stroke-width="{_f(self.r * 0.1)}"/>')
             for pid, shape in geo.impassable.items():
                 x, y = shape.label
                 texts.append(f'<text x="{_f(x)}" y="{_f(y + self.r * 0.35)}" fill="#555555">{pid}</text>')
@@ -619,9 +625,10 @@ class _Painter:
         taken += [square(self._at(o.location), r * 1.1) for o in self.given if isinstance(o, Build)]
         taken += [square(s.centre, r * 0.6) for s in self.geo.provinces.values() if s.centre is not None]
         points = {pid: shape.label for pid, shape in self.geo.provinces.items()}
+        land = [shape for pid, shape in self.geo.provinces.items() if not self.map.provinces[pid].is_sea]
         for pid, shape in self.geo.provinces.items():
             others = [label_box(o, p, r) for o, p in points.items() if o != pid]
-            points[pid] = place_label(shape, pid, r, taken, others)
+            points[pid] = place_label(shape, pid, r, taken, others, land)
         return points
 
     def _centres(self) -> list[str]:
@@ -780,9 +787,10 @@ class _Painter:
         return x0 <= p[0] <= x0 + w and y0 <= p[1] <= y0 + h
 
     def _legend_rows(self) -> list[tuple[str, str]]:
-        """The legend's entries: each power with units or centres (its unit colour on its shade),
-        then the marks used."""
-        owners = set(self.state.owner_of.values())
+        """The legend's entries: each power with units, or centres in view (its unit colour on its
+        shade), then the marks used."""
+        owners = {owner for pid, owner in self.state.owner_of.items()  # of the centres in view
+                  if pid in self.geo.provinces and self._in_view(self.geo.provinces[pid].centre or (-1.0, -1.0))}
         rows = [(f"power {c}", p) for p, c in self.colours.items()
                 if p in owners or any(u.power == p for u in [*self.state.units, *self.dislodged])]
         for key, text in _LEGEND:
