@@ -41,19 +41,23 @@ def overlaps(a: Box, b: Box) -> bool:
 
 def _box_inside(shape: Shape, box: Box) -> bool:
     x0, y0, x1, y1 = box
+    sx0, sy0, sx1, sy1 = shape.bounds
+    if x0 < sx0 or y0 < sy0 or x1 > sx1 or y1 > sy1:
+        return False
     xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
     return all(contains(shape.outline, p) for p in
-               ((x0, y0), (x1, y0), (x0, y1), (x1, y1), (xm, y0), (xm, y1), (x0, ym), (x1, ym), (xm, ym)))
+               ((xm, ym), (x0, y0), (x1, y0), (x0, y1), (x1, y1), (xm, y0), (xm, y1), (x0, ym), (x1, ym)))
 
 
-def _ring(step: float, steps: int) -> list[Point]:
+@functools.lru_cache(maxsize=64)
+def _ring(step: float, steps: int) -> tuple[Point, ...]:
     """Offsets by distance (nearest first), then by direction (from straight up, clockwise)."""
     out = []
     for i in range(1, steps + 1):
         for k in range(_DIRECTIONS):
             angle = 2 * math.pi * k / _DIRECTIONS
             out.append((math.sin(angle) * step * i, -math.cos(angle) * step * i))
-    return out
+    return tuple(out)
 
 
 def place_label(shape: Shape, text: str, size: float, taken: Sequence[Box], labels: Sequence[Box] = (),
@@ -67,7 +71,10 @@ def place_label(shape: Shape, text: str, size: float, taken: Sequence[Box], labe
     home = shape.label
     if not any(overlaps(label_box(text, home, size), t) for t in taken):
         return home
-    boxes = [*taken, *labels]
+    reach = 24 * size * 0.5 + size * len(text)  # the farthest a candidate's box goes
+    around = (home[0] - reach, home[1] - reach, home[0] + reach, home[1] + reach)
+    taken = [t for t in taken if overlaps(t, around)]
+    boxes = [*taken, *(b for b in labels if overlaps(b, around))]
 
     def clear(p: Point) -> bool:
         box = label_box(text, p, size)

@@ -36,7 +36,7 @@ from xml.sax.saxutils import escape
 from ..board import Location, PhaseKind, Unit, UnitKind
 from ..maps.geometry import Geometry, contains, load_geometry
 from .inset import inset_svg, plan
-from .placement import label_box, place_dislodged, place_label, sea_route, square
+from .placement import label_box, overlaps, place_dislodged, place_label, sea_route, square
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                      Waive, order_power)
 from ..results import OrderResult, PhaseResult
@@ -627,6 +627,8 @@ class _Painter:
         points = {pid: shape.label for pid, shape in self.geo.provinces.items()}
         land = [shape for pid, shape in self.geo.provinces.items() if not self.map.provinces[pid].is_sea]
         for pid, shape in self.geo.provinces.items():
+            if not any(overlaps(label_box(pid, shape.label, r), t) for t in taken):
+                continue  # where it is
             others = [label_box(o, p, r) for o, p in points.items() if o != pid]
             points[pid] = place_label(shape, pid, r, taken, others, land)
         return points
