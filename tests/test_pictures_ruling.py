@@ -359,3 +359,14 @@ def test_no_inset_where_units_are_readable(pictures):
     state = dipsat.load_variant("standard").initial_state()
     assert 'id="inset"' not in svg.board(state, size=2400)  # the whole map, large enough
     assert 'id="inset"' not in svg.board(state.with_(units=()))  # nothing in a small province
+
+
+@pytest.mark.parametrize("name", ["standard", "modern"])
+def test_the_whole_map_at_its_default_width_has_units_of_eight_pixels_or_more(name):
+    state = dipsat.load_variant(name).initial_state()
+    root = ET.fromstring(svg.board(state))
+    box, width = _map_box(root)
+    r = 42.0 / load_geometry(name).km_per_unit
+    assert r * width / box[2] >= svg.FULL_RADIUS >= 8
+    assert width == 1000 if name == "standard" else width > 1000
+    assert root.find(f".//{SVG}g[@id='inset']") is not None  # and the small provinces magnified

@@ -146,6 +146,9 @@ class _Drawn:
 
 MIN_SIZE, MAX_SIZE = 64, 8192
 """The widths in pixels a picture may have."""
+FULL_RADIUS = 8.0
+"""The least radius in pixels of a unit on the whole map at its default width (the standard
+map's at 1000 pixels: 8.4; small provinces get an inset, :mod:`dipsat.printers.inset`)."""
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
@@ -164,7 +167,8 @@ def board(state: State | None = None, *, result: PhaseResult | None = None,
         and orders touch plus a margin (a corner of the map, as DATC diagrams show it), or province
         ids (an iterable, or one string of ids separated by commas).
     :param size: the picture's width in pixels, :data:`MIN_SIZE` to :data:`MAX_SIZE` (default 1000
-        for the whole map, 760 for a corner).
+        for the whole map, wider for a map whose units would be smaller than :data:`FULL_RADIUS`
+        pixels, 760 for a corner).
     :param legend: add a legend of the marks used, with the title.
     :param labels: write the province abbreviations.
     :param title: the legend's title (default: the phase).
@@ -603,11 +607,12 @@ class _Painter:
                 if not self._in_view((x, y)):
                     continue
                 texts.append(f'<text x="{_f(x)}" y="{_f(y + self.r * 0.35)}">{pid}</text>')
-                shape = geo.provinces[pid]
-                if not contains(shape.outline, (x, y)):  # beside a crowded province: a line to it
-                    a, b = _toward((x, y), shape.label, self.r * 0.8), shape.label
-                    texts.append(f'<path id="label-leader-{pid}" class="label-leader" d="M{_f(a[0])} {_f(a[1])}'
-                                 f'L{_f(b[0])} {_f(b[1])}" stroke="#4a463c" stroke-width="{_f(self.r * 0.1)}"/>')
+                own = geo.provinces[pid]
+                if not contains(own.outline, (x, y)):  # beside a crowded province: a line to it
+                    start, end = _toward((x, y), own.label, self.r * 0.8), own.label
+                    texts.append(f'<path id="label-leader-{pid}" class="label-leader" d="M{_f(start[0])} '
+                                 f'{_f(start[1])}L{_f(end[0])} {_f(end[1])}" stroke="#4a463c" '
+                                 f'stroke-width="{_f(self.r * 0.1)}"/>')
             for pid, shape in geo.impassable.items():
                 x, y = shape.label
                 texts.append(f'<text x="{_f(x)}" y="{_f(y + self.r * 0.35)}" fill="#555555">{pid}</text>')
@@ -748,7 +753,7 @@ class _Painter:
             title: str | None) -> str:
         self.box = box
         x0, y0, w, h = box
-        width = size or (1000 if w > self.geo.width / 2 else 760)
+        width = size or (self._full_width(w) if w > self.geo.width / 2 else 760)
         height = round(width * h / w)
         provinces = self._provinces(labels)
         centres = self._centres()
@@ -779,6 +784,11 @@ class _Painter:
             out.append(_legend(legend_rows, width, height + below, caption, self.notes))
         out.append('</svg>')
         return "\n".join(out) + "\n"
+
+    def _full_width(self, w: float) -> int:
+        """The default width of (most of) the whole map: 1000 pixels, or wider for a map whose
+        units would be less than :data:`FULL_RADIUS` pixels across their radius (Modern)."""
+        return max(1000, math.ceil(w * FULL_RADIUS / self.r / 10) * 10)
 
     def _overlaps(self, bounds: tuple[float, float, float, float]) -> bool:
         x0, y0, w, h = self.box
