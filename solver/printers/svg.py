@@ -676,11 +676,10 @@ class _Painter:
                        f'{self._unit_symbol(p, self.colours.get(unit.power, "#ffffff"), unit.kind.value)}</g>')
         for unit, p in sorted(self.dislodged.items(), key=lambda kv: (kv[0].location, kv[0].power)):
             options = self.retreat_options.get(unit, ())
-            home = self._at(unit.location)
             lines = []
             for loc in options:
                 q = self._at(loc)
-                a, b = _toward(home, q, self.r * 1.2), _toward(q, home, self.r * 0.6)
+                a, b = _toward(p, q, self.r * 1.4), _toward(q, p, self.r * 0.6)  # from the unit as drawn
                 lines.append(f'<path id="retreat-option-{_loc_id(unit.location)}-{_loc_id(loc)}" class="retreat-option" '
                              f'd="M{_f(a[0])} {_f(a[1])}L{_f(b[0])} {_f(b[1])}" stroke="{OPTION}" '
                              f'stroke-width="{_f(self.r * 0.14)}" stroke-dasharray="{_f(self.r * 0.2)} {_f(self.r * 0.25)}" '
