@@ -82,8 +82,8 @@ AREA_HELP = ("auto: the provinces the units and orders touch (default for case f
 area_option = click.option("--area", default=None, metavar="auto|full|IDS", help=AREA_HELP)
 """--area of the commands that draw (draw, adjudicate --format svg|png)."""
 size_option = click.option("--size", type=click.IntRange(64, 8192), default=None,
-                           help="Width of a picture in pixels (64 to 8192; default 760 for a corner, 1000 for the whole map, "
-                                "wider for a map whose units would be smaller, such as Modern).")
+                           help="Width of a picture in pixels (64 to 8192; default 760 for a corner, 1000 for the "
+                                "whole map, wider for a map whose units would be smaller, such as Modern).")
 
 
 @click.command("draw")

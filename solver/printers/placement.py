@@ -95,6 +95,20 @@ def place_label(shape: Shape, text: str, size: float, taken: Sequence[Box], labe
     return home
 
 
+def place_labels(geo: Geometry, size: float, taken: Sequence[Box], land: set[str]) -> dict[str, Point]:
+    """Where each province's label (its id, font `size`) goes: its own point where that is
+    clear of the boxes `taken` (units, centres), else :func:`place_label` (`land`: the ids of
+    land provinces, where another's label never goes)."""
+    points = {pid: shape.label for pid, shape in geo.provinces.items()}
+    shapes = [shape for pid, shape in geo.provinces.items() if pid in land]
+    for pid, shape in geo.provinces.items():
+        if not any(overlaps(label_box(pid, shape.label, size), t) for t in taken):
+            continue  # where it is
+        others = [label_box(o, p, size) for o, p in points.items() if o != pid]
+        points[pid] = place_label(shape, pid, size, taken, others, shapes)
+    return points
+
+
 def place_dislodged(shape: Shape, home: Point, attacker: Point | None, r: float,
                     taken: Sequence[Box] = ()) -> Point:
     """Where a dislodged unit is drawn: inside its own province (`shape`), clear of the unit that

@@ -36,7 +36,7 @@ from xml.sax.saxutils import escape
 from ..board import Location, PhaseKind, Unit, UnitKind
 from ..maps.geometry import Geometry, contains, load_geometry
 from .inset import inset_svg, plan
-from .placement import label_box, overlaps, place_dislodged, place_label, sea_route, square
+from .placement import place_dislodged, place_labels, sea_route, square
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                      Waive, order_power)
 from ..results import OrderResult, PhaseResult
@@ -516,7 +516,8 @@ class _Painter:
                 left.discard(nxt[0])
                 here = nxt[0]
             path = [move.unit.province, *chain, move.dest.province]
-            fleets = [self._unit_point(u) if (u := self.state.unit_at(sea)) else self._at(Location(sea)) for sea in chain]
+            fleets = [self._unit_point(u) if (u := self.state.unit_at(sea)) else self._at(Location(sea))
+                      for sea in chain]
             out.append(sea_route(self.geo, path, [src, *fleets, dst])[1:-1])
         return out
 
@@ -629,14 +630,8 @@ class _Painter:
         taken += [square(p, r * 1.4) for p in self.dislodged.values()]
         taken += [square(self._at(o.location), r * 1.1) for o in self.given if isinstance(o, Build)]
         taken += [square(s.centre, r * 0.6) for s in self.geo.provinces.values() if s.centre is not None]
-        points = {pid: shape.label for pid, shape in self.geo.provinces.items()}
-        land = [shape for pid, shape in self.geo.provinces.items() if not self.map.provinces[pid].is_sea]
-        for pid, shape in self.geo.provinces.items():
-            if not any(overlaps(label_box(pid, shape.label, r), t) for t in taken):
-                continue  # where it is
-            others = [label_box(o, p, r) for o, p in points.items() if o != pid]
-            points[pid] = place_label(shape, pid, r, taken, others, land)
-        return points
+        land = {pid for pid in self.geo.provinces if not self.map.provinces[pid].is_sea}
+        return place_labels(self.geo, r, taken, land)
 
     def _centres(self) -> list[str]:
         from ..adjustments import blockaded_centres
