@@ -16,6 +16,7 @@ from .. import __version__
 from ..errors import DipsatError
 from ..runners.runtime import tune_for_batches
 from ..rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Profile, Rules, RulesError
+from .draw import area_option, size_option
 from .positions import _initial_position, _input_or_exit, _load_position, _orders_position, _Position, \
     _position_arguments, _read_orders, _Unreadable, _warn
 
@@ -188,6 +189,8 @@ def _wrapped(head: str, text: str, width: int = 100) -> list[str]:
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "case", "svg", "png"]), default="text",
               show_default=True, help="text for people, json (dipsat/1, docs/json.md) for programs, case for other "
                                       "adjudicators, svg or png for a picture of the board with every result.")
+@area_option
+@size_option
 @click.option("-o", "--output", metavar="FILE", help="Write to FILE instead of standard output.")
 @click.option("--explain", is_flag=True, help="For each order, the decisive facts: strengths, supports, cuts, routes, rules.")
 @click.option("--all", "show_all", is_flag=True,
@@ -198,8 +201,9 @@ def _wrapped(head: str, text: str, width: int = 100) -> list[str]:
 @click.option("--strict", is_flag=True, help="An order line that cannot be read is an error (exit status 1), "
                                             "not left out.")
 def adjudicate_command(position: str | None, orders_path: str | None, case_id: str | None, phase_name: str | None,
-                       initial: bool, from_orders: bool, variant_name: str, profile: str | None, overrides: tuple[str, ...], fmt: str,
-                       explain: bool, show_all: bool, compare: str | None, output: str | None, strict: bool) -> None:
+                       initial: bool, from_orders: bool, variant_name: str, profile: str | None,
+                       overrides: tuple[str, ...], fmt: str, explain: bool, show_all: bool, compare: str | None,
+                       output: str | None, strict: bool, area: str | None = None, size: int | None = None) -> None:
     """Adjudicate one phase: POSITION plus orders in, every result and the new position out.
 
     POSITION is a case file (its first case, or --case ID; its ORDERS block is used
@@ -242,9 +246,11 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         sys.exit(1)
     result = adjudicate(pos.state, orders, rules, pos.silent)
     results = {name: adjudicate(pos.state, orders, r, pos.silent) for name, r in compared.items()}
+    if (area is not None or size is not None) and fmt not in ("svg", "png"):
+        raise click.UsageError("--area and --size are for a picture: --format svg or png")
     if fmt in ("svg", "png"):
         from .draw import result_picture, write_picture
-        write_picture(result_picture(result, pos.name, pos.crop), fmt, output)
+        write_picture(result_picture(result, pos.name, pos.crop, area, size), fmt, output)
         return
     out = io.StringIO() if output else sys.stdout
     if fmt == "json":

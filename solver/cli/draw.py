@@ -18,7 +18,11 @@ from ..printers import pictures
 from ..printers.pictures import FORMATS, PictureError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..orders import Order
     from ..results import PhaseResult
+    from .positions import _Position
     from ..state import State
 
 
@@ -52,18 +56,34 @@ def write_picture(text: str, fmt: str, output: str | None) -> None:
     sys.stdout.flush()
 
 
-def result_picture(result: PhaseResult, name: str, crop: bool) -> str:
+def result_picture(result: PhaseResult, name: str, crop: bool, area: str | None = None,
+                   size: int | None = None) -> str:
+    """The picture of a result; `area` as --area gives it (None: a corner for a case, else the map)."""
     try:
-        return pictures.result_picture(result, name, crop)
+        return pictures.result_picture(result, name, crop, _area(area, crop), size)
     except PictureError as exc:
         raise click.ClickException(str(exc)) from None
+    except ValueError as exc:
+        raise click.UsageError(f"--area: {exc}") from None
 
 
-def state_picture(state: State, name: str, crop: bool) -> str:
+def state_picture(state: State, name: str, crop: bool, area: str | None = None, size: int | None = None) -> str:
     try:
-        return pictures.state_picture(state, name, crop)
+        return pictures.state_picture(state, name, crop, _area(area, crop), size)
     except PictureError as exc:
         raise click.ClickException(str(exc)) from None
+    except ValueError as exc:
+        raise click.UsageError(f"--area: {exc}") from None
+
+
+AREA_HELP = ("auto: the provinces the units and orders touch (default for case files; in a retreat phase the "
+             "dislodged units and where they may go); full: the whole map (default otherwise); or province ids, "
+             "e.g. bur,mun,par.")
+area_option = click.option("--area", default=None, metavar="auto|full|IDS", help=AREA_HELP)
+"""--area of the commands that draw (draw, adjudicate --format svg|png)."""
+size_option = click.option("--size", type=click.IntRange(64, 8192), default=None,
+                           help="Width of a picture in pixels (64 to 8192; default 760 for a corner, 1000 for the "
+                                "whole map, wider for a map whose units would be smaller, such as Modern).")
 
 
 @click.command("draw")
@@ -73,26 +93,31 @@ def state_picture(state: State, name: str, crop: bool) -> str:
 @click.option("--initial", is_flag=True, help="The variant's initial position (then the only argument is ORDERS).")
 @click.option("--variant", "variant_name", default="standard", show_default=True, help="The variant of --initial.")
 @click.option("--no-orders", is_flag=True, help="Draw the position alone, without the case's ORDERS.")
-@click.option("--area", default=None, metavar="auto|full|IDS",
-              help="auto: the provinces the units and orders touch (default for case files); full: the whole "
-                   "map (default otherwise); or province ids, e.g. bur,mun,par.")
-@click.option("--size", type=click.IntRange(64, 8192), default=None, help="Width in pixels (64 to 8192).")
+@click.option("--results", is_flag=True,
+              help="Adjudicate the orders (under the case's or JSON result's rules, or --rules) and draw every "
+                   "result, as adjudicate --format svg does: e.g. draw RESULT.json --results.")
+@click.option("--rules", "profile", default=None, metavar="PROFILE", help="The rules of --results (e.g. 2000).")
+@area_option
+@size_option
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="svg", show_default=True)
 @click.option("-o", "--output", metavar="FILE", help="Write the picture to FILE (default: standard output).")
 def draw_command(position: str | None, orders_path: str | None, case_id: str | None, initial: bool,
-                 variant_name: str, no_orders: bool, area: str | None, size: int | None, fmt: str,
-                 output: str | None) -> None:
-    """Draw a position, alone or with orders (not adjudicated), as SVG or PNG.
+                 variant_name: str, no_orders: bool, results: bool, profile: str | None, area: str | None,
+                 size: int | None, fmt: str, output: str | None) -> None:
+    """Draw a position, alone or with orders (not adjudicated), or with --results every order's
+    result, as SVG or PNG.
 
     POSITION is read as `dipsat adjudicate` reads it: a case file (its first case, or --case
     ID; its ORDERS are drawn unless --no-orders or an ORDERS file is given) or a dipsat JSON
-    state. ORDERS is a file with one order per line, or - for stdin.
+    state or result (a result's position and orders; with --results, adjudicated again under
+    its rules: the same result). ORDERS is a file with one order per line, or - for stdin.
     """
     from .positions import _initial_position, _input_or_exit, _load_position, _position_arguments, _read_orders, _warn
 
     position, orders_path = _position_arguments(position, orders_path, initial)
     with _input_or_exit():
-        pos = _initial_position(variant_name) if initial else _load_position(position, case_id)
+        phase = _result_phase(position) if results and position and not initial and case_id is None else None
+        pos = _initial_position(variant_name) if initial else phase or _load_position(position, case_id)
         orders, rejected = _read_orders(orders_path, pos.state) if orders_path is not None else (
             pos.orders or [], pos.rejected)
     for line in rejected:
@@ -100,6 +125,9 @@ def draw_command(position: str | None, orders_path: str | None, case_id: str | N
     if no_orders:
         orders = []
     crop = not initial and not str(position).lower().endswith(".json")
+    if results:
+        write_picture(result_picture(_adjudicated(pos, orders, profile), pos.name, crop, area, size), fmt, output)
+        return
     chosen = _area(area, crop)
     title = f"{pos.name}: {pos.state.phase}" + (" (orders not adjudicated)" if orders else "")
     try:
@@ -109,13 +137,47 @@ def draw_command(position: str | None, orders_path: str | None, case_id: str | N
     write_picture(text, fmt, output)
 
 
-def _area(text: str | None, crop: bool):
+def _result_phase(path: str) -> _Position | None:
+    """A dipsat JSON result as the phase it judged (its ``before`` state, its orders in the order
+    given, its rules), for --results; None for any other file (read as a position)."""
+    import json
+
+    from .positions import _json_position, _read_text
+
+    if not path.lower().endswith(".json"):
+        return None
+    text = _read_text(path)
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None  # reported as the position's error
+    if not isinstance(data, dict) or data.get("type") != "result" or not isinstance(data.get("before"), dict):
+        return None
+    given = sorted((o for o in data.get("orders", []) if isinstance(o, dict) and "order" in o),
+                   key=lambda o: o.get("index", 0))
+    state = {"format": data.get("format"), "type": "state", **data["before"], "orders": [o["order"] for o in given]}
+    if "rules" in data:
+        state["rules"] = data["rules"]
+    return _json_position(path, json.dumps(state))
+
+
+def _adjudicated(pos: _Position, orders: Sequence[Order], profile: str | None) -> PhaseResult:
+    """--results: the phase adjudicated as `dipsat adjudicate` does it."""
+    from ..adjudicator import adjudicate
+    from ..rules import Rules, RulesError
+
+    try:
+        rules = Rules.parse([profile] if profile else list(pos.rule_words))
+    except RulesError as exc:
+        raise click.UsageError(f"--rules: {exc}") from None
+    return adjudicate(pos.state, orders, rules, pos.silent)
+
+
+def _area(text: str | None, crop: bool) -> str | list[str] | None:
     if text is None:
         return "auto" if crop else None
-    if text == "full":
-        return None
-    if text == "auto":
-        return "auto"
+    if text in ("full", "auto"):
+        return text
     return [p.strip().lower() for p in text.split(",") if p.strip()]
 
 

@@ -48,15 +48,27 @@ def board(*args, **kwargs) -> str:
         raise PictureError(str(exc)) from None
 
 
-def result_picture(result: PhaseResult, name: str, crop: bool) -> str:
-    """A phase with its orders and results (a corner of the map for a case)."""
+def result_picture(result: PhaseResult, name: str, crop: bool, area: Area = None, size: int | None = None) -> str:
+    """A phase with its orders and results (a corner of the map for a case; `area`, when
+    given, chooses the corner as :func:`dipsat.printers.svg.board` does; `size`: the width)."""
     title = f"{name}: {result.before.phase} (rules {result.rules})" if name else f"{result.before.phase} (rules {result.rules})"
-    return board(result=result, area="auto" if crop else None, title=title)
+    return board(result=result, area=_chosen(area, crop), size=size, title=title)
 
 
-def state_picture(state: State, name: str, crop: bool) -> str:
+def state_picture(state: State, name: str, crop: bool, area: Area = None, size: int | None = None) -> str:
     title = f"{name}: {state.phase}" if name else str(state.phase)
-    return board(state, area="auto" if crop else None, title=title)
+    return board(state, area=_chosen(area, crop), size=size, title=title)
+
+
+Area = str | Sequence[str] | None
+"""An ``area`` of :func:`dipsat.printers.svg.board`: ``auto``, ``full``, province ids, or None."""
+
+
+def _chosen(area: Area, crop: bool) -> Area:
+    """The area asked for, else a corner of the map (crop) or the whole map."""
+    if area is None:
+        return "auto" if crop else None
+    return area
 
 
 def case_pictures(directory: str, case_id: str, result: PhaseResult) -> list[Path]:

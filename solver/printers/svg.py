@@ -15,6 +15,12 @@ phases. A legend says what each mark means. Every element carries an id or class
 (``unit-england-F-lon``, ``order-move-lon-nth`` with classes ``order move failed bounced``)
 so that programs and tests can find it. Same input, same bytes.
 
+The map's layers are in ``<g id="map-layers">``; when the picture is too small to read the
+units of small provinces (the whole map at its default width), an inset (``id="inset"``, class
+``inset``) magnifies them in a corner, and ``id="inset-frame"`` outlines the part it shows
+(:mod:`dipsat.printers.inset`). A label that has no room in its province beside its units
+stands beside it with a line to it (``label-leader-<province>``, class ``label-leader``).
+
 The map is drawn from the geometry in ``maps/<map>.geometry.json`` (our own data, see
 ``scripts/make_geometry.py``).
 """
@@ -28,7 +34,9 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from ..board import Location, PhaseKind, Unit, UnitKind
-from ..maps.geometry import Geometry, load_geometry
+from ..maps.geometry import Geometry, contains, load_geometry
+from .inset import inset_svg, plan
+from .placement import place_dislodged, place_labels, sea_route, square
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                      Waive, order_power)
 from ..results import OrderResult, PhaseResult
@@ -36,20 +44,10 @@ from ..state import State
 
 Point = tuple[float, float]
 
-POWER_COLOURS: dict[str, str] = {
-    # standard
-    "Austria": "#c8312b", "England": "#2b3f9e", "France": "#3d9be0", "Germany": "#5a5a5a",
-    "Italy": "#2f9a3c", "Russia": "#8a4fb5", "Turkey": "#e8c21c",
-    # Modern (France, Germany, Italy, Russia, Turkey as above)
-    "Britain": "#2b3f9e", "Egypt": "#1aa39a", "Poland": "#e05fa3", "Spain": "#e8862a", "Ukraine": "#9a6b3c",
-}
-"""Default colour of each power (``colours=`` overrides)."""
-_SPARE = ("#b5651d", "#4b8f8c", "#9c2f6e", "#6f7d1e", "#3f5a8a")
+from .palette import IMPASSABLE, LAND, OFFBOARD, SEA, SPARE as _SPARE, shade  # noqa: F401
+from .palette import POWER_COLOURS as POWER_COLOURS  # (dipsat.svg.POWER_COLOURS)
+from .palette import mix as _mix
 
-LAND = "#efe6cc"
-SEA = "#b7d5ea"
-IMPASSABLE = "#9b9b9b"
-OFFBOARD = "#dcdbd2"
 BORDER = "#6e6a60"
 INK = "#222222"
 FAILED = "#d0141b"
@@ -106,12 +104,6 @@ def _f(v: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def _mix(colour: str, other: str, t: float) -> str:
-    a = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
-    b = [int(other[i:i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x * t + y * (1 - t)):02x}" for x, y in zip(a, b))
-
-
 def _ink_on(colour: str) -> str:
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
@@ -154,6 +146,9 @@ class _Drawn:
 
 MIN_SIZE, MAX_SIZE = 64, 8192
 """The widths in pixels a picture may have."""
+FULL_RADIUS = 8.0
+"""The least radius in pixels of a unit on the whole map at its default width (the standard
+map's at 1000 pixels: 8.4; small provinces get an inset, :mod:`dipsat.printers.inset`)."""
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
@@ -172,7 +167,8 @@ def board(state: State | None = None, *, result: PhaseResult | None = None,
         and orders touch plus a margin (a corner of the map, as DATC diagrams show it), or province
         ids (an iterable, or one string of ids separated by commas).
     :param size: the picture's width in pixels, :data:`MIN_SIZE` to :data:`MAX_SIZE` (default 1000
-        for the whole map, 760 for a corner).
+        for the whole map, wider for a map whose units would be smaller than :data:`FULL_RADIUS`
+        pixels, 760 for a corner).
     :param legend: add a legend of the marks used, with the title.
     :param labels: write the province abbreviations.
     :param title: the legend's title (default: the phase).
@@ -228,12 +224,12 @@ class _Painter:
         self.box = (0.0, 0.0, geometry.width, geometry.height)
         self.highlight: list[str] = []  # provinces outlined
         for d in state.dislodged:
-            self.dislodged[d.unit] = self._displaced(d.unit.location, d.attacker_origin)
+            self.dislodged[d.unit] = self._displaced(d.unit, d.attacker_origin)
         if result is not None and state.phase.kind is PhaseKind.MOVEMENT:
             from ..report import dislodged_report
             for info in dislodged_report(result):
                 unit = info.dislodged.unit
-                self.dislodged[unit] = self._displaced(unit.location, info.dislodged.attacker_origin)
+                self.dislodged[unit] = self._displaced(unit, info.dislodged.attacker_origin)
                 self.retreat_options[unit] = info.options
             self.standoffs = result.after.standoffs | result.standoffs
         elif state.phase.kind is PhaseKind.RETREAT:
@@ -242,21 +238,26 @@ class _Painter:
             rules = result.rules if result is not None else Rules.profile()
             for d in state.dislodged:
                 self.retreat_options[d.unit] = retreat_options(state, d, rules)
-        for unit in [*state.units, *self.dislodged]:
-            self.touched.add(unit.province)
+        retreating = state.phase.kind is PhaseKind.RETREAT and self.dislodged
+        for unit in self.dislodged if retreating else [*state.units, *self.dislodged]:
+            self.touched.add(unit.province)  # a retreat phase: its corner is the dislodged units'
         for options in self.retreat_options.values():
             self.touched |= {loc.province for loc in options}
 
     # --- geometry of marks ------------------------------------------------------------
 
-    def _displaced(self, loc: Location, attacker: str | None) -> Point:
-        """Where a dislodged unit is drawn: pushed away from its attacker (or up and right)."""
-        x, y = self.geo.unit_point(loc)
-        if attacker is not None and attacker in self.geo.provinces:
-            ax, ay = self.geo.provinces[attacker].unit
-            if (ax, ay) != (x, y):
-                return _toward((x, y), (2 * x - ax, 2 * y - ay), self.r * 1.6)
-        return x + self.r * 1.1, y - self.r * 1.1
+    def _displaced(self, unit: Unit, attacker: str | None) -> Point:
+        """Where a dislodged unit is drawn: inside its own province, off the place of the unit
+        that dislodged it, away from its attacker (:func:`~dipsat.printers.placement.place_dislodged`)."""
+        home = self.geo.unit_point(unit.location)
+        shape = self.geo.provinces.get(unit.province)
+        if shape is None:
+            return home[0] + self.r * 1.1, home[1] - self.r * 1.1
+        came = self.geo.provinces[attacker].unit if attacker is not None and attacker in self.geo.provinces else None
+        taken = [square(self._at(u.location), self.r * 1.1) for u in self.state.units if u != unit]
+        if shape.centre is not None:
+            taken.append(square(shape.centre, self.r * 0.6))
+        return place_dislodged(shape, home, came, self.r, taken)
 
     def _at(self, loc: Location) -> Point:
         return self.geo.unit_point(loc)
@@ -336,7 +337,7 @@ class _Painter:
             self.touched.add(dst_loc.province)
             dst = self._at(dst_loc)
             oid = self.ids(f"order-{kind}-{src_id}-{_loc_id(dst_loc)}")
-            routes = self._convoy_routes(order) if isinstance(order, Move) else []
+            routes = self._convoy_routes(order, src, dst) if isinstance(order, Move) else []
             points = [src, *(routes[0] if routes else []), dst]
             extra = ""
             for other in routes[1:]:  # another route through other fleets: a thinner line
@@ -489,9 +490,11 @@ class _Painter:
     def _target_unit(self, loc: Location) -> Unit | None:
         return self.state.unit_at(loc.province)
 
-    def _convoy_routes(self, move: Move) -> list[list[Point]]:
+    def _convoy_routes(self, move: Move, src: Point, dst: Point) -> list[list[Point]]:
         """The chains of convoying fleets an army's convoyed move passes (the shortest first),
-        each in order from the army to its destination."""
+        each in order from the army (at `src`) to its destination (`dst`): the fleets' points,
+        with a point on the border between two provinces in a row where a straight line would
+        cross land (:func:`~dipsat.printers.placement.sea_route`)."""
         if move.path:
             routes = [frozenset(move.path)]
         elif move.via_convoy or not self.map.can_move(UnitKind.ARMY, move.unit.location, move.dest) \
@@ -512,7 +515,10 @@ class _Painter:
                 chain.append(nxt[0])
                 left.discard(nxt[0])
                 here = nxt[0]
-            out.append([self._at(Location(sea)) for sea in chain])
+            path = [move.unit.province, *chain, move.dest.province]
+            fleets = [self._unit_point(u) if (u := self.state.unit_at(sea)) else self._at(Location(sea))
+                      for sea in chain]
+            out.append(sea_route(self.geo, path, [src, *fleets, dst])[1:-1])
         return out
 
     def _convoys(self, sea: str, move: Move) -> bool:
@@ -561,8 +567,10 @@ class _Painter:
                 classes += " closed"
                 self.used.add("closed")
             elif owner is not None and prov.centre:
-                fill = _mix(self.colours.get(owner, LAND), LAND, 0.28)
+                fill = shade(self.colours.get(owner, LAND))
                 classes += f" owner-{_slug(owner)}"
+                if self._overlaps(shape.bounds):
+                    self.used.add("shade")
             out.append(f'<path id="province-{pid}" class="{classes}" d="{shape.path}" fill="{fill}" '
                        f'stroke="{BORDER}" stroke-width="{width}" fill-rule="evenodd"/>')
         for pid, shape in geo.impassable.items():
@@ -596,16 +604,34 @@ class _Painter:
         if labels:
             size = _f(self.r * 1.0)
             texts = []
-            for pid, shape in geo.provinces.items():
-                x, y = shape.label
+            for pid, (x, y) in self._label_points().items():
                 if not self._in_view((x, y)):
                     continue
                 texts.append(f'<text x="{_f(x)}" y="{_f(y + self.r * 0.35)}">{pid}</text>')
+                own = geo.provinces[pid]
+                if not contains(own.outline, (x, y)):  # beside a crowded province: a line to it
+                    start, end = _toward((x, y), own.label, self.r * 0.8), own.label
+                    texts.append(f'<path id="label-leader-{pid}" class="label-leader" d="M{_f(start[0])} '
+                                 f'{_f(start[1])}L{_f(end[0])} {_f(end[1])}" stroke="#4a463c" '
+                                 f'stroke-width="{_f(self.r * 0.1)}"/>')
             for pid, shape in geo.impassable.items():
                 x, y = shape.label
                 texts.append(f'<text x="{_f(x)}" y="{_f(y + self.r * 0.35)}" fill="#555555">{pid}</text>')
             out.append(f'<g class="labels" font-size="{size}" text-anchor="middle" fill="#4a463c">{"".join(texts)}</g>')
         return out
+
+    def _label_points(self) -> dict[str, Point]:
+        """Where each province's label goes: where no unit, dislodged unit, build or centre is
+        (:func:`~dipsat.printers.placement.place_label`)."""
+        r = self.r
+        ringed = {o.unit.province for o in self.given if isinstance(o, (Hold, Convoy))}  # a ring of 1.6 r
+        taken = [square(self._at(u.location), r * (1.6 if u.province in ringed else 1.1))
+                 for u in self.state.units if u not in self.dislodged]
+        taken += [square(p, r * 1.4) for p in self.dislodged.values()]
+        taken += [square(self._at(o.location), r * 1.1) for o in self.given if isinstance(o, Build)]
+        taken += [square(s.centre, r * 0.6) for s in self.geo.provinces.values() if s.centre is not None]
+        land = {pid for pid in self.geo.provinces if not self.map.provinces[pid].is_sea}
+        return place_labels(self.geo, r, taken, land)
 
     def _centres(self) -> list[str]:
         from ..adjustments import blockaded_centres
@@ -645,11 +671,10 @@ class _Painter:
                        f'{self._unit_symbol(p, self.colours.get(unit.power, "#ffffff"), unit.kind.value)}</g>')
         for unit, p in sorted(self.dislodged.items(), key=lambda kv: (kv[0].location, kv[0].power)):
             options = self.retreat_options.get(unit, ())
-            home = self._at(unit.location)
             lines = []
             for loc in options:
                 q = self._at(loc)
-                a, b = _toward(home, q, self.r * 1.2), _toward(q, home, self.r * 0.6)
+                a, b = _toward(p, q, self.r * 1.4), _toward(q, p, self.r * 0.6)  # from the unit as drawn
                 lines.append(f'<path id="retreat-option-{_loc_id(unit.location)}-{_loc_id(loc)}" class="retreat-option" '
                              f'd="M{_f(a[0])} {_f(a[1])}L{_f(b[0])} {_f(b[1])}" stroke="{OPTION}" '
                              f'stroke-width="{_f(self.r * 0.14)}" stroke-dasharray="{_f(self.r * 0.2)} {_f(self.r * 0.25)}" '
@@ -722,7 +747,7 @@ class _Painter:
             title: str | None) -> str:
         self.box = box
         x0, y0, w, h = box
-        width = size or (1000 if w > self.geo.width / 2 else 760)
+        width = size or (self._full_width(w) if w > self.geo.width / 2 else 760)
         height = round(width * h / w)
         provinces = self._provinces(labels)
         centres = self._centres()
@@ -730,18 +755,34 @@ class _Painter:
         legend_rows = self._legend_rows() if legend else []
         caption = title if title is not None else str(self.state.phase)
         band = _legend_height(legend_rows, width) + 16 * len(self.notes) if legend else 0
+        drawn = [*self.state.units, *self.dislodged]
+        inset = plan(box, width, height, self.r, {u.province: self._unit_point(u) for u in drawn},
+                     {pid: shape.bounds for pid, shape in self.geo.provinces.items()},
+                     [self._unit_point(u) for u in drawn])
+        over, frame = inset_svg(inset, self.r * 0.2, INK, _f) if inset is not None else ("", "")
+        below = inset.band if inset is not None else 0  # an inset below the map
+        band += below
         out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="dipsat-board" width="{width}" '
                f'height="{height + band}" viewBox="0 0 {width} {height + band}" '
                f'data-variant="{escape(self.state.variant.name)}" data-phase="{self.state.phase.short}" '
                f'font-family="DejaVu Sans, Verdana, Arial, sans-serif">',
                f'<svg class="map" x="0" y="0" width="{width}" height="{height}" '
                f'viewBox="{_f(x0)} {_f(y0)} {_f(w)} {_f(h)}" preserveAspectRatio="xMidYMid slice">',
-               self._defs(), '<g class="provinces">', *provinces, '</g>', '<g class="centres">', *centres, '</g>',
-               '<g class="orders">', *self.marks, '</g>', '<g class="units">', *units, '</g>', '</svg>']
+               self._defs(), '<g id="map-layers">', '<g class="provinces">', *provinces, '</g>', '<g class="centres">',
+               *centres, '</g>', '<g class="orders">', *self.marks, '</g>', '<g class="units">', *units, '</g>', '</g>',
+               *([frame] if frame else []), '</svg>', *([over] if over else [])]
+        if below:
+            out.insert(-1 if over else len(out), f'<rect class="inset-band" x="0" y="{height}" width="{width}" '
+                                                 f'height="{below}" fill="#ffffff"/>')
         if legend:
-            out.append(_legend(legend_rows, width, height, caption, self.notes))
+            out.append(_legend(legend_rows, width, height + below, caption, self.notes))
         out.append('</svg>')
         return "\n".join(out) + "\n"
+
+    def _full_width(self, w: float) -> int:
+        """The default width of (most of) the whole map: 1000 pixels, or wider for a map whose
+        units would be less than :data:`FULL_RADIUS` pixels across their radius (Modern)."""
+        return max(1000, math.ceil(w * FULL_RADIUS / self.r / 10) * 10)
 
     def _overlaps(self, bounds: tuple[float, float, float, float]) -> bool:
         x0, y0, w, h = self.box
@@ -752,8 +793,12 @@ class _Painter:
         return x0 <= p[0] <= x0 + w and y0 <= p[1] <= y0 + h
 
     def _legend_rows(self) -> list[tuple[str, str]]:
+        """The legend's entries: each power with units, or centres in view (its unit colour on its
+        shade), then the marks used."""
+        owners = {owner for pid, owner in self.state.owner_of.items()  # of the centres in view
+                  if pid in self.geo.provinces and self._in_view(self.geo.provinces[pid].centre or (-1.0, -1.0))}
         rows = [(f"power {c}", p) for p, c in self.colours.items()
-                if any(u.power == p for u in [*self.state.units, *self.dislodged])]
+                if p in owners or any(u.power == p for u in [*self.state.units, *self.dislodged])]
         for key, text in _LEGEND:
             if key in self.used:
                 rows.append((key, text))
@@ -766,6 +811,7 @@ _LEGEND = [
     ("unit W", "wing"),
     ("centre owned", "supply centre (its owner's colour)"),
     ("centre unowned", "supply centre owned by nobody"),
+    ("shade", "shaded: its centre's owner"),
     ("impassable", "impassable"),
     ("closed", "closed (a neutral power's home country)"),
     ("hold", "hold (ring around the unit)"),
@@ -837,9 +883,10 @@ def _legend(rows: list[tuple[str, str]], width: int, top: int, caption: str, not
 
 
 def _legend_symbol(key: str) -> str:
-    if key.startswith("power "):
+    if key.startswith("power "):  # the power's shade, its unit colour on it
         colour = key.split(" ", 1)[1]
-        return f'<circle cx="12" cy="8" r="7" fill="{colour}" stroke="{INK}" stroke-width="1"/>'
+        return (f'<rect class="shade" x="0" y="0" width="24" height="16" fill="{shade(colour)}" stroke="{BORDER}" '
+                f'stroke-width="0.5"/><circle cx="12" cy="8" r="5.5" fill="{colour}" stroke="{INK}" stroke-width="1"/>')
     line = f'<path d="M2 8L22 8" stroke="{INK}" stroke-width="2.5" fill="none"/>'
     head = f'<path d="M18 3L25 8L18 13Z" fill="{INK}"/>'
     cross = f'<path d="M7 3L17 13M7 13L17 3" stroke="{FAILED}" stroke-width="2.5"/>'
@@ -852,6 +899,8 @@ def _legend_symbol(key: str) -> str:
                   f'{_legend_letter("W")}',
         "centre owned": f'<circle cx="12" cy="8" r="5" fill="{LEGEND_OWNED}" stroke="{INK}" stroke-width="2"/>',
         "centre unowned": f'<circle cx="12" cy="8" r="5" fill="#ffffff" stroke="{INK}" stroke-width="2"/>',
+        "shade": f'<rect x="2" y="1" width="20" height="14" fill="{shade(LEGEND_OWNED)}" stroke="{BORDER}"/>'
+                 f'<circle cx="12" cy="8" r="4" fill="{LEGEND_OWNED}" stroke="{INK}" stroke-width="1.5"/>',
         "impassable": f'<rect x="2" y="1" width="20" height="14" fill="{IMPASSABLE}" stroke="{BORDER}"/>',
         "closed": f'<rect x="2" y="1" width="20" height="14" fill="{IMPASSABLE}" stroke="{BORDER}"/>',
         "move": line + head,
