@@ -32,10 +32,12 @@ import click
 from ..errors import DipsatError
 from ..runners.inputs import (Item, Judging, iter_items, printable, report_line,
                              validate_item)
+from ..runners.inference import ARCHIVE, INFER_MODES, Inference
 from ..runners.pool import Pool, TaskFailure, call_with_limit
 from ..rules import DEFAULT_PROFILE, PROFILES, Rules, RulesError
 
 if TYPE_CHECKING:
+    from ..runners.html import HtmlReport
     from ..runners.validate import GameReport
 
 # The validation itself is imported where it is used, so that `dipsat --help` stays fast.
@@ -271,6 +273,10 @@ class _Progress:
                    "follow their own RULES lines).")
 @click.option("--rule", "overrides", multiple=True, metavar="ISSUE=CHOICE",
               help="Override one DATC issue (repeatable), e.g. --rule 4.A.3=fallback.")
+@click.option("--infer", type=click.Choice(list(INFER_MODES)), default=ARCHIVE, show_default=True,
+              help="Infer the DATC chapter-4 rule readings the records follow for the whole archive (all inputs), "
+                   "per game (archives that mix programs), or not at all (judge by the given rules only). "
+                   "An issue given with --rule is never inferred.")
 @click.option("--show", "show_count", type=click.IntRange(min=0), default=10, show_default=True,
               help="How many disagreements and rejections to list after the summary, one line each.")
 @click.option("--summary", "summary_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -304,7 +310,7 @@ class _Progress:
               help="Live differential testing: play random games with this peer (needs dipsat[peers]) and judge them.")
 @click.option("--random-games", type=int, default=20, show_default=True, help="With --against: how many games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="With --against: the games' seed.")
-def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tuple[str, ...],
+def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tuple[str, ...], infer: str,
                      show_count: int, summary_format: str, cases_dir: str | None, html_dir: str | None,
                      report_path: str | None,
                      workers: int | None, timeout: float, resume_path: str | None, scheduler: str | None,
@@ -330,7 +336,8 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="--rule") from None
     how = Judging(rules, named=profile is not None or bool(overrides),
-                  cases=cases_dir is not None or html_dir is not None, pictures=html_dir is not None)
+                  cases=cases_dir is not None or html_dir is not None, pictures=html_dir is not None,
+                  inference=Inference(infer))
     if html_dir is not None and resume_path:
         raise click.UsageError("--html draws the records judged in this run: it cannot be combined with --resume")
     for folder in filter(None, (cases_dir, html_dir)):
@@ -353,11 +360,11 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
         raise click.UsageError("a tls:// --scheduler needs --tls-ca-file, --tls-cert and --tls-key")
     resumed = _resumed(resume_path)
     summary = Summary(shown_limit=show_count)
-    summary.add_lines(resumed.lines)
     items = list(iter_items(inputs)) + (_peer_items(random_games, seed) if against else [])
     _check_resumed_rules(resumed, items, how, resume_path or "")
+    every_item = items
     items = [item for item in items if item.source not in resumed.rules]
-    try:  # resuming: drop the cut-off record and append; what the report holds is never rewritten
+    try:  # resuming: drop the cut-off record and append
         if resume_path and os.path.exists(resume_path):
             os.truncate(resume_path, resumed.end)
         handle = open(report_path, "a" if resume_path else "w", encoding="utf-8", newline="\n") if report_path else None
@@ -366,26 +373,39 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     workers = workers if workers is not None else (os.cpu_count() or 1)
     show = progress if progress is not None else sys.stderr.isatty()
     meter = _Progress(len(items), show)
+    archive = infer == ARCHIVE
+    records = _split_records(resumed.lines)  # each record's report lines, in the report's order
+    judged: dict[str, GameReport] = {}  # archive runs: the reports of this run, to finish at the end
+    cluster = Cluster(scheduler, tls_ca_file, tls_cert, tls_key) if scheduler else None
     try:
         waiting: dict[int, GameReport] = {}
         next_index = 0
-        cluster = Cluster(scheduler, tls_ca_file, tls_cert, tls_key) if scheduler else None
         for i, report in _judged(items, how, workers, timeout, cluster):
             waiting[i] = report
             meter.update(report)
             while next_index in waiting:  # write in input order: the report does not depend on the workers
                 report = waiting.pop(next_index)
                 next_index += 1
-                summary.add(report)
+                lines = report.report_lines()
+                lines[-1]["input"] = items[next_index - 1].digest  # the record line: what --resume checks
+                records.append(lines)
                 if cases_dir is not None:
                     _write_cases(cases_dir, report)
-                if html is not None:
+                if archive:
+                    judged[report.source] = report
+                elif html is not None:
                     html.add(report)
                 if handle is not None:
-                    lines = report.report_lines()
-                    lines[-1]["input"] = items[next_index - 1].digest  # the record line: what --resume checks
                     handle.writelines(report_line(line) for line in lines)
                     handle.flush()
+        if archive:
+            records = _finish_archive(records, every_item, judged, how, workers, timeout, cases_dir, html)
+            if handle is not None:  # the archive's readings decided some records' verdicts: written again
+                handle.close()
+                handle = None
+                _rewrite(report_path or "", records)
+        for lines in records:
+            summary.add_lines(lines)
         if html is not None:
             html.close(summary, rules)
     finally:
@@ -396,6 +416,69 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     else:
         click.echo(printable(report_text(summary, rules)))
     raise SystemExit(1 if summary.failed else 0)
+
+
+def _split_records(lines: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Report lines cut into records (each ends with its `record` line); the archive's
+    `readings` line of an earlier run is dropped (it is decided again)."""
+    out: list[list[dict[str, Any]]] = []
+    pending: list[dict[str, Any]] = []
+    for line in lines:
+        if line.get("type") == "readings":
+            continue
+        pending.append(line)
+        if line.get("type") == "record":
+            out.append(pending)
+            pending = []
+    return out
+
+
+def _finish_archive(records: list[list[dict[str, Any]]], items: list[Item], judged: dict[str, GameReport],
+                    how: Judging, workers: int, timeout: float, cases_dir: str | None,
+                    html: HtmlReport | None) -> list[list[dict[str, Any]]]:
+    """Decide the archive's readings (:func:`dipsat.runners.archive.finish_archive`): the
+    records asked again are judged by a pool (in this process with one worker, or with a
+    Dask cluster: those tasks are small)."""
+    from ..runners.archive import finish_archive
+    from ..runners.inference import Inference
+
+    by_source = {item.source: item for item in items}
+
+    def rejudge(tasks: list[tuple[int, Inference]]) -> Iterator[tuple[int, GameReport]]:
+        known = [(k, by_source[records[k][-1]["source"]], inference) for k, inference in tasks
+                 if records[k][-1].get("source") in by_source]
+        payloads = [(item, replace(how, inference=inference)) for _, item, inference in known]
+        if workers <= 1 or len(payloads) <= 1:
+            results: Iterator[tuple[int, Any]] = (
+                (j, call_with_limit(_judge, payload, timeout)) for j, payload in enumerate(payloads))
+        else:
+            results = Pool(_judge, workers, timeout, warm_up=_warm_up).run(payloads)
+        for j, result in results:
+            k, item, _ = known[j]
+            report = _failed_record(item, how.rules, result.reason) if isinstance(result, TaskFailure) else result
+            if cases_dir is not None and payloads[j][1].inference.only is not None:
+                _write_cases(cases_dir, report)
+            yield k, report
+
+    final, _ = finish_archive(records, how.rules, rejudge, judged)
+    if html is not None:
+        for lines in final:
+            report = judged.get(lines[-1].get("source", ""))
+            if report is not None:
+                html.add(report)
+    return final
+
+
+def _rewrite(path: str, records: list[list[dict[str, Any]]]) -> None:
+    """The whole report, written anew (a temporary file renamed over it: a kill leaves the old one)."""
+    temporary = path + ".part"
+    try:
+        with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
+            for lines in records:
+                handle.writelines(report_line(line) for line in lines)
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise click.FileError(path, str(exc)) from None
 
 
 def _write_cases(folder: str, report: GameReport) -> None:

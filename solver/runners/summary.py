@@ -41,6 +41,7 @@ class Summary:
     first: list[str] = field(default_factory=list)  # one line per disagreement or rejection, up to `show`
     shown_limit: int = 10
     problems: int = 0  # disagreements and rejections seen (shown or not)
+    readings: list[str] = field(default_factory=list)  # the archive's rule readings and their evidence
 
     def add(self, report: GameReport) -> None:
         self.add_lines(report.report_lines())
@@ -55,6 +56,8 @@ class Summary:
                 self.problems += 1
                 if len(self.first) < self.shown_limit:
                     self.first.append(problem_line(line))
+            if kind == "readings":
+                self.readings = [str(text) for text in line.get("summary", [])]
             if kind == "record":
                 self.games += 1
                 self.records_rejected += bool(line.get("rejected"))
@@ -87,7 +90,7 @@ class Summary:
                 "phases": table, "columns": {name: meaning for _, name, meaning in COLUMNS},
                 "positions_only": sum(self.positions_only.values()),
                 "inferred_rules": dict(sorted(self.inferred.items())),
-                "rule_differences": dict(sorted(self.rules_used.items())),
+                "rule_differences": dict(sorted(self.rules_used.items())), "readings": self.readings,
                 "disagreements_and_rejections": self.problems, "first": self.first}
 
 
@@ -119,8 +122,11 @@ def report_text(summary: Summary, rules: Rules) -> str:
     positions = sum(summary.positions_only.values())
     if positions:
         lines.append(f"judged on positions only (the record has no per-order results): {positions} phases")
+    if summary.readings:
+        lines.append("rule readings of the archive (inferred from all its records; --infer game: per game):")
+        lines += [f"  {text}" for text in summary.readings]
     if summary.inferred:
-        lines += _wrap("rules the records follow (inferred per game, where not ours): " + ", ".join(
+        lines += _wrap("rules the records were judged by (where not ours): " + ", ".join(
             f"{r} ({n} of {summary.games} games)" for r, n in sorted(summary.inferred.items())))
     if summary.rules_used:
         lines += _wrap("rule differences (phases): " + ", ".join(
