@@ -235,7 +235,7 @@ def test_summary_as_json(tmp_path: Path) -> None:
     text = summary["readings"][0]  # every option that fits is named, the one judged by first
     assert text.startswith("4.A.3=via or ") and "4.A.3=intent" in text
     assert text.endswith(": 2 phases agree only under it, none contradicts it")
-    assert summary["positions_only"] == 1 and summary["records"] == 1
+    assert summary["positions_only"] == 2 and summary["records"] == 1
 
 
 def test_case_files_are_judged_under_the_rules_asked_for(tmp_path: Path) -> None:
