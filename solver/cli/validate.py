@@ -32,7 +32,7 @@ import click
 from ..errors import DipsatError
 from ..runners.inputs import (Item, Judging, iter_items, printable, report_line,
                              validate_item)
-from ..runners.inference import ARCHIVE, INFER_MODES, Inference
+from ..runners.inference import ARCHIVE, INFER_MODES, PILOT, Inference, archive_readings
 from ..runners.pool import Pool, TaskFailure, call_with_limit
 from ..rules import DEFAULT_PROFILE, PROFILES, Rules, RulesError
 
@@ -337,7 +337,7 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
         raise click.BadParameter(str(exc), param_hint="--rule") from None
     how = Judging(rules, named=profile is not None or bool(overrides),
                   cases=cases_dir is not None or html_dir is not None, pictures=html_dir is not None,
-                  inference=Inference(infer))
+                  inference=Inference(infer, pinned=frozenset(o.partition("=")[0].strip().upper() for o in overrides)))
     if html_dir is not None and resume_path:
         raise click.UsageError("--html draws the records judged in this run: it cannot be combined with --resume")
     for folder in filter(None, (cases_dir, html_dir)):
@@ -378,26 +378,34 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     judged: dict[str, GameReport] = {}  # archive runs: the reports of this run, to finish at the end
     cluster = Cluster(scheduler, tls_ca_file, tls_cert, tls_key) if scheduler else None
     try:
-        waiting: dict[int, GameReport] = {}
-        next_index = 0
-        for i, report in _judged(items, how, workers, timeout, cluster):
-            waiting[i] = report
-            meter.update(report)
-            while next_index in waiting:  # write in input order: the report does not depend on the workers
-                report = waiting.pop(next_index)
-                next_index += 1
-                lines = report.report_lines()
-                lines[-1]["input"] = items[next_index - 1].digest  # the record line: what --resume checks
-                records.append(lines)
-                if cases_dir is not None:
-                    _write_cases(cases_dir, report)
-                if archive:
-                    judged[report.source] = report
-                elif html is not None:
-                    html.add(report)
-                if handle is not None:
-                    handle.writelines(report_line(line) for line in lines)
-                    handle.flush()
+        pilot = {item.source for item in every_item[:PILOT]} if archive else set()
+        parts = [([item for item in items if item.source in pilot], how),
+                 ([item for item in items if item.source not in pilot], how)]
+        for part, (part_items, part_how) in enumerate(parts):
+            if part and archive:  # presume what the first records show
+                shown = archive_readings((lines[-1] for lines in records if lines[-1].get("source") in pilot), rules)
+                presumed = tuple(sorted((n, r.fitting) for n, r in shown.items() if r.fitting))
+                part_how = replace(how, inference=replace(how.inference, presumed=presumed))
+            waiting: dict[int, GameReport] = {}
+            next_index = 0
+            for i, report in _judged(part_items, part_how, workers, timeout, cluster):
+                waiting[i] = report
+                meter.update(report)
+                while next_index in waiting:  # write in input order: the report does not depend on the workers
+                    report = waiting.pop(next_index)
+                    next_index += 1
+                    lines = report.report_lines()
+                    lines[-1]["input"] = part_items[next_index - 1].digest  # the record line: what --resume checks
+                    records.append(lines)
+                    if cases_dir is not None:
+                        _write_cases(cases_dir, report)
+                    if archive:
+                        judged[report.source] = report
+                    elif html is not None:
+                        html.add(report)
+                    if handle is not None:
+                        handle.writelines(report_line(line) for line in lines)
+                        handle.flush()
         if archive:
             records = _finish_archive(records, every_item, judged, how, workers, timeout, cases_dir, html)
             if handle is not None:  # the archive's readings decided some records' verdicts: written again

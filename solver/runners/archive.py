@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..rules import Rules
 from .inference import (ARCHIVE, Inference, Pairs, PhaseEvidence, Reading, archive_readings, evidence_to_json,
-                        line_evidence, parse_readings, readings_line, record_readings)
+                        line_evidence, readings_line, record_readings)
 
 if TYPE_CHECKING:
     from .validate import GameReport
@@ -83,6 +83,8 @@ def finish_archive(records: list[list[dict[str, Any]]], rules: Rules, rejudge: R
     for record in kept:
         if record.line.get("type") == "record":
             record.line["inferred_rules"] = record_readings(record.line, readings)
+            record.line["judged_by"] = {n: list(r.fitting) for n, r in sorted(readings.items())
+                                        if r.fitting and n in line_evidence(record.line)}
             report = reports.get(record.line.get("source", ""))
             if report is not None:
                 report.inferred = record.line["inferred_rules"]
@@ -116,9 +118,10 @@ def _merge_evidence(record: _Record, report: GameReport, issues: set[str]) -> No
 def _to_judge_again(record: _Record, readings: dict[str, Reading]) -> list[str]:
     """The phases of a record whose verdict may change: disagreements and rule differences
     with evidence on an issue whose reading is not the one they were judged by."""
-    used = parse_readings(str(record.line.get("inferred_rules") or ""))
+    used = record.line.get("judged_by")
+    used = used if isinstance(used, dict) else {}
     changed = [n for n in line_evidence(record.line)
-               if (readings[n].fitting if n in readings else ()) != ((used[n],) if n in used else ())]
+               if list(readings[n].fitting if n in readings else ()) != used.get(n, [])]
     names = {p.phase for n in changed for p in line_evidence(record.line)[n]}
     return sorted(line["phase"] for line in record.lines[:-1] if line.get("type") in _VERDICTS and line.get("phase") in names)
 

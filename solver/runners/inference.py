@@ -35,8 +35,13 @@ from typing import Any, Protocol
 
 from ..rules import ISSUES, Rules
 
-__all__ = ["Inference", "Pairs", "MIN_SUPPORT", "ARCHIVE", "GAME", "NONE", "INFER_MODES", "PhaseEvidence", "Reading", "gather", "decide",
+__all__ = ["Inference", "Pairs", "PILOT", "MIN_SUPPORT", "ARCHIVE", "GAME", "NONE", "INFER_MODES", "PhaseEvidence", "Reading", "gather", "decide",
            "evidence_to_json", "evidence_from_json", "presumed_readings", "chosen", "readings_text"]
+
+PILOT = 20
+"""An archive run judges its first records (in input order) first, presuming the programs'
+known readings, and presumes the readings they show for the rest: the fewer records are
+judged again, the faster. It changes nothing in the verdicts (decided on all the evidence)."""
 
 MIN_SUPPORT = 2
 """How many phases must agree under an option, and not under the given reading, for it to
@@ -65,6 +70,12 @@ class Inference:
     """With `check`: the phases (by name) that disagree under the given rules."""
     only: frozenset[str] | None = None
     """Report only the phases of these names."""
+    presumed: Pairs | None = None
+    """The readings to presume (issue -> the options that fit) instead of the program's known
+    ones: those a first part of the archive showed."""
+    pinned: frozenset[str] = frozenset()
+    """The issues given with ``--rule`` (even where the option given is the profile's own):
+    never inferred."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +121,7 @@ def issues_of(judge: _Judge, skip: tuple[str, ...], pinned: Iterable[str]) -> li
 
 def gather(judge: _Judge, game: str, presumed: Mapping[str, str], issues: Iterable[str],
            options: Mapping[str, Iterable[str]] | None = None, disagreeing: frozenset[str] | None = None,
+           also: Mapping[str, Iterable[str]] | None = None,
            ) -> tuple[dict[str, list[PhaseEvidence]], dict[str, list[str]]]:
     """The evidence of one record on `issues`, each phase judged under each option with the
     other issues as given: the phases where some but not all options tried agree, and,
@@ -118,7 +130,7 @@ def gather(judge: _Judge, game: str, presumed: Mapping[str, str], issues: Iterab
     With `options` (issue -> options), only those (and the given and presumed ones) are
     tried, on every phase the issue can affect. Without, every option is tried on the
     phases that disagree under the given rules (the only ones that can support an option),
-    and only the given and presumed ones on the others (which can only contradict one: the
+    and only the given and presumed ones (and those in `also`) on the others (which can only contradict one: the
     archive asks for more, :mod:`dipsat.runners.archive`, when another option has support).
     With `disagreeing` (the names of the phases that disagree under the given rules), the
     others are known to agree under them (from an earlier pass): only `options` are tried,
@@ -129,7 +141,8 @@ def gather(judge: _Judge, game: str, presumed: Mapping[str, str], issues: Iterab
         phases = judge.affected(issue)
         every = list(ISSUES[issue].options)
         given_option = judge.rules.choice(issue)
-        few = sorted({given_option, presumed.get(issue, given_option), *(options or {}).get(issue, ())} & set(every))
+        few = sorted({given_option, presumed.get(issue, given_option), *(options or {}).get(issue, ()),
+                      *(also or {}).get(issue, ())} & set(every))
         if disagreeing is not None:
             phases = [i for i in phases if judge.phase_name(i) not in disagreeing]
             complete = []
@@ -242,11 +255,12 @@ def readings_text(options: Mapping[str, str]) -> str:
     return " ".join(f"{n}={o}" for n, o in sorted(options.items()))
 
 
-def presumed_readings(known: Mapping[str, str], rules: Rules) -> dict[str, str]:
+def presumed_readings(known: Mapping[str, str], rules: Rules, pinned: Iterable[str] = ()) -> dict[str, str]:
     """The readings a record is first classified by in an archive run: its program's known
     ones (see :data:`dipsat.runners.validate.KNOWN_READINGS`), except where pinned or equal
     to the given ones. The archive's decision replaces them; they only spare re-judging."""
-    return {n: o for n, o in known.items() if n not in rules.overrides and o != rules.choice(n)}
+    pinned = set(pinned) | set(rules.overrides)
+    return {n: o for n, o in known.items() if n not in pinned and o != rules.choice(n)}
 
 
 def evidence_to_json(evidence: Mapping[str, Iterable[PhaseEvidence]]) -> dict[str, list[list[Any]]]:
@@ -298,17 +312,6 @@ def archive_readings(record_lines: Iterable[Mapping[str, Any]], rules: Rules) ->
             used.setdefault(n, set()).add(o)
     prefer = {n: next(iter(options)) for n, options in used.items() if len(options) == 1}
     return decide((line_evidence(line) for line in lines), rules, prefer)
-
-
-def needs_judging_again(line: Mapping[str, Any], readings: Mapping[str, Reading]) -> bool:
-    """Was a record (its `record` line) classified by other readings than the archive's,
-    on an issue it has evidence for (or with fewer of the options that fit named)?"""
-    used = parse_readings(str(line.get("inferred_rules") or ""))
-    for n in line_evidence(line):
-        fitting = readings[n].fitting if n in readings else ()
-        if fitting != ((used[n],) if n in used else ()):
-            return True
-    return False
 
 
 def record_readings(line: Mapping[str, Any], readings: Mapping[str, Reading]) -> str:

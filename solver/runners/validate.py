@@ -15,17 +15,17 @@ Per phase the status is one of
 - ``disagreed``: it does not, under our rules nor under the rules the record is
   inferred to follow; the report says whether the board differs or only a
   recorded result code;
-- ``rule-difference``: it does not under our rules, but does under the options the
-  record follows (:meth:`_Judge.infer`): per game, for each DATC chapter-4 issue
-  a disagreeing phase touches, the option under which most of the phases that
-  issue can affect agree (decided statically by :mod:`dipsat.runners.rule_scope`: a
-  ``VIA`` move to an adjacent province for 4.A.3, a civil-disorder removal for
-  4.D.8, ...; known readings of the archive's adjudicator first, our option on a
-  tie). The report names the options the phase needs, e.g. ``4.A.3=intent``: the
-  package lets an army ordered ``VIA`` to an adjacent province take the land
-  route when no fleet is ordered to convoy it (the DATC v2.x reading); DATC v3.0
-  keeps it in place. An option that reproduces a phase but breaks more of the
-  game's other phases is only named in the phase's ``note``. Issues the record
+- ``rule-difference``: it does not under our rules, but does under the readings the
+  record is judged by: the archive's, inferred from the evidence of all its records
+  (:mod:`dipsat.runners.inference`: an option of a DATC chapter-4 issue is taken when at
+  least two phases agree only under it and none contradicts it; ``--infer game`` per
+  record), over the phases each issue can affect (decided statically by
+  :mod:`dipsat.runners.rule_scope`: a ``VIA`` move to an adjacent province for 4.A.3, a
+  civil-disorder removal for 4.D.8, ...). The report names the options the phase needs,
+  e.g. ``4.A.3=intent``: the package lets an army ordered ``VIA`` to an adjacent province
+  take the land route when no fleet is ordered to convoy it (the DATC v2.x reading); DATC
+  v3.0 keeps it in place. An option that would reproduce a disagreeing phase but that the
+  archive does not support is only named in the phase's ``note``. Issues the record
   formats cannot express are not tried: 4.A.6 (a written-out convoy path) and 4.C
   (missing or wrong unit kind or nationality);
 - ``rejected``: the phase cannot be judged (unreadable, unknown province, a
@@ -251,6 +251,8 @@ class GameReport:
     """Per DATC issue, the phases where its options give different outcomes (:mod:`.inference`)."""
     unchecked: dict[str, list[str]] = field(default_factory=dict)
     """Per DATC issue, the options tried on its phases not judged under every option."""
+    judged_by: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per DATC issue, the options that fit (the first judged by) the phases were classified by."""
 
     def counts(self) -> dict[tuple[str, str], int]:
         out: dict[tuple[str, str], int] = {}
@@ -271,7 +273,8 @@ class GameReport:
         return {"type": "record", "game": self.game, "source": self.source, "rules": self.rules,
                 "rejected": self.error is not None, "counts": counts, "board_differs": dict(sorted(board.items())),
                 "positions_only": dict(sorted(positions.items())), "inferred_rules": self.inferred,
-                "evidence": evidence_to_json(self.evidence), "unchecked": dict(sorted(self.unchecked.items()))}
+                "evidence": evidence_to_json(self.evidence), "unchecked": dict(sorted(self.unchecked.items())),
+                "judged_by": {n: list(o) for n, o in sorted(self.judged_by.items())}}
 
     def report_lines(self) -> list[dict[str, Any]]:
         """The JSONL report's lines for this game: one per rejected record, rejected
@@ -373,7 +376,10 @@ def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases:
     try:
         judge = _Judge(game, rules)
         fitting: Readings = {}
-        presumed = presumed_readings(judge.known, rules)
+        pinned = inference.pinned | frozenset(rules.overrides)
+        presumption = {n: o for n, o in (inference.presumed or ()) if n not in pinned and o}
+        presumed = ({n: o[0] for n, o in presumption.items()} if inference.presumed is not None
+                    else presumed_readings(judge.known, rules, pinned))
         if inference.check is not None:
             check = dict(inference.check)
             report.evidence, report.unchecked = gather(judge, game.id, presumed, sorted(check), check,
@@ -381,16 +387,19 @@ def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases:
             if inference.only is None:
                 return report
         if inference.readings is not None:
-            fitting = {n: options for n, options in inference.readings if n not in rules.overrides and options}
+            fitting = {n: options for n, options in inference.readings if n not in pinned and options}
         elif inference.mode != NONE:
-            issues = issues_of(judge, NOT_IN_RECORDS, rules.overrides)
+            issues = issues_of(judge, NOT_IN_RECORDS, pinned)
             if inference.mode == GAME:
                 report.evidence, _ = gather(judge, game.id, presumed, issues, {n: ISSUES[n].options for n in issues})
                 fitting = {n: r.fitting for n, r in decide([report.evidence], rules, judge.known).items() if r.fitting}
             else:
-                report.evidence, report.unchecked = gather(judge, game.id, presumed, issues)
-                fitting = {n: (o,) for n, o in presumed.items() if n in report.evidence or n in report.unchecked}
+                report.evidence, report.unchecked = gather(judge, game.id, presumed, issues,
+                                                           also=presumption)
+                fitting = {n: presumption.get(n, (o,)) for n, o in presumed.items()
+                           if n in report.evidence or n in report.unchecked}
         inferred = {n: options[0] for n, options in fitting.items()}
+        report.judged_by = dict(sorted(fitting.items()))
         final_rules = judge.rules_with(inferred)
         touched = frozenset().union(*judge.scope.values())
         report.inferred = readings_text({n: o for n, o in inferred.items() if n in touched})
