@@ -126,3 +126,28 @@ def test_resume_completes_an_archive_report(tmp_path: Path) -> None:
     report.write_text("".join(lines[:first + 1]), encoding="utf-8")
     runner.invoke(validate_command, [str(folder), "--workers", "1", "--resume", str(report)])
     assert report.read_bytes() == whole
+
+
+def test_a_civil_disorder_disagreement_says_what_the_record_implies_and_why(tmp_path: Path) -> None:
+    """Item 3 of issue 18: the removal dipsat makes, with its distances and tie-break,
+    against what the record shows (it kept F BOT, dipsat removes it), in the report line,
+    its explanation and the terminal line."""
+    folder = _archive(tmp_path / "games", ["2000", "2023"])
+    phases, _, output = _run(tmp_path, folder)
+    line = phases["g1"]
+    label = "GERMANY: F BOT (civil disorder)"
+    assert line["orders"] == [label] and line["explanation"][label][0] == "removed"
+    assert "distance 2 (DATC 4.D.8, reading 2000); alphabetically before F nth (2)" in line["explanation"][label][1]
+    (conclusion,) = line["conclusions"]
+    assert conclusion.startswith(f"{label}: the record implies it was kept; dipsat: removed, distance 2")
+    assert f"-- {label}: the record implies it was kept" in output
+
+
+def test_a_movement_disagreement_says_what_the_record_implies() -> None:
+    from dipsat.runners.validate import validate_game
+
+    from .test_validate import fallback_game
+
+    phase = validate_game(fallback_game(), Rules.profile()).phases[0]
+    assert "ENGLAND: A LVP - EDI VIA: the record implies it moved; dipsat: fails (no convoy)" in " ".join(
+        phase.conclusions)

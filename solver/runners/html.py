@@ -369,7 +369,11 @@ def _summary_html(summary: Summary, rules: Rules, counts: dict[str, int]) -> str
 def _explanation(phase: PhaseReport) -> list[str]:
     if not phase.orders:
         return []
-    out = ["<h3>dipsat's explanation of the orders involved</h3>",
+    out = []
+    if phase.conclusions:
+        out += ["<h3>What the record implies, against dipsat</h3>", "<ul>"]
+        out += [f"<li>{escape(line)}</li>" for line in phase.conclusions] + ["</ul>"]
+    out += ["<h3>dipsat's explanation of the orders involved</h3>",
            '<table class="explanation"><thead><tr><th>order</th><th>dipsat: the outcome and why</th></tr></thead><tbody>']
     for label in phase.orders:
         lines = phase.explanation.get(label, [])

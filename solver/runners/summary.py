@@ -102,7 +102,8 @@ def problem_line(line: dict[str, Any]) -> str:
     diffs = line.get("differences", [])
     shown = [f"{d['what']} {d['subject']}: record {d['recorded']}, ours {d['ours']}" for d in diffs[:2]]
     more = f"; +{len(diffs) - 2} more" if len(diffs) > 2 else ""
-    return f"{where}: " + "; ".join(shown) + more
+    first = line.get("conclusions") or []
+    return f"{where}: " + "; ".join(shown) + more + (f" -- {first[0]}" if first else "")
 
 
 def report_text(summary: Summary, rules: Rules) -> str:

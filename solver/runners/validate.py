@@ -143,6 +143,7 @@ from ..printers.text import prestate_results
 from ..formats.records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit, package_phase_name,
                       with_attackers)
 from .rule_scope import issues_touched
+from .conclusions import conclusions, disorder_explanation
 from .inference import (GAME, NONE, Inference, PhaseEvidence, decide, evidence_to_json, gather, issues_of, presumed_readings,
                         readings_text)
 from ..state import State
@@ -215,6 +216,9 @@ class PhaseReport:
     differences: list[Difference] = field(default_factory=list)  # under our rules
     orders: list[str] = field(default_factory=list)  # the orders involved, as recorded
     explanation: dict[str, list[str]] = field(default_factory=dict)
+    conclusions: list[str] = field(default_factory=list)
+    """Per order involved (and civil-disorder removal): what the record implies happened to
+    it against dipsat's outcome and its reason (:mod:`dipsat.runners.conclusions`)."""
     rule: str | None = None  # rule-difference: "4.A.3=fallback"
     rule_title: str = ""
     rule_options: list[str] = field(default_factory=list)  # every option (or pair) that reproduces the record
@@ -298,6 +302,7 @@ class GameReport:
                 line["board_differs"] = p.board_differs
                 line["orders"] = p.orders
                 line["explanation"] = p.explanation
+                line["conclusions"] = p.conclusions
                 if p.note:
                     line["note"] = p.note
                 if p.status == RULE_DIFFERENCE:
@@ -640,6 +645,10 @@ class _Judge:
             return report
         report.differences = differences
         report.orders, report.explanation = _involved(rec, result, differences)
+        disorder = disorder_explanation(result, _subject_provinces(differences))
+        report.orders += list(disorder)
+        report.explanation.update(disorder)
+        report.conclusions = conclusions(rec, nxt, result, report.orders, _subject_provinces(differences))
         if inferred and not self.judge([i], final_rules)[i][1] and (used := self.needed(i, inferred)):
             report.status = RULE_DIFFERENCE
             report.rule = _combo_text(used)
