@@ -151,3 +151,20 @@ def test_a_movement_disagreement_says_what_the_record_implies() -> None:
     phase = validate_game(fallback_game(), Rules.profile()).phases[0]
     assert "ENGLAND: A LVP - EDI VIA: the record implies it moved; dipsat: fails (no convoy)" in " ".join(
         phase.conclusions)
+
+
+def test_disagreements_with_one_signature_are_grouped_across_games(tmp_path: Path) -> None:
+    """Item 5 of issue 18: the same civil-disorder removal in two games is one group (its
+    count, its games, its smallest case first), in the report, the terminal and the HTML."""
+    folder = _archive(tmp_path / "games", ["2000", "2023", "2000", "2023"])
+    report = tmp_path / "report.jsonl"
+    html = tmp_path / "html"
+    result = CliRunner().invoke(validate_command, [str(folder), "--workers", "1", "--report", str(report),
+                                                   "--html", str(html)])
+    lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
+    (group,) = [line for line in lines if line["type"] == "group"]
+    assert group["count"] == 2 and group["games"] == ["g1", "g3"] and group["smallest"] == "g1 W1901A"
+    assert group["signature"] == "adjustment; unit; orders F (civil disorder); rules 4.D.8"
+    assert "2 x adjustment; unit; orders F (civil disorder); rules 4.D.8: smallest g1 W1901A; games g1, g3" in (
+        result.output)
+    assert "adjustment; unit; orders F (civil disorder); rules 4.D.8" in (html / "index.html").read_text("utf-8")

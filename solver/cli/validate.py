@@ -414,6 +414,11 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
                 _rewrite(report_path or "", records)
         for lines in records:
             summary.add_lines(lines)
+        groups = [g.to_json() for g in summary.groups]
+        if handle is not None:  # the groups of disagreements close the report
+            handle.writelines(report_line(line) for line in groups)
+        elif report_path and groups:
+            _append(report_path, groups)
         if html is not None:
             html.close(summary, rules)
     finally:
@@ -426,13 +431,21 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     raise SystemExit(1 if summary.failed else 0)
 
 
+def _append(path: str, lines: list[dict[str, Any]]) -> None:
+    try:
+        with open(path, "a", encoding="utf-8", newline="\n") as handle:
+            handle.writelines(report_line(line) for line in lines)
+    except OSError as exc:
+        raise click.FileError(path, str(exc)) from None
+
+
 def _split_records(lines: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """Report lines cut into records (each ends with its `record` line); the archive's
-    `readings` line of an earlier run is dropped (it is decided again)."""
+    `readings` line and the groups of an earlier run are dropped (they are decided again)."""
     out: list[list[dict[str, Any]]] = []
     pending: list[dict[str, Any]] = []
     for line in lines:
-        if line.get("type") == "readings":
+        if line.get("type") in ("readings", "group"):
             continue
         pending.append(line)
         if line.get("type") == "record":

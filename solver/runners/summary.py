@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules import Rules
+from .groups import Group, group_disagreements
 from .validate import AGREED, DISAGREED, FINAL, KIND_NAMES, REJECTED, RULE_DIFFERENCE, GameReport
 
 __all__ = ["Summary", "report_text", "KINDS", "COLUMNS"]
@@ -42,6 +43,11 @@ class Summary:
     shown_limit: int = 10
     problems: int = 0  # disagreements and rejections seen (shown or not)
     readings: list[str] = field(default_factory=list)  # the archive's rule readings and their evidence
+    disagreements: list[dict[str, Any]] = field(default_factory=list)  # their lines, to group them
+
+    @property
+    def groups(self) -> list[Group]:
+        return group_disagreements(self.disagreements)
 
     def add(self, report: GameReport) -> None:
         self.add_lines(report.report_lines())
@@ -52,6 +58,9 @@ class Summary:
             kind = line.get("type")
             if kind == RULE_DIFFERENCE and line.get("rule"):
                 self.rules_used[line["rule"]] = self.rules_used.get(line["rule"], 0) + 1
+            if kind == DISAGREED:
+                self.disagreements.append({k: line.get(k) for k in ("type", "game", "phase", "kind", "differences",
+                                                                    "orders", "note")})
             if kind in (DISAGREED, REJECTED):
                 self.problems += 1
                 if len(self.first) < self.shown_limit:
@@ -91,7 +100,8 @@ class Summary:
                 "positions_only": sum(self.positions_only.values()),
                 "inferred_rules": dict(sorted(self.inferred.items())),
                 "rule_differences": dict(sorted(self.rules_used.items())), "readings": self.readings,
-                "disagreements_and_rejections": self.problems, "first": self.first}
+                "disagreements_and_rejections": self.problems, "first": self.first,
+                "groups": [g.to_json() for g in self.groups]}
 
 
 def problem_line(line: dict[str, Any]) -> str:
@@ -132,6 +142,13 @@ def report_text(summary: Summary, rules: Rules) -> str:
     if summary.rules_used:
         lines += _wrap("rule differences (phases): " + ", ".join(
             f"{r} ({n})" for r, n in sorted(summary.rules_used.items())))
+    groups = summary.groups
+    if groups:
+        shown = groups[:summary.shown_limit]
+        more = f", the first {len(shown)}" if len(shown) < len(groups) else ""
+        lines.append(f"disagreements grouped by signature ({len(groups)} groups{more}; kind; differences; orders; "
+                     "rules that would reproduce them):")
+        lines += [f"  {g}" for g in shown]
     if summary.first:
         more = f" of {summary.problems}" if summary.problems > len(summary.first) else ""
         lines.append(f"first disagreements and rejections ({len(summary.first)}{more}; --show N for more, "
