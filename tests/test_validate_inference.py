@@ -75,7 +75,9 @@ def test_one_removal_matching_another_reading_than_the_archive_is_a_disagreement
     (reading,) = readings["readings"]
     assert reading["issue"] == "4.D.8" and reading["inferred"] == []
     assert reading["support"] == {"2023": ["g3 W1901A"]}
-    assert "4.D.8=2023: 1 phases agree only under it, fewer than 2 phases support it" in output
+    # the first records of an archive are judged under every option: the others contradict it
+    assert reading["against"]["2023"] == ["g0 W1901A", "g1 W1901A", "g2 W1901A"]
+    assert "4.D.8=2023: 1 phases agree only under it, contradicted by 3 (g0 W1901A, g1 W1901A, g2 W1901A)" in output
 
 
 def test_a_reading_the_archive_supports_is_inferred_and_named_with_its_evidence(tmp_path: Path) -> None:

@@ -323,9 +323,10 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     (game_N.txt), jDip/DATC case files, and folders of them. For every phase:
     rebuild the position from the record, adjudicate the recorded orders, compare
     with what the record shows happened (each order's result code where the record
-    has them, else the next position alone). The rules each game follows are
-    inferred from the phases each DATC chapter-4 option can affect; disagreements
-    they explain are counted as rule differences naming the option. Every record is
+    has them, else the next position alone). The rule readings are inferred for
+    the whole archive (--infer): an option of a DATC chapter-4 issue is named when at
+    least two phases agree only under it and none contradicts it; disagreements it
+    explains are counted as rule differences naming it. Every record is
     counted exactly once: agreed, disagreed, rule difference, or rejected with its
     reason. The report is the same, byte for byte, whatever the number of workers.
     """
@@ -364,7 +365,7 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     _check_resumed_rules(resumed, items, how, resume_path or "")
     every_item = items
     items = [item for item in items if item.source not in resumed.rules]
-    try:  # resuming: drop the cut-off record and append
+    try:  # resuming: drop the cut-off record and append (an archive run writes the report again at the end)
         if resume_path and os.path.exists(resume_path):
             os.truncate(resume_path, resumed.end)
         handle = open(report_path, "a" if resume_path else "w", encoding="utf-8", newline="\n") if report_path else None
@@ -379,7 +380,8 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     cluster = Cluster(scheduler, tls_ca_file, tls_cert, tls_key) if scheduler else None
     try:
         pilot = {item.source for item in every_item[:PILOT]} if archive else set()
-        parts = [([item for item in items if item.source in pilot], how),
+        first = replace(how, inference=replace(how.inference, complete=True)) if archive else how
+        parts = [([item for item in items if item.source in pilot], first),
                  ([item for item in items if item.source not in pilot], how)]
         for part, (part_items, part_how) in enumerate(parts):
             if part and archive:  # presume what the first records show

@@ -73,6 +73,9 @@ class Inference:
     presumed: Pairs | None = None
     """The readings to presume (issue -> the options that fit) instead of the program's known
     ones: those a first part of the archive showed."""
+    complete: bool = False
+    """Try every option on every phase an issue can affect (the first records of an archive
+    run: the readings they show are presumed for the rest, so they must rule out all they can)."""
     pinned: frozenset[str] = frozenset()
     """The issues given with ``--rule`` (even where the option given is the profile's own):
     never inferred."""

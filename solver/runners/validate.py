@@ -399,8 +399,9 @@ def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases:
                 report.evidence, _ = gather(judge, game.id, presumed, issues, {n: ISSUES[n].options for n in issues})
                 fitting = {n: r.fitting for n, r in decide([report.evidence], rules, judge.known).items() if r.fitting}
             else:
-                report.evidence, report.unchecked = gather(judge, game.id, presumed, issues,
-                                                           also=presumption)
+                report.evidence, report.unchecked = gather(
+                    judge, game.id, presumed, issues, {n: ISSUES[n].options for n in issues} if inference.complete
+                    else None, also=presumption)
                 fitting = {n: presumption.get(n, (o,)) for n, o in presumed.items()
                            if n in report.evidence or n in report.unchecked}
         inferred = {n: options[0] for n, options in fitting.items()}
