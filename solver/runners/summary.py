@@ -135,7 +135,8 @@ def report_text(summary: Summary, rules: Rules) -> str:
         lines.append(f"judged on positions only (the record has no per-order results): {positions} phases")
     if summary.readings:
         lines.append("rule readings of the archive (inferred from all its records; --infer game: per game):")
-        lines += [f"  {text}" for text in summary.readings]
+        lines += [part for text in summary.readings for part in textwrap.wrap(
+            text, 80, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False, break_long_words=False)]
     if summary.inferred:
         lines += _wrap("rules the records were judged by (where not ours): " + ", ".join(
             f"{r} ({n} of {summary.games} games)" for r, n in sorted(summary.inferred.items())))
