@@ -77,7 +77,9 @@ def test_one_removal_matching_another_reading_than_the_archive_is_a_disagreement
     assert reading["support"] == {"2023": ["g3 W1901A"]}
     # the first records of an archive are judged under every option: the others contradict it
     assert reading["against"]["2023"] == ["g0 W1901A", "g1 W1901A", "g2 W1901A"]
-    assert "4.D.8=2023: 1 phases agree only under it, contradicted by 3 (g0 W1901A, g1 W1901A, g2 W1901A)" in output
+    assert "4.D.8=2023: 1 phases agree only under it, contradicted by 3 (g0 W1901A, g1 W1901A, g2 W1901A)" in (
+        readings["summary"][0])
+    assert "rule readings of the archive" in output and "4.D.8=2023: 1 phases agree only under it," in output
 
 
 def test_a_reading_the_archive_supports_is_inferred_and_named_with_its_evidence(tmp_path: Path) -> None:
@@ -88,7 +90,8 @@ def test_a_reading_the_archive_supports_is_inferred_and_named_with_its_evidence(
     assert phases["g0"]["rule_options"] == ["4.D.8=2023"]  # the only option that fits
     (reading,) = readings["readings"]
     assert reading["inferred"] == ["2023"] and reading["support"]["2023"] == ["g0 W1901A", "g1 W1901A"]
-    assert "4.D.8=2023: 2 phases agree only under it, none contradicts it" in output
+    assert "4.D.8=2023: 2 phases agree only under it, none contradicts it" in readings["summary"][0]
+    assert "4.D.8=2023: 2 phases agree only under it, none" in output
 
 
 def test_a_contradicting_phase_keeps_the_reading_from_being_inferred(tmp_path: Path) -> None:
