@@ -657,8 +657,8 @@ class _Judge:
             report.rule_options = [f"{n}={o}" for n, o in used]
             return report
         others = [f"{n}={o}" for n in sorted(self.scope[i]) if n in ISSUES and not n.startswith(NOT_IN_RECORDS)
-                  for o in sorted(ISSUES[n].options) if o != final_rules.choice(n)
-                  and not self.judge([i], self.rules_with({**inferred, n: o}))[i][1]]
+                  for o in sorted(ISSUES[n].options) if o != final_rules.choice(n)  # each alone: as the evidence
+                  and not self.judge([i], self.rules_with({n: o}))[i][1]]
         if others:
             report.note = "; ".join(filter(None, [report.note, "would agree under " + ", ".join(others)
                                                   + " (a fact, not a verdict: the readings judged by are "
