@@ -75,6 +75,20 @@ def fallback_game() -> dict:
             "phases": [_phase("S1901M", units, centres, orders, results), _phase("F1901M", after, centres)]}
 
 
+def fallback_twice() -> dict:
+    """:func:`fallback_game` with the army going back the same way in the fall (A EDI - LVP
+    VIA, no fleet convoying, the record has it in Liverpool): two phases that agree only under
+    the DATC v2.x readings of 4.A.3, enough for them to be inferred (one phase is not)."""
+    record = fallback_game()
+    spring, fall = record["phases"]
+    fall["orders"] = {"ENGLAND": ["A EDI - LVP VIA"]}
+    fall["results"] = {u: [] for us in fall["state"]["units"].values() for u in us}
+    after = copy.deepcopy(fall["state"]["units"])
+    after["ENGLAND"] = ["F NTH", "F LON", "A LVP"]
+    record["phases"].append(_phase("S1902M", after, copy.deepcopy(fall["state"]["centers"])))
+    return record
+
+
 # --- agreement ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("game_id", AGREEING)
@@ -123,10 +137,15 @@ def test_package_spelling() -> None:
 # --- rule differences ----------------------------------------------------------------------
 
 def test_land_fallback_is_a_rule_difference() -> None:
-    report = validate_game(fallback_game(), RULES)
+    report = validate_game(fallback_twice(), RULES)
     first = report.phases[0]
     assert first.status == RULE_DIFFERENCE, first
     assert first.rule == "4.A.3=intent" and "4.A.3" in first.rule_title  # the package's known reading
+    assert {"4.A.3=intent", "4.A.3=fallback", "4.A.3=via"} <= set(first.rule_options)  # every option that fits
+    assert report.phases[1].status == RULE_DIFFERENCE and report.inferred == "4.A.3=intent"
+    # one such phase alone is no evidence of a reading: a disagreement, saying what would reproduce it
+    alone = validate_game(fallback_game(), RULES).phases[0]
+    assert alone.status == DISAGREED and "would agree under" in alone.note and "4.A.3=intent" in alone.note
     assert any(d.subject == "ENGLAND: A LVP - EDI VIA" and d.recorded == "moves" and d.ours == "void"
                for d in first.differences)  # no fleet at sea: 'via convoy' can never be carried out (4.E.1)
     assert "ENGLAND: A LVP - EDI VIA" in first.explanation
@@ -209,13 +228,13 @@ def test_command_counts_a_corrupt_line_and_goes_on(tmp_path: Path, corpus: dict)
     assert total[1:] == [str(phases), str(phases - 2), "0", "0", "0", "0", "0", "2"]  # board, codes, rule diff, rejected, gap
     assert "3 records read (games, or cases of case files), 1 rejected as a whole" in result.output
     lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
-    lines = [line for line in lines if line["type"] != "record"]  # every record also has its counts line
+    lines = [line for line in lines if line["type"] not in ("record", "readings")]  # counts, the archive's readings
     assert len(lines) == 1 and lines[0]["type"] == "rejected"
     assert lines[0]["source"].endswith("games.jsonl:2") and "malformed JSON" in lines[0]["reason"]
 
 
 def test_report_is_byte_identical(tmp_path: Path, corpus: dict) -> None:
-    games = [json.dumps(fallback_game())] + [json.dumps(corpus[g]) for g in ("random-2024-000", "random-2024-012")]
+    games = [json.dumps(fallback_twice())] + [json.dumps(corpus[g]) for g in ("random-2024-000", "random-2024-012")]
     with gzip.open(tmp_path / "games.jsonl.gz", "wt", encoding="utf-8") as handle:
         handle.write("\n".join(games) + "\n")
     outputs = []

@@ -27,7 +27,7 @@ from dipsat.runners.validate import (AGREED, DISAGREED, FINAL, POSITIONS, REJECT
                              validate_recorded)
 
 from .conftest import CASES
-from .test_validate import fallback_game
+from .test_validate import fallback_game, fallback_twice
 
 RULES = Rules.profile()
 
@@ -156,16 +156,18 @@ def test_a_dislodged_unit_without_a_retreat_listed_by_the_record() -> None:
 
 def test_the_rules_a_record_follows_are_inferred() -> None:
     """A record without results where an army ordered VIA to an adjacent province, with
-    no fleet to convoy it, goes by land. Without per-order results the record is taken for
-    a webDiplomacy export, whose reading is tried first: 4.A.3=via (intent and fallback
-    explain it as well)."""
-    record = fallback_game()
+    no fleet to convoy it, goes by land, twice. Without per-order results the record is taken
+    for a webDiplomacy export, whose reading is judged by: 4.A.3=via (intent and fallback
+    explain it as well, and are named)."""
+    record = fallback_twice()
     for phase in record["phases"]:
         phase["results"] = {}
     report = validate_game(record, RULES)
     first = report.phases[0]
     assert first.status == RULE_DIFFERENCE and first.rule == "4.A.3=via" and first.basis == POSITIONS
+    assert {"4.A.3=intent", "4.A.3=fallback"} <= set(first.rule_options)
     assert report.inferred == "4.A.3=via" and report.record_line()["inferred_rules"] == "4.A.3=via"
+    assert [p[0] for p in report.record_line()["evidence"]["4.A.3"]] == ["S1901M", "F1901M"]
     # judged under the reading it follows, it simply agrees
     again = validate_game(record, Rules.profile("2000", {"4.A.3": "fallback"}))
     assert again.phases[0].status == AGREED and again.inferred == ""
@@ -186,7 +188,7 @@ def test_an_option_that_breaks_other_phases_is_not_inferred() -> None:
     report = validate_game(record, RULES)
     statuses = [p.status for p in report.phases]
     assert report.inferred == "" and statuses[:2] == [DISAGREED, AGREED]
-    assert "4.A.3=via" in report.phases[0].note and "would reproduce this phase" in report.phases[0].note
+    assert "4.A.3=via" in report.phases[0].note and "would agree under" in report.phases[0].note
 
 
 # --- the command ------------------------------------------------------------------------------------
@@ -222,17 +224,21 @@ def test_godip_histories_and_the_terminal_report(tmp_path: Path, played) -> None
 
 
 def test_summary_as_json(tmp_path: Path) -> None:
-    record = fallback_game()
+    record = fallback_twice()
     for phase in record["phases"]:
         phase["results"] = {}
     (tmp_path / "g.json").write_text(json.dumps(record), encoding="utf-8")
     result = CliRunner().invoke(validate_command, [str(tmp_path / "g.json"), "--summary", "json"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
-    assert summary["phases"]["total"] == {"phases": 2, "agreed": 0, "board": 0, "codes": 0, "rule diff": 1,
+    assert summary["phases"]["total"] == {"phases": 3, "agreed": 0, "board": 0, "codes": 0, "rule diff": 2,
                                           "rejected": 0, "gap": 0, "final": 1}
-    assert summary["inferred_rules"] == {"4.A.3=via": 1} and summary["rule_differences"] == {"4.A.3=via": 1}
-    assert summary["positions_only"] == 1 and summary["records"] == 1
+    assert summary["inferred_rules"] == {"4.A.3=via": 1} and summary["rule_differences"] == {"4.A.3=via": 2}
+    assert summary["readings"][0].startswith("4.A.3=")
+    text = summary["readings"][0]  # every option that fits is named, the one judged by first
+    assert text.startswith("4.A.3=via or ") and "4.A.3=intent" in text
+    assert text.endswith(": 2 phases agree only under it, none contradicts it")
+    assert summary["positions_only"] == 2 and summary["records"] == 1
 
 
 def test_case_files_are_judged_under_the_rules_asked_for(tmp_path: Path) -> None:

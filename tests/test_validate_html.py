@@ -19,7 +19,7 @@ from dipsat.rules import Rules
 from dipsat.runners.validate import DISAGREED, REJECTED, RULE_DIFFERENCE, validate_game
 from dipsat.runners.summary import Summary
 
-from .test_validate import fallback_game
+from .test_validate import fallback_game, fallback_twice
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -79,7 +79,7 @@ class Page(HTMLParser):
 def _records() -> list[str]:
     """A rule difference whose board differs, a genuine disagreement, a rejected phase, and
     a line that is not JSON (a record rejected as a whole)."""
-    fallback = fallback_game()
+    fallback = fallback_twice()  # two phases: evidence of the reading (one alone is a disagreement)
     genuine = fallback_game()
     genuine["id"] = "hand-genuine"
     first, second = genuine["phases"]

@@ -196,7 +196,8 @@ def test_live_games_go_to_a_private_folder(tmp_path, monkeypatch):
     assert "1 records read" in out
     assert list(victim.iterdir()) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dipsat-peer", "report.jsonl", "victim"]  # removed after use
-    assert json.loads(report.read_text().splitlines()[-1])["source"] == "diplomacy-random-5-1.jsonl.gz:1"
+    records = [line for line in map(json.loads, report.read_text().splitlines()) if line["type"] == "record"]
+    assert records[-1]["source"] == "diplomacy-random-5-1.jsonl.gz:1"
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")

@@ -32,10 +32,12 @@ import click
 from ..errors import DipsatError
 from ..runners.inputs import (Item, Judging, iter_items, printable, report_line,
                              validate_item)
+from ..runners.inference import ARCHIVE, INFER_MODES, PILOT, Inference, archive_readings
 from ..runners.pool import Pool, TaskFailure, call_with_limit
 from ..rules import DEFAULT_PROFILE, PROFILES, Rules, RulesError
 
 if TYPE_CHECKING:
+    from ..runners.html import HtmlReport
     from ..runners.validate import GameReport
 
 # The validation itself is imported where it is used, so that `dipsat --help` stays fast.
@@ -293,6 +295,10 @@ class _Progress:
                    "follow their own RULES lines).")
 @click.option("--rule", "overrides", multiple=True, metavar="ISSUE=CHOICE",
               help="Override one DATC issue (repeatable), e.g. --rule 4.A.3=fallback.")
+@click.option("--infer", type=click.Choice(list(INFER_MODES)), default=ARCHIVE, show_default=True,
+              help="Infer the DATC chapter-4 rule readings the records follow for the whole archive (all inputs), "
+                   "per game (archives that mix programs), or not at all (judge by the given rules only). "
+                   "An issue given with --rule is never inferred.")
 @click.option("--show", "show_count", type=click.IntRange(min=0), default=10, show_default=True,
               help="How many disagreements and rejections to list after the summary, one line each.")
 @click.option("--summary", "summary_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -327,7 +333,7 @@ class _Progress:
               help="Live differential testing: play random games with this peer (needs dipsat[peers]) and judge them.")
 @click.option("--random-games", type=int, default=20, show_default=True, help="With --against: how many games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="With --against: the games' seed.")
-def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tuple[str, ...],
+def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tuple[str, ...], infer: str,
                      show_count: int, summary_format: str, cases_dir: str | None, html_dir: str | None,
                      report_path: str | None,
                      workers: int | None, timeout: float, resume_path: str | None, scheduler: str | None,
@@ -340,9 +346,10 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     (game_N.txt), jDip/DATC case files, and folders of them. For every phase:
     rebuild the position from the record, adjudicate the recorded orders, compare
     with what the record shows happened (each order's result code where the record
-    has them, else the next position alone). The rules each game follows are
-    inferred from the phases each DATC chapter-4 option can affect; disagreements
-    they explain are counted as rule differences naming the option. Every record is
+    has them, else the next position alone). The rule readings are inferred for
+    the whole archive (--infer): an option of a DATC chapter-4 issue is named when at
+    least two phases agree only under it and none contradicts it; disagreements it
+    explains are counted as rule differences naming it. Every record is
     counted exactly once: agreed, disagreed, rule difference, or rejected with its
     reason. The report is the same, byte for byte, whatever the number of workers.
     """
@@ -353,7 +360,8 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="--rule") from None
     how = Judging(rules, named=profile is not None or bool(overrides),
-                  cases=cases_dir is not None or html_dir is not None, pictures=html_dir is not None)
+                  cases=cases_dir is not None or html_dir is not None, pictures=html_dir is not None,
+                  inference=Inference(infer, pinned=frozenset(o.partition("=")[0].strip().upper() for o in overrides)))
     if html_dir is not None and resume_path:
         raise click.UsageError("--html draws the records judged in this run: it cannot be combined with --resume")
     for folder in filter(None, (cases_dir, html_dir)):
@@ -382,8 +390,9 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     for warning in warnings:  # a file given twice: counted once
         click.echo(printable(warning), err=True)
     _check_resumed_rules(resumed, items, how, resume_path or "")
+    every_item = items
     items = [item for item in items if item.source not in resumed.rules]
-    try:  # resuming: drop the cut-off record and append; what the report holds is never rewritten
+    try:  # resuming: drop the cut-off record and append (an archive run writes the report again at the end)
         if resume_path and os.path.exists(resume_path):
             os.truncate(resume_path, resumed.end)
         handle = open(report_path, "a" if resume_path else "w", encoding="utf-8", newline="\n") if report_path else None
@@ -392,26 +401,53 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     workers = workers if workers is not None else (os.cpu_count() or 1)
     show = progress if progress is not None else sys.stderr.isatty()
     meter = _Progress(len(items), show)
+    archive = infer == ARCHIVE
+    records = _split_records(resumed.lines)  # each record's report lines, in the report's order
+    judged: dict[str, GameReport] = {}  # archive runs: the reports of this run, to finish at the end
+    cluster = Cluster(scheduler, tls_ca_file, tls_cert, tls_key) if scheduler else None
     try:
-        waiting: dict[int, GameReport] = {}
-        next_index = 0
-        cluster = Cluster(scheduler, tls_ca_file, tls_cert, tls_key) if scheduler else None
-        for i, report in _judged(items, how, workers, timeout, cluster):
-            waiting[i] = report
-            meter.update(report)
-            while next_index in waiting:  # write in input order: the report does not depend on the workers
-                report = waiting.pop(next_index)
-                next_index += 1
-                summary.add(report)
-                if cases_dir is not None:
-                    _write_cases(cases_dir, report)
-                if html is not None:
-                    html.add(report)
-                if handle is not None:
+        pilot = {item.source for item in every_item[:PILOT]} if archive else set()
+        first = replace(how, inference=replace(how.inference, complete=True)) if archive else how
+        parts = [([item for item in items if item.source in pilot], first),
+                 ([item for item in items if item.source not in pilot], how)]
+        for part, (part_items, part_how) in enumerate(parts):
+            if part and archive:  # presume what the first records show
+                shown = archive_readings((lines[-1] for lines in records if lines[-1].get("source") in pilot), rules)
+                presumed = tuple(sorted((n, r.fitting) for n, r in shown.items() if r.fitting))
+                part_how = replace(how, inference=replace(how.inference, presumed=presumed))
+            waiting: dict[int, GameReport] = {}
+            next_index = 0
+            for i, report in _judged(part_items, part_how, workers, timeout, cluster):
+                waiting[i] = report
+                meter.update(report)
+                while next_index in waiting:  # write in input order: the report does not depend on the workers
+                    report = waiting.pop(next_index)
+                    next_index += 1
                     lines = report.report_lines()
-                    lines[-1]["input"] = items[next_index - 1].digest  # the record line: what --resume checks
-                    handle.writelines(report_line(line) for line in lines)
-                    handle.flush()
+                    lines[-1]["input"] = part_items[next_index - 1].digest  # the record line: what --resume checks
+                    records.append(lines)
+                    if cases_dir is not None:
+                        _write_cases(cases_dir, report)
+                    if archive:
+                        judged[report.source] = report
+                    elif html is not None:
+                        html.add(report)
+                    if handle is not None:
+                        handle.writelines(report_line(line) for line in lines)
+                        handle.flush()
+        if archive:
+            records = _finish_archive(records, every_item, judged, how, workers, timeout, cases_dir, html)
+            if handle is not None:  # the archive's readings decided some records' verdicts: written again
+                handle.close()
+                handle = None
+                _rewrite(report_path or "", records)
+        for lines in records:
+            summary.add_lines(lines)
+        groups = [g.to_json() for g in summary.groups]
+        if handle is not None:  # the groups of disagreements close the report
+            handle.writelines(report_line(line) for line in groups)
+        elif report_path and groups:
+            _append(report_path, groups)
         if html is not None:
             html.close(summary, rules)
     finally:
@@ -422,6 +458,77 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     else:
         click.echo(printable(report_text(summary, rules)))
     raise SystemExit(1 if summary.failed else 0)
+
+
+def _append(path: str, lines: list[dict[str, Any]]) -> None:
+    try:
+        with open(path, "a", encoding="utf-8", newline="\n") as handle:
+            handle.writelines(report_line(line) for line in lines)
+    except OSError as exc:
+        raise click.FileError(path, str(exc)) from None
+
+
+def _split_records(lines: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Report lines cut into records (each ends with its `record` line); the archive's
+    `readings` line and the groups of an earlier run are dropped (they are decided again)."""
+    out: list[list[dict[str, Any]]] = []
+    pending: list[dict[str, Any]] = []
+    for line in lines:
+        if line.get("type") in ("readings", "group"):
+            continue
+        pending.append(line)
+        if line.get("type") == "record":
+            out.append(pending)
+            pending = []
+    return out
+
+
+def _finish_archive(records: list[list[dict[str, Any]]], items: list[Item], judged: dict[str, GameReport],
+                    how: Judging, workers: int, timeout: float, cases_dir: str | None,
+                    html: HtmlReport | None) -> list[list[dict[str, Any]]]:
+    """Decide the archive's readings (:func:`dipsat.runners.archive.finish_archive`): the
+    records asked again are judged by a pool (in this process with one worker, or with a
+    Dask cluster: those tasks are small)."""
+    from ..runners.archive import finish_archive
+    from ..runners.inference import Inference
+
+    by_source = {item.source: item for item in items}
+
+    def rejudge(tasks: list[tuple[int, Inference]]) -> Iterator[tuple[int, GameReport]]:
+        known = [(k, by_source[records[k][-1]["source"]], inference) for k, inference in tasks
+                 if records[k][-1].get("source") in by_source]
+        payloads = [(item, replace(how, inference=inference)) for _, item, inference in known]
+        if workers <= 1 or len(payloads) <= 1:
+            results: Iterator[tuple[int, Any]] = (
+                (j, call_with_limit(_judge, payload, timeout)) for j, payload in enumerate(payloads))
+        else:
+            results = Pool(_judge, workers, timeout, warm_up=_warm_up).run(payloads)
+        for j, result in results:
+            k, item, _ = known[j]
+            report = _failed_record(item, how.rules, result.reason) if isinstance(result, TaskFailure) else result
+            if cases_dir is not None and payloads[j][1].inference.only is not None:
+                _write_cases(cases_dir, report)
+            yield k, report
+
+    final, _ = finish_archive(records, how.rules, rejudge, judged)
+    if html is not None:
+        for lines in final:
+            report = judged.get(lines[-1].get("source", ""))
+            if report is not None:
+                html.add(report)
+    return final
+
+
+def _rewrite(path: str, records: list[list[dict[str, Any]]]) -> None:
+    """The whole report, written anew (a temporary file renamed over it: a kill leaves the old one)."""
+    temporary = path + ".part"
+    try:
+        with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
+            for lines in records:
+                handle.writelines(report_line(line) for line in lines)
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise click.FileError(path, str(exc)) from None
 
 
 def _write_cases(folder: str, report: GameReport) -> None:

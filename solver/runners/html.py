@@ -361,9 +361,21 @@ def _summary_html(summary: Summary, rules: Rules, counts: dict[str, int]) -> str
     if summary.rules_used:
         facts.append("Rule differences (phases): " + ", ".join(
             f"<code>{escape(r)}</code> ({n})" for r, n in sorted(summary.rules_used.items())) + ".")
+    if summary.readings:
+        facts.append("Rule readings of the archive (inferred from all its records): " + "; ".join(
+            escape(text) for text in summary.readings) + ".")
     facts.append(f"Disagreements and rejections: {summary.problems:,}; with the rule differences, "
                  f"{sum(counts.values()):,} sections below.")
     out.append('<ul class="facts">' + "".join(f"<li>{f}</li>" for f in facts) + "</ul>")
+    groups = summary.groups
+    if groups:
+        out.append(f"<h3>Disagreements grouped by signature: {len(groups):,}</h3>")
+        out.append('<table class="groups"><thead><tr><th class="n">count</th><th>signature (kind; differences; '
+                   "orders; rules that would reproduce them)</th><th>smallest case</th><th>games</th></tr></thead>"
+                   "<tbody>")
+        out += [f'<tr><td class="n">{g.count:,}</td><td>{escape(g.signature)}</td><td>{escape(g.smallest)}</td>'
+                f"<td>{escape(', '.join(g.games))}</td></tr>" for g in groups]
+        out.append("</tbody></table>")
     out.append("</section>")
     return "\n".join(out)
 
@@ -371,7 +383,11 @@ def _summary_html(summary: Summary, rules: Rules, counts: dict[str, int]) -> str
 def _explanation(phase: PhaseReport) -> list[str]:
     if not phase.orders:
         return []
-    out = ["<h3>dipsat's explanation of the orders involved</h3>",
+    out = []
+    if phase.conclusions:
+        out += ["<h3>What the record implies, against dipsat</h3>", "<ul>"]
+        out += [f"<li>{escape(line)}</li>" for line in phase.conclusions] + ["</ul>"]
+    out += ["<h3>dipsat's explanation of the orders involved</h3>",
            '<table class="explanation"><thead><tr><th>order</th><th>dipsat: the outcome and why</th></tr></thead><tbody>']
     for label in phase.orders:
         lines = phase.explanation.get(label, [])

@@ -24,6 +24,7 @@ from ..board import PhaseKind
 from ..errors import DipsatError
 from ..rules import DEFAULT_PROFILE, ISSUES, Rules
 from .archives import Member, iter_members
+from .inference import Inference
 
 if TYPE_CHECKING:
     from ..formats.casefile import Case
@@ -181,6 +182,7 @@ class Judging:
     named: bool = False
     cases: bool = False
     pictures: bool = False
+    inference: Inference = Inference()  # what to do about rule readings (dipsat.runners.inference)
 
 
 def validate_item(item: Item, rules: Rules | Judging) -> GameReport:
@@ -194,8 +196,10 @@ def validate_item(item: Item, rules: Rules | Judging) -> GameReport:
         assert item.case is not None
         return validate_case(item.case, item.source, how.rules if how.named else None, how.pictures)
     if item.kind == "godip":
-        return validate_godip(item.text, item.source, how.rules, how.cases, pictures=how.pictures)
-    return validate_text(item.text, item.source, how.rules, how.cases, pictures=how.pictures)
+        return validate_godip(item.text, item.source, how.rules, how.cases, pictures=how.pictures,
+                              inference=how.inference)
+    return validate_text(item.text, item.source, how.rules, how.cases, pictures=how.pictures,
+                         inference=how.inference)
 
 
 def validate_case(case: Case, source: str, rules: Rules | None = None, pictures: bool = False) -> GameReport:

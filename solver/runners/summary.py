@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules import Rules
+from .groups import Group, group_disagreements
 from .validate import AGREED, DISAGREED, FINAL, GAP, KIND_NAMES, REJECTED, RULE_DIFFERENCE, GameReport
 
 __all__ = ["Summary", "report_text", "KINDS", "COLUMNS"]
@@ -43,6 +44,12 @@ class Summary:
     first: list[str] = field(default_factory=list)  # one line per disagreement or rejection, up to `show`
     shown_limit: int = 10
     problems: int = 0  # disagreements and rejections seen (shown or not)
+    readings: list[str] = field(default_factory=list)  # the archive's rule readings and their evidence
+    disagreements: list[dict[str, Any]] = field(default_factory=list)  # their lines, to group them
+
+    @property
+    def groups(self) -> list[Group]:
+        return group_disagreements(self.disagreements)
 
     def add(self, report: GameReport) -> None:
         self.add_lines(report.report_lines())
@@ -53,10 +60,15 @@ class Summary:
             kind = line.get("type")
             if kind == RULE_DIFFERENCE and line.get("rule"):
                 self.rules_used[line["rule"]] = self.rules_used.get(line["rule"], 0) + 1
+            if kind == DISAGREED:
+                self.disagreements.append({k: line.get(k) for k in ("type", "game", "phase", "kind", "differences",
+                                                                    "orders", "note")})
             if kind in (DISAGREED, REJECTED):
                 self.problems += 1
                 if len(self.first) < self.shown_limit:
                     self.first.append(problem_line(line))
+            if kind == "readings":
+                self.readings = [str(text) for text in line.get("summary", [])]
             if kind == "record":
                 self.games += 1
                 self.records_rejected += bool(line.get("rejected"))
@@ -89,8 +101,9 @@ class Summary:
                 "phases": table, "columns": {name: meaning for _, name, meaning in COLUMNS},
                 "positions_only": sum(self.positions_only.values()),
                 "inferred_rules": dict(sorted(self.inferred.items())),
-                "rule_differences": dict(sorted(self.rules_used.items())),
-                "disagreements_and_rejections": self.problems, "first": self.first}
+                "rule_differences": dict(sorted(self.rules_used.items())), "readings": self.readings,
+                "disagreements_and_rejections": self.problems, "first": self.first,
+                "groups": [g.to_json() for g in self.groups]}
 
 
 def problem_line(line: dict[str, Any]) -> str:
@@ -101,7 +114,8 @@ def problem_line(line: dict[str, Any]) -> str:
     diffs = line.get("differences", [])
     shown = [f"{d['what']} {d['subject']}: record {d['recorded']}, ours {d['ours']}" for d in diffs[:2]]
     more = f"; +{len(diffs) - 2} more" if len(diffs) > 2 else ""
-    return f"{where}: " + "; ".join(shown) + more
+    first = line.get("conclusions") or []
+    return f"{where}: " + "; ".join(shown) + more + (f" -- {first[0]}" if first else "")
 
 
 def report_text(summary: Summary, rules: Rules) -> str:
@@ -121,12 +135,23 @@ def report_text(summary: Summary, rules: Rules) -> str:
     positions = sum(summary.positions_only.values())
     if positions:
         lines.append(f"judged on positions only (the record has no per-order results): {positions} phases")
+    if summary.readings:
+        lines.append("rule readings of the archive (inferred from all its records; --infer game: per game):")
+        lines += [part for text in summary.readings for part in textwrap.wrap(
+            text, 80, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False, break_long_words=False)]
     if summary.inferred:
-        lines += _wrap("rules the records follow (inferred per game, where not ours): " + ", ".join(
+        lines += _wrap("rules the records were judged by (where not ours): " + ", ".join(
             f"{r} ({n} of {summary.games} games)" for r, n in sorted(summary.inferred.items())))
     if summary.rules_used:
         lines += _wrap("rule differences (phases): " + ", ".join(
             f"{r} ({n})" for r, n in sorted(summary.rules_used.items())))
+    groups = summary.groups
+    if groups:
+        shown = groups[:summary.shown_limit]
+        more = f", the first {len(shown)}" if len(shown) < len(groups) else ""
+        lines.append(f"disagreements grouped by signature ({len(groups)} groups{more}; kind; differences; orders; "
+                     "rules that would reproduce them):")
+        lines += [f"  {g}" for g in shown]
     if summary.first:
         more = f" of {summary.problems}" if summary.problems > len(summary.first) else ""
         lines.append(f"first disagreements and rejections ({len(summary.first)}{more}; --show N for more, "

@@ -15,17 +15,17 @@ Per phase the status is one of
 - ``disagreed``: it does not, under our rules nor under the rules the record is
   inferred to follow; the report says whether the board differs or only a
   recorded result code;
-- ``rule-difference``: it does not under our rules, but does under the options the
-  record follows (:meth:`_Judge.infer`): per game, for each DATC chapter-4 issue
-  a disagreeing phase touches, the option under which most of the phases that
-  issue can affect agree (decided statically by :mod:`dipsat.runners.rule_scope`: a
-  ``VIA`` move to an adjacent province for 4.A.3, a civil-disorder removal for
-  4.D.8, ...; known readings of the archive's adjudicator first, our option on a
-  tie). The report names the options the phase needs, e.g. ``4.A.3=intent``: the
-  package lets an army ordered ``VIA`` to an adjacent province take the land
-  route when no fleet is ordered to convoy it (the DATC v2.x reading); DATC v3.0
-  keeps it in place. An option that reproduces a phase but breaks more of the
-  game's other phases is only named in the phase's ``note``. Issues the record
+- ``rule-difference``: it does not under our rules, but does under the readings the
+  record is judged by: the archive's, inferred from the evidence of all its records
+  (:mod:`dipsat.runners.inference`: an option of a DATC chapter-4 issue is taken when at
+  least two phases agree only under it and none contradicts it; ``--infer game`` per
+  record), over the phases each issue can affect (decided statically by
+  :mod:`dipsat.runners.rule_scope`: a ``VIA`` move to an adjacent province for 4.A.3, a
+  civil-disorder removal for 4.D.8, ...). The report names the options the phase needs,
+  e.g. ``4.A.3=intent``: the package lets an army ordered ``VIA`` to an adjacent province
+  take the land route when no fleet is ordered to convoy it (the DATC v2.x reading); DATC
+  v3.0 keeps it in place. An option that would reproduce a disagreeing phase but that the
+  archive does not support is only named in the phase's ``note``. Issues the record
   formats cannot express are not tried: 4.A.6 (a written-out convoy path) and 4.C
   (missing or wrong unit kind or nationality);
 - ``rejected``: what no adjudicator writes (unreadable text, an unknown province or
@@ -143,6 +143,9 @@ from ..formats.records import (RecordedGame, RecordedPhase, RecordError, format_
 from .gaps import skipped_phases, through_missing_retreat
 from .rule_scope import issues_touched
 from .written_cases import Status, case_name, disagreement_case
+from .conclusions import conclusions, disorder_explanation
+from .inference import (GAME, NONE, Inference, PhaseEvidence, decide, evidence_to_json, gather, issues_of, presumed_readings,
+                        readings_text)
 from ..state import State
 from ..orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, ordered_province
 from ..results import OrderResult, PhaseResult, Reason
@@ -179,7 +182,6 @@ KNOWN_READINGS: dict[str, dict[str, str]] = {
 }
 """The readings each archive format's adjudicator is known to follow: tried first when the
 rules of a record are inferred, and taken when another option explains a game equally well."""
-INFERENCE_ROUNDS = 3  # rounds over the issues when inferring a record's rules (pairs of options need two)
 
 POSITIONS = "positions"
 RESULTS = "results"
@@ -215,6 +217,9 @@ class PhaseReport:
     differences: list[Difference] = field(default_factory=list)  # under our rules
     orders: list[str] = field(default_factory=list)  # the orders involved, as recorded
     explanation: dict[str, list[str]] = field(default_factory=dict)
+    conclusions: list[str] = field(default_factory=list)
+    """Per order involved (and civil-disorder removal): what the record implies happened to
+    it against dipsat's outcome and its reason (:mod:`dipsat.runners.conclusions`)."""
     rule: str | None = None  # rule-difference: "4.A.3=fallback"
     rule_title: str = ""
     rule_options: list[str] = field(default_factory=list)  # every option (or pair) that reproduces the record
@@ -245,8 +250,14 @@ class GameReport:
     phases: list[PhaseReport] = field(default_factory=list)
     error: str | None = None  # the whole record was rejected
     inferred: str = ""
-    """The options the record follows where they differ from `rules` (``"4.A.3=fallback"``),
-    inferred from the phases each option can affect."""
+    """The options the record was judged by where they differ from `rules` (``"4.A.3=fallback"``):
+    the archive's (or the record's, ``--infer game``) readings of the issues its phases touch."""
+    evidence: dict[str, list[PhaseEvidence]] = field(default_factory=dict)
+    """Per DATC issue, the phases where its options give different outcomes (:mod:`.inference`)."""
+    unchecked: dict[str, list[str]] = field(default_factory=dict)
+    """Per DATC issue, the options tried on its phases not judged under every option."""
+    judged_by: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per DATC issue, the options that fit (the first judged by) the phases were classified by."""
 
     def counts(self) -> dict[tuple[str, str], int]:
         out: dict[tuple[str, str], int] = {}
@@ -266,7 +277,9 @@ class GameReport:
                 positions[p.kind] = positions.get(p.kind, 0) + 1
         return {"type": "record", "game": self.game, "source": self.source, "rules": self.rules,
                 "rejected": self.error is not None, "counts": counts, "board_differs": dict(sorted(board.items())),
-                "positions_only": dict(sorted(positions.items())), "inferred_rules": self.inferred}
+                "positions_only": dict(sorted(positions.items())), "inferred_rules": self.inferred,
+                "evidence": evidence_to_json(self.evidence), "unchecked": dict(sorted(self.unchecked.items())),
+                "judged_by": {n: list(o) for n, o in sorted(self.judged_by.items())}}
 
     def report_lines(self) -> list[dict[str, Any]]:
         """The JSONL report's lines for this game: one per rejected record, rejected
@@ -290,6 +303,7 @@ class GameReport:
                 line["board_differs"] = p.board_differs
                 line["orders"] = p.orders
                 line["explanation"] = p.explanation
+                line["conclusions"] = p.conclusions
                 if p.note:
                     line["note"] = p.note
                 if p.status == RULE_DIFFERENCE:
@@ -313,7 +327,8 @@ def rejected_record(source: str, reason: str, rules: Rules | None = None, game: 
     return GameReport(game or source, source, str(rules or Rules.profile()), [], reason)
 
 
-def validate_text(text: str, source: str, rules: Rules, cases: bool = False, *, pictures: bool = False) -> GameReport:
+def validate_text(text: str, source: str, rules: Rules, cases: bool = False, *, pictures: bool = False,
+                  inference: Inference = Inference()) -> GameReport:
     """One saved game as JSON text (a ``.json`` file or one line of a ``.jsonl``)."""
     from ..formats.dipsat_json import JsonFormatError, parse_json
 
@@ -321,11 +336,11 @@ def validate_text(text: str, source: str, rules: Rules, cases: bool = False, *, 
         record = parse_json(text, "JSON")  # every way json.loads fails, in words (nesting, long numbers)
     except JsonFormatError as exc:
         return rejected_record(source, f"malformed {exc.problems[0]}", rules)
-    return validate_game(record, rules, source, cases, pictures=pictures)
+    return validate_game(record, rules, source, cases, pictures=pictures, inference=inference)
 
 
 def validate_game(record: dict, rules: Rules, source: str = "", cases: bool = False, *,
-                  pictures: bool = False) -> GameReport:
+                  pictures: bool = False, inference: Inference = Inference()) -> GameReport:
     """Validate every phase of one recorded game of the ``diplomacy`` package; never raises."""
     try:
         game = read_game(record)
@@ -334,10 +349,11 @@ def validate_game(record: dict, rules: Rules, source: str = "", cases: bool = Fa
         return rejected_record(source, str(exc), rules, str(gid) if gid is not None else None)
     except Exception as exc:  # noqa: BLE001 - a report, never an exception
         return rejected_record(source, f"unreadable record: {type(exc).__name__}: {exc}", rules)
-    return validate_recorded(game, rules, source, cases, pictures=pictures)
+    return validate_recorded(game, rules, source, cases, pictures=pictures, inference=inference)
 
 
-def validate_godip(text: str, source: str, rules: Rules, cases: bool = False, *, pictures: bool = False) -> GameReport:
+def validate_godip(text: str, source: str, rules: Rules, cases: bool = False, *, pictures: bool = False,
+                   inference: Inference = Inference()) -> GameReport:
     """One Droidippy/godip game history (the text of a ``game_N.txt``); never raises."""
     try:
         game = read_godip_game(text, source)
@@ -345,32 +361,66 @@ def validate_godip(text: str, source: str, rules: Rules, cases: bool = False, *,
         return rejected_record(source, str(exc), rules)
     except Exception as exc:  # noqa: BLE001 - a report, never an exception
         return rejected_record(source, f"unreadable record: {type(exc).__name__}: {exc}", rules)
-    return validate_recorded(game, rules, source, cases, pictures=pictures)
+    return validate_recorded(game, rules, source, cases, pictures=pictures, inference=inference)
 
 
 def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases: bool = False, *,
-                      pictures: bool = False, infer: bool = True) -> GameReport:
+                      pictures: bool = False, inference: Inference = Inference()) -> GameReport:
     """Validate every phase of a recorded game of any archive format; never raises.
 
-    The game is judged under `rules`; then the options of the DATC chapter-4 issues
-    its disagreeing phases touch are tried, each only on the phases it can affect
-    (:func:`dipsat.runners.rule_scope.issues_touched`), and an option is taken as the
-    record's reading when it makes more of those phases agree (:meth:`_Judge.infer`).
-    Phases that agree only under the inferred options are rule differences. With
-    `cases`, each disagreement and rule difference carries its case file (:attr:`PhaseReport.case`);
-    with `pictures`, they and the rejected phases carry their pictures (:attr:`PhaseReport.pictures`)."""
+    The game is judged under `rules`, and the rule readings it follows are found as
+    :mod:`dipsat.runners.inference` describes, as `inference` asks: with its `readings` (an
+    archive's) they are taken as given; else the record's evidence is gathered and, in mode
+    ``game``, the readings are decided from it alone; in mode ``archive`` its program's known
+    readings are presumed (the caller decides for the archive and asks again where needed:
+    `check` gives the evidence alone, `only` reports only the phases named); mode ``none``:
+    the given rules only. Phases that agree only under the readings are
+    rule differences. With `cases`, each disagreement and rule difference carries its case
+    file (:attr:`PhaseReport.case`); with `pictures`, they and the rejected phases carry
+    their pictures (:attr:`PhaseReport.pictures`)."""
     report = GameReport(game.id, source or game.id, str(rules))
     try:
         judge = _Judge(game, rules)
-        inferred = judge.infer() if infer else {}
+        fitting: Readings = {}
+        pinned = inference.pinned | frozenset(rules.overrides)
+        presumption = {n: o for n, o in (inference.presumed or ()) if n not in pinned and o}
+        presumed = ({n: o[0] for n, o in presumption.items()} if inference.presumed is not None
+                    else presumed_readings(judge.known, rules, pinned))
+        if inference.check is not None:
+            check = dict(inference.check)
+            report.evidence, report.unchecked = gather(judge, game.id, presumed, sorted(check), check,
+                                                       inference.disagreeing)
+            if inference.only is None:
+                return report
+        if inference.readings is not None:
+            fitting = {n: options for n, options in inference.readings if n not in pinned and options}
+        elif inference.mode != NONE:
+            issues = issues_of(judge, NOT_IN_RECORDS, pinned)
+            if inference.mode == GAME:
+                report.evidence, _ = gather(judge, game.id, presumed, issues, {n: ISSUES[n].options for n in issues})
+                fitting = {n: r.fitting for n, r in decide([report.evidence], rules, judge.known).items() if r.fitting}
+            else:
+                report.evidence, report.unchecked = gather(
+                    judge, game.id, presumed, issues, {n: ISSUES[n].options for n in issues} if inference.complete
+                    else None, also=presumption)
+                fitting = {n: presumption.get(n, (o,)) for n, o in presumed.items()
+                           if n in report.evidence or n in report.unchecked}
+        inferred = {n: options[0] for n, options in fitting.items()}
+        report.judged_by = dict(sorted(fitting.items()))
         final_rules = judge.rules_with(inferred)
-        report.inferred = _combo_text(tuple(sorted(inferred.items())))
+        touched = frozenset().union(*judge.scope.values())
+        report.inferred = readings_text({n: o for n, o in inferred.items() if n in touched})
     except Exception as exc:  # noqa: BLE001 - a crash of ours is reported, the run goes on
         return rejected_record(source or game.id, f"dipsat failed on this record: {type(exc).__name__}: {exc}",
                                rules, game.id)
     for i, rec in enumerate(game.phases):
+        if inference.only is not None and rec.name not in inference.only:
+            continue
         try:
             phase = judge.phase_report(i, inferred, final_rules)
+            if phase.status == RULE_DIFFERENCE:  # every option that fits the archive, not only the one judged by
+                phase.rule_options = [f"{n}={o}" for n, _ in (x.split("=", 1) for x in phase.rule_options)
+                                      for o in fitting.get(n, ())]
             if cases and phase.status in (DISAGREED, RULE_DIFFERENCE):
                 phase.case = judge.case_text(i, phase, final_rules)
             report.phases.append(phase)
@@ -396,6 +446,8 @@ def _crash(rec: RecordedPhase, exc: Exception) -> PhaseReport:
 NOT_IN_RECORDS = ("4.A.6", "4.C")
 
 Judged = tuple[PhaseResult, list[Difference]]
+Readings = dict[str, tuple[str, ...]]
+"""Rule readings: DATC issue -> options (those that fit: the first is judged by; or those to try)."""
 
 
 class _Judge:
@@ -536,75 +588,8 @@ class _Judge:
         out |= {i for i in self.playable if self._needs_previous(i) and (i - 1) in out}
         return sorted(out)
 
-    def infer(self) -> dict[str, str]:
-        """The options (differing from ours) the record follows: for each DATC issue a
-        disagreeing phase touches, the option under which most of the phases the issue
-        can affect agree (ours on a tie); repeated while something changes, so options
-        that only work together are found too.
-
-        Only the phases an issue can affect are judged under its options, the ones
-        that disagree first: an option is dropped as soon as it can no longer make
-        more of them agree than the best one so far, so each candidate option costs at
-        most one adjudication of the phases its issue can affect, and usually a few;
-        the game is never re-adjudicated as a whole per option."""
-        self.judge(self.playable, self.rules)
-        inferred: dict[str, str] = {}
-        for _ in range(INFERENCE_ROUNDS):
-            current = self.rules_with(inferred)
-            disagreeing = {i for i, (_, diffs) in self.judge(self.playable, current).items() if diffs}
-            touching: dict[str, int] = {}  # issue -> disagreeing phases it touches: the likeliest first
-            for i in disagreeing:
-                for n in self.scope[i]:
-                    if n in ISSUES and not n.startswith(NOT_IN_RECORDS):
-                        touching[n] = touching.get(n, 0) + 1
-            issues = sorted(touching, key=lambda n: (-touching[n], n not in self.known, n))
-            changed = False
-            for issue in issues:
-                best = self.best_option(issue, inferred)
-                if best != self.rules_with(inferred).choice(issue):
-                    changed = True
-                    if best == self.rules.choice(issue):
-                        inferred.pop(issue, None)
-                    else:
-                        inferred[issue] = best
-            if not changed:
-                break
-        return inferred
-
-    def best_option(self, issue: str, inferred: dict[str, str], chunk: int = 16) -> str:
-        """The option of `issue` under which most of the phases it can affect agree,
-        given the other `inferred` options (the current one on a tie)."""
-        current = self.rules_with(inferred)
-        phases = self.affected(issue)
-        judged = self.judge(phases, current)
-        failing = [i for i in phases if judged[i][1]]
-        agreeing = [i for i in phases if not judged[i][1]]
-        if not failing:
-            return current.choice(issue)
-        best, gain = current.choice(issue), 0  # gain: phases agreeing more than under `current`
-        for option in sorted(ISSUES[issue].options, key=lambda o: (self.known.get(issue) != o, o)):
-            if option == current.choice(issue) or len(failing) <= gain:
-                continue  # an option that made every failing phase agree and broke none wins
-            alt = self.rules_with({**inferred, issue: option})
-            fixed, done = 0, 0
-            while done < len(failing) and fixed + len(failing) - done > gain:
-                step = min(chunk, fixed + len(failing) - done - gain)  # that many misses rule it out
-                fixed += self._agree(failing[done:done + step], alt)
-                done += step
-            if fixed <= gain:
-                continue  # it cannot make more of the phases agree than the best so far
-            broken, seen = 0, 0
-            while seen < len(agreeing) and fixed - broken > gain:
-                step = min(chunk, fixed - broken - gain)  # that many breaks rule it out
-                part = agreeing[seen:seen + step]
-                broken += len(part) - self._agree(part, alt)
-                seen += step
-            if fixed - broken > gain:
-                best, gain = option, fixed - broken
-        return best
-
-    def _agree(self, indices: list[int], rules: Rules) -> int:
-        return sum(1 for _, diffs in self.judge(indices, rules).values() if not diffs)
+    def phase_name(self, i: int) -> str:
+        return self.game.phases[i].name
 
     def needed(self, i: int, inferred: dict[str, str]) -> tuple[tuple[str, str], ...]:
         """The inferred options phase `i` needs to agree (each one it touches, dropped
@@ -682,6 +667,10 @@ class _Judge:
             return report
         report.differences = differences
         report.orders, report.explanation = _involved(rec, result, differences)
+        disorder = disorder_explanation(result, _subject_provinces(differences))
+        report.orders += list(disorder)
+        report.explanation.update(disorder)
+        report.conclusions = conclusions(rec, nxt, result, report.orders, _subject_provinces(differences))
         if inferred and not self.judge([i], final_rules)[i][1] and (used := self.needed(i, inferred)):
             report.status = RULE_DIFFERENCE
             report.rule = _combo_text(used)
@@ -689,12 +678,12 @@ class _Judge:
             report.rule_options = [f"{n}={o}" for n, o in used]
             return report
         others = [f"{n}={o}" for n in sorted(self.scope[i]) if n in ISSUES and not n.startswith(NOT_IN_RECORDS)
-                  for o in sorted(ISSUES[n].options) if o != final_rules.choice(n)
-                  and not self.judge([i], self.rules_with({**inferred, n: o}))[i][1]]
+                  for o in sorted(ISSUES[n].options) if o != final_rules.choice(n)  # each alone: as the evidence
+                  and not self.judge([i], self.rules_with({n: o}))[i][1]]
         if others:
-            report.note = "; ".join(filter(None, [report.note, ", ".join(others)
-                                                  + " would reproduce this phase, but the record's other phases "
-                                                    "that the option affects follow the other reading"]))
+            report.note = "; ".join(filter(None, [report.note, "would agree under " + ", ".join(others)
+                                                  + " (a fact, not a verdict: the readings judged by are "
+                                                    "inferred from all the phases, see --infer)"]))
         return report
 
 

@@ -1,0 +1,149 @@
+"""Finish an archive run of ``dipsat validate``: decide the archive's rule readings and
+bring every record's report in line with them.
+
+The records were judged once (in a pool, or on Dask) with their evidence gathered and
+their phases classified by presumed readings (:mod:`dipsat.runners.inference`). Here, from
+the report lines of every record (judged in this run or resumed from a report):
+
+1. the readings are decided; where an option has support but a record has phases it was
+   not tried on, that record is asked for them (only those phases, only those options);
+2. the readings are decided again, now on complete evidence;
+3. the phases whose verdict may depend on a reading other than the one they were judged by
+   (those with evidence on an issue where it changed) are judged again under the archive's
+   readings, alone, and their lines take the place of the old ones.
+
+Nothing is judged twice in an archive that follows the readings presumed for its program.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..rules import Rules
+from .inference import (ARCHIVE, Inference, Pairs, PhaseEvidence, Reading, archive_readings, evidence_to_json,
+                        line_evidence, readings_line, record_readings)
+
+if TYPE_CHECKING:
+    from .validate import GameReport
+
+__all__ = ["Rejudge", "finish_archive"]
+
+Rejudge = Callable[[list[tuple[int, Inference]]], Iterator[tuple[int, "GameReport"]]]
+"""Judge records again (by their index among the records, each as asked), in any order."""
+
+_VERDICTS = ("disagreed", "rule-difference")
+
+
+@dataclass
+class _Record:
+    lines: list[dict[str, Any]]
+
+    @property
+    def line(self) -> dict[str, Any]:
+        return self.lines[-1]
+
+    @property
+    def unchecked(self) -> dict[str, list[str]]:
+        value = self.line.get("unchecked")
+        return value if isinstance(value, dict) else {}
+
+
+def finish_archive(records: list[list[dict[str, Any]]], rules: Rules, rejudge: Rejudge,
+                   reports: dict[str, GameReport]) -> tuple[list[list[dict[str, Any]]], dict[str, Reading]]:
+    """The records' final lines, then the `readings` line; and the readings. `reports`
+    (the reports of this run by source, for ``--html``) are brought in line too."""
+    kept = [_Record(lines) for lines in records]
+    judged = [r for r in kept if r.line.get("type") == "record" and not r.line.get("rejected")]
+    readings = archive_readings((r.line for r in judged), rules)
+    tasks = []
+    for k, record in enumerate(kept):  # checks, and the phases to judge again should the readings hold
+        need = {n: sorted(set(readings[n].fitting) | set(tried)) for n, tried in record.unchecked.items()
+                if n in readings and not set(readings[n].fitting) <= set(tried)}
+        phases = _to_judge_again(record, readings)
+        if need or phases:
+            disagreeing = frozenset(str(line.get("phase")) for line in record.lines[:-1]
+                                    if line.get("type") in _VERDICTS)
+            tasks.append((k, Inference(ARCHIVE, readings=_fitting(readings), only=frozenset(phases),
+                                       check=tuple(sorted((n, tuple(o)) for n, o in need.items())) if need else None,
+                                       disagreeing=disagreeing)))
+    answers = {k: report for k, report in rejudge(tasks) if report.error is None}
+    for k, inference in tasks:
+        if k in answers and inference.check is not None:
+            _merge_evidence(kept[k], answers[k], {n for n, _ in inference.check})
+    final = archive_readings((r.line for r in judged), rules)
+    if _fitting(final) != _fitting(readings):  # a check contradicted an option: judge by the others
+        again = [(k, Inference(ARCHIVE, readings=_fitting(final), only=frozenset(phases)))
+                 for k, record in enumerate(kept) if (phases := _to_judge_again(record, final))]
+        answers = {k: report for k, report in rejudge(again) if report.error is None}
+    for k in sorted(answers):
+        _merge_phases(kept[k], answers[k], reports.get(answers[k].source))
+    readings = final
+    for record in kept:
+        if record.line.get("type") == "record":
+            record.line["inferred_rules"] = record_readings(record.line, readings)
+            record.line["judged_by"] = {n: list(r.fitting) for n, r in sorted(readings.items())
+                                        if r.fitting and n in line_evidence(record.line)}
+            report = reports.get(record.line.get("source", ""))
+            if report is not None:
+                report.inferred = record.line["inferred_rules"]
+    return [r.lines for r in kept] + [[readings_line(readings, ARCHIVE)]], readings
+
+
+def _fitting(readings: dict[str, Reading]) -> Pairs:
+    return tuple(sorted((n, r.fitting) for n, r in readings.items() if r.fitting))
+
+
+def _merge_evidence(record: _Record, report: GameReport, issues: set[str]) -> None:
+    """The evidence a record gave when asked (:attr:`Inference.check`) on `issues` in place
+    of what it had on them, but for the phases judged under every option already."""
+    game = str(record.line.get("game", ""))
+    evidence = line_evidence(record.line)
+    for issue in sorted(issues):
+        complete = [p for p in evidence.get(issue, []) if not p.tried]
+        names = {p.phase for p in complete}
+        rows = complete + [PhaseEvidence(game, p.phase, p.agrees, p.tried) for p in report.evidence.get(issue, [])
+                           if p.phase not in names]
+        if rows:
+            evidence[issue] = sorted(rows, key=lambda p: p.phase)
+        else:
+            evidence.pop(issue, None)
+    unchecked = {n: o for n, o in record.unchecked.items() if n not in issues}
+    unchecked.update({n: o for n, o in report.unchecked.items() if n in issues})
+    record.line["evidence"] = evidence_to_json(evidence)
+    record.line["unchecked"] = dict(sorted(unchecked.items()))
+
+
+def _to_judge_again(record: _Record, readings: dict[str, Reading]) -> list[str]:
+    """The phases of a record whose verdict may change: disagreements and rule differences
+    with evidence on an issue whose reading is not the one they were judged by."""
+    used = record.line.get("judged_by")
+    used = used if isinstance(used, dict) else {}
+    changed = [n for n in line_evidence(record.line)
+               if list(readings[n].fitting if n in readings else ()) != used.get(n, [])]
+    names = {p.phase for n in changed for p in line_evidence(record.line)[n]}
+    return sorted(line["phase"] for line in record.lines[:-1] if line.get("type") in _VERDICTS and line.get("phase") in names)
+
+
+def _merge_phases(record: _Record, report: GameReport, full: GameReport | None) -> None:
+    """The lines of phases judged again in place of the old ones, and the counts with them."""
+    new = {line["phase"]: line for line in report.report_lines()[:-1] if line.get("phase") is not None}
+    counts = record.line.setdefault("counts", {})
+    board = record.line.setdefault("board_differs", {})
+    for k, line in enumerate(record.lines[:-1]):
+        replacement = new.get(line.get("phase"))
+        if replacement is None:
+            continue
+        for sign, old in ((-1, line), (1, replacement)):
+            key = f"{old['kind']}/{old['type']}"
+            counts[key] = counts.get(key, 0) + sign
+            if old["type"] == "disagreed" and old.get("board_differs"):
+                board[old["kind"]] = board.get(old["kind"], 0) + sign
+        record.lines[k] = replacement
+    record.line["counts"] = {key: n for key, n in sorted(counts.items()) if n}
+    record.line["board_differs"] = {key: n for key, n in sorted(board.items()) if n}
+    if full is not None:
+        by_name = {p.name: p for p in report.phases}
+        full.phases = [by_name.get(p.name, p) for p in full.phases]
+
