@@ -75,7 +75,9 @@ class AdjacentConvoy(Option):
         on, whatever the other orders (4.A.3 c and the DPTG)? Then an army's move written
         'via convoy' that no chain of fleets at sea could carry can never be valid, so it is
         illegal (DATC 4.E.1, 6.D.32); under the other readings it is the land move it names
-        (4.E.2), or, where the destination is not adjacent, illegal as any such move is."""
+        (4.E.2), or, where the destination is not adjacent, illegal as any such move is. (An
+        army 'via convoy' to or from an inland province is illegal under every reading: no
+        board could carry it.)"""
         return self in (AdjacentConvoy.R2000, AdjacentConvoy.DPTG)
 
 

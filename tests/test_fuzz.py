@@ -89,7 +89,7 @@ def test_a_failing_engine_is_reported_per_request_and_nothing_is_lost(flag: str,
     assert [p.id for p in run.phases] == [f"fuzz-5-{n:06d}" for n in range(7)]
     assert [p.id for p in run.failed] == ["fuzz-5-000002", "fuzz-5-000005"]  # the third of each start
     assert {p.failure.kind for p in run.failed if p.failure} == {kind}
-    assert all(j.status == "agreed" for j in judge_run(run, Rules.profile("2000"), "buggy"))
+    assert all(j.status == "agreed" for j in judge_run(run, Rules.profile("2000"), "buggy").phases)
 
 
 def test_an_engine_that_cannot_start_is_a_failure_per_request() -> None:

@@ -73,11 +73,13 @@ def _engine(spec: str, rules: Rules, timeout: float) -> tuple[Engine, str]:
 @click.option("--shrink/--no-shrink", default=True, show_default=True,
               help="Shrink the first disagreement of each kind to the fewest units and orders that still show it "
                    "(every candidate asked of the engine).")
+@click.option("--infer/--no-infer", default=True, show_default=True,
+              help="Infer the engine's rule readings from the whole run (else judge by the rules given only).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Engines run at once (each its own process), each asked about the next phase.")
 def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None, families: tuple[str, ...],
                  variants: tuple[str, ...], profile: str | None, overrides: tuple[str, ...], timeout: float,
-                 cases_dir: str | None, report_path: str | None, show_count: int, shrink: bool, workers: int) -> None:
+                 cases_dir: str | None, report_path: str | None, show_count: int, shrink: bool, infer: bool, workers: int) -> None:
     """Test another adjudicator without an archive: generated phases where the rules are
     hard (convoys and paradoxes, rings, head-to-head battles, coasts, retreats, builds
     and civil disorder, whole games), each asked of ENGINE and judged as validate judges
@@ -107,21 +109,24 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
                          progress=progress)
         if show:
             click.echo("", err=True)
-        judged = judge_run(run, rules, name, cases=cases_dir is not None)
-        shrunk = shrink_groups(engines[0], run, judged, rules, name) if shrink else {}
+        pinned = frozenset(n for n in (o.split("=", 1)[0].strip().upper() for o in overrides))
+        verdicts = judge_run(run, rules, name, cases=cases_dir is not None, infer=infer, pinned=pinned)
+        judged = verdicts.phases
+        shrunk = shrink_groups(engines[0], run, verdicts, name) if shrink else {}
     finally:
         for engine in engines:
             engine.close()
     counts = Counter(j.status for j in judged)
     failures = Counter(str(p.failure.kind) for p in run.failed if p.failure is not None)
-    lines = [f"dipsat fuzz --against {name} (rules {rules}, seed {seed}): {len(run.phases)} phases asked in "
+    lines = [f"dipsat fuzz --against {name} (rules {verdicts.rules}, seed {seed}): {len(run.phases)} phases asked in "
              f"{run.seconds:.1f} s ({len(run.phases) / max(run.seconds, 1e-9):.0f} phases/s)",
              f"  agreed {counts['agreed']}, rule differences {counts['rule-difference']}, "
              f"disagreements {counts['disagreed']}, engine failures {sum(failures.values())}"
              + (f" ({', '.join(f'{k} {v}' for k, v in sorted(failures.items()))})" if failures else "")]
-    readings = Counter(j.rule for j in judged if j.status == "rule-difference")
-    if readings:
-        lines.append("rule readings the engine follows: " + ", ".join(f"{r} ({n} phases)" for r, n in sorted(readings.items())))
+    if verdicts.readings:
+        lines.append("rule readings of the engine (inferred from the whole run; --no-infer: none):")
+        lines += [f"  {reading.summary()}" for _, reading in sorted(verdicts.readings.items())
+                  if reading.fitting or any(reading.support.values())]  # issues with evidence either way
     groups: dict[str, list[JudgedPhase]] = {}
     for j in judged:
         if j.status == "disagreed":

@@ -384,7 +384,6 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
         raise click.UsageError("a tls:// --scheduler needs --tls-ca-file, --tls-cert and --tls-key")
     resumed = _resumed(resume_path)
     summary = Summary(shown_limit=show_count)
-    summary.add_lines(resumed.lines)
     warnings: list[str] = []
     items = list(iter_items(inputs, warnings)) + (_peer_items(random_games, seed) if against else [])
     for warning in warnings:  # a file given twice: counted once

@@ -65,7 +65,9 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
     dest = order.dest
     if dest.province == unit.province:
         return None, Illegal(IllegalCode.SELF, "a unit cannot move to its own area (DATC 6.A.4)")
-    if order.via_convoy and rules.adjacent_convoy.via_binds and unit.kind is UnitKind.ARMY:
+    if order.via_convoy and unit.kind is UnitKind.ARMY and (
+            rules.adjacent_convoy.via_binds or ProvinceKind.LAND in (state.map.provinces[dest.province].kind,
+                                                                     state.map.provinces[unit.province].kind)):
         impossible = _via_convoy_problem(state, unit, dest.province)
         if impossible is not None:
             return None, impossible
@@ -94,18 +96,20 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
 
 
 def _via_convoy_problem(state: State, unit: Unit, dest: str) -> Illegal | None:
-    """Why an army's move written 'via convoy' can never be carried out, where 'via convoy'
-    binds the army to the convoy route (:attr:`~dipsat.rules.AdjacentConvoy.via_binds`): a
-    legal order is one that could be valid, not knowing the other orders (DATC 4.E.1); no
-    convoy carries an army inland, or where no chain of fleets now at sea reaches (6.D.32).
-    None where a convoy could carry it. (A fleet's 'via convoy' names no route a fleet
-    could take: the order means the move it names, 4.E.2, or is illegal as not adjacent,
-    6.A.7.)"""
+    """Why an army's move written 'via convoy' can never be carried out: a legal order is one
+    that could be valid, not knowing the other orders (DATC 4.E.1). No convoy carries an
+    army inland or from inland, on any board and under any reading; where 'via convoy' binds the army to
+    the convoy route (:attr:`~dipsat.rules.AdjacentConvoy.via_binds`), neither does one
+    where no chain of fleets now at sea reaches (6.D.32). None where a convoy could carry
+    it. (A fleet's 'via convoy' names no route a fleet could take: the order means the move
+    it names, 4.E.2, or is illegal as not adjacent, 6.A.7.)"""
     if convoy_route_on_board(state, unit.province, dest):
         return None
     province = state.map.provinces.get(dest)
     if province is not None and province.kind is ProvinceKind.LAND:
         return Illegal(IllegalCode.CONVOY, "ordered via convoy, but an army cannot be convoyed inland (DATC 4.E.1)")
+    if state.map.provinces[unit.province].kind is ProvinceKind.LAND:
+        return Illegal(IllegalCode.CONVOY, "ordered via convoy, but no convoy takes an army from inland (DATC 4.E.1)")
     return Illegal(IllegalCode.CONVOY, "ordered via convoy, but no chain of fleets at sea could convoy it "
                                        "(DATC 4.E.1, 6.D.32)")
 

@@ -31,7 +31,8 @@ from ..state import State
 from ..engines.command import EngineFailure
 from ..engines.protocol import EngineReply
 from .generators import Generated, generate_item
-from .validate import Difference
+from .inference import ARCHIVE, NONE, Inference, Reading, decide
+from .validate import Difference, GameReport
 
 __all__ = ["Engine", "FuzzPhase", "FuzzRun", "JudgedPhase", "ask_engine", "engine_record", "judge_run",
            "other_readings", "write_fuzz_cases"]
@@ -215,10 +216,14 @@ def _shapes(phase: FuzzPhase, involved: list[str]) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+NO_READINGS = Inference(mode=NONE)
+"""Judge by the rules given, trying no other reading."""
+
+
 def judge_phase(phase: FuzzPhase, rules: Rules, engine_name: str, cases: bool = False,
-                infer: bool = True) -> JudgedPhase:
-    """One answered phase judged against the engine's answer (as validate judges a record;
-    with `infer`, the readings that explain it are tried)."""
+                inference: Inference = NO_READINGS) -> tuple[JudgedPhase, GameReport | None]:
+    """One answered phase judged against the engine's answer, as validate judges a record
+    (`inference`: what to do about rule readings), and validate's report of it."""
     from .validate import validate_recorded
     assert phase.reply is not None
     state = phase.generated.state
@@ -226,18 +231,51 @@ def judge_phase(phase: FuzzPhase, rules: Rules, engine_name: str, cases: bool = 
     if phase.reply.unknown:
         return JudgedPhase(phase.id, phase.generated.family, kind, "disagreed", None, (
             Difference("case", "POSTSTATE", "fails dipsat's result under every reading", "dipsat's result"),),
-            tuple(format_order(o) for o in phase.generated.orders))
-    report = validate_recorded(engine_record(phase, engine_name), rules, phase.id, infer=infer).phases[0]
+            tuple(format_order(o) for o in phase.generated.orders)), None
+    record = validate_recorded(engine_record(phase, engine_name), rules, phase.id, inference=inference)
+    report = record.phases[0]
     judged = JudgedPhase(phase.id, phase.generated.family, kind, report.status, report.rule,
                          tuple(report.differences), tuple(report.orders), _shapes(phase, report.orders))
     if cases and judged.status == "disagreed":
         judged = replace(judged, case=fuzz_case(phase, judged, rules, engine_name))
-    return judged
+    return judged, record
 
 
-def judge_run(run: FuzzRun, rules: Rules, engine_name: str, cases: bool = False) -> list[JudgedPhase]:
-    """Every answered phase of `run` judged against the engine's answer."""
-    return [judge_phase(phase, rules, engine_name, cases) for phase in run.answered]
+@dataclass(frozen=True)
+class JudgedRun:
+    """Every answered phase judged, and the readings inferred for the engine over the run."""
+
+    phases: list[JudgedPhase]
+    readings: dict[str, Reading]
+    rules: Rules
+    """The rules judged by: the run's, with the readings inferred for the engine."""
+
+
+def judge_run(run: FuzzRun, rules: Rules, engine_name: str, cases: bool = False, infer: bool = True,
+              pinned: frozenset[str] = frozenset()) -> JudgedRun:
+    """Every answered phase of `run` judged against the engine's answer, the engine's rule
+    readings inferred over the whole run as validate infers an archive's
+    (:mod:`dipsat.runners.inference`: an option is named where at least two phases agree
+    only under it and none contradicts it; `pinned` issues are never inferred): each phase
+    gathers its evidence under every option of the issues it touches, the run decides, and
+    the phases that differ are judged again under the readings decided."""
+    answered = run.answered
+    if not infer:
+        return JudgedRun([judge_phase(p, rules, engine_name, cases)[0] for p in answered], {}, rules)
+    gathering = Inference(mode=ARCHIVE, complete=True, pinned=pinned)
+    first = [judge_phase(p, rules, engine_name, inference=gathering) for p in answered]
+    readings = decide([report.evidence for _, report in first if report is not None], rules)
+    fitting = tuple(sorted((n, r.fitting) for n, r in readings.items() if r.fitting and n not in pinned))
+    final = Rules.profile(rules.profile_name, {**rules.overrides, **{n: o[0] for n, o in fitting}})
+    deciding = Inference(mode=ARCHIVE, readings=fitting, pinned=pinned)
+    judged = []
+    for phase, (j, _) in zip(answered, first):
+        if j.status != "agreed" or fitting:
+            j = judge_phase(phase, rules, engine_name, inference=deciding)[0]
+        if cases and j.status == "disagreed":
+            j = replace(j, case=fuzz_case(phase, j, final, engine_name))
+        judged.append(j)
+    return JudgedRun(judged, readings, final)
 
 
 def write_fuzz_cases(folder: str, judged: list[JudgedPhase], shrunk: dict[str, ShrunkPhase] | None = None) -> None:
@@ -255,14 +293,14 @@ def write_fuzz_cases(folder: str, judged: list[JudgedPhase], shrunk: dict[str, S
                 handle.write(small.judged.case)
 
 
-def shrink_groups(engine: Engine, run: FuzzRun, judged: list[JudgedPhase], rules: Rules,
-                  engine_name: str) -> dict[str, ShrunkPhase]:
-    """The first disagreement of each kind (:attr:`JudgedPhase.signature`) shrunk, by kind."""
+def shrink_groups(engine: Engine, run: FuzzRun, judged: JudgedRun, engine_name: str) -> dict[str, ShrunkPhase]:
+    """The first disagreement of each kind (:attr:`JudgedPhase.signature`) shrunk, by kind,
+    under the rules judged by (the run's, with the engine's readings)."""
     phases = {p.id: p for p in run.answered}
     out: dict[str, ShrunkPhase] = {}
-    for j in judged:
+    for j in judged.phases:
         if j.status == "disagreed" and j.signature not in out:
-            out[j.signature] = shrink_disagreement(engine, phases[j.id], j, rules, engine_name)
+            out[j.signature] = shrink_disagreement(engine, phases[j.id], j, judged.rules, engine_name)
     return out
 
 
@@ -341,7 +379,7 @@ def shrink_disagreement(engine: Engine, phase: FuzzPhase, judged: JudgedPhase, r
     start = Candidate(phase.generated.state, phase.generated.orders)
     shrunk = shrink(start, keeps)
     final = ask(shrunk.candidate) if shrunk.candidate.key != start.key else phase
-    small = judge_phase(final, rules, engine_name, infer=False)
+    small, _ = judge_phase(final, rules, engine_name)
     return ShrunkPhase(judged, final, replace(small, case=fuzz_case(final, small, rules, engine_name)), len(answers))
 
 
