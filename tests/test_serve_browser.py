@@ -81,7 +81,7 @@ def test_a_pasted_datc_test_adjudicated_explained_and_shared(page, chromium, url
     row = page.query_selector("#results tbody tr[data-order='France: A bre - lon']")
     row.click()
     assert "4.A.2" in page.inner_text("#explanation")
-    page.click("#board #order-move-edi-nth", force=True)  # an order on the map: its explanation
+    page.dispatch_event("#board #order-move-edi-nth", "click")  # an order on the map: its explanation
     assert page.inner_text("#explanation h3").startswith("England: F edi - nth")
     before = page.get_attribute("#board svg.map", "viewBox")
     page.hover("#board svg.map")

@@ -154,7 +154,7 @@ def test_a_movement_disagreement_says_what_the_record_implies() -> None:
     from .test_validate import fallback_game
 
     phase = validate_game(fallback_game(), Rules.profile()).phases[0]
-    assert "ENGLAND: A LVP - EDI VIA: the record implies it moved; dipsat: fails (no convoy)" in " ".join(
+    assert "ENGLAND: A LVP - EDI VIA: the record implies it moved; dipsat: fails (illegal)" in " ".join(
         phase.conclusions)
 
 

@@ -25,7 +25,7 @@ from dipsat.runners.cases import load_cases, run_case, run_cases
 from dipsat.runners.shrink import Candidate, ddmin, shrink
 from dipsat.runners.validate import DISAGREED, RULE_DIFFERENCE, validate_game
 
-from .test_validate import fallback_game
+from .test_validate import fallback_twice
 
 RECORDS = Path(__file__).parent / "records" / "written_cases"
 
@@ -100,7 +100,7 @@ def test_the_controls_write_nothing(tmp_path: Path) -> None:
 
 
 def test_a_rule_difference_passes_under_its_rules_line(tmp_path: Path) -> None:
-    record = fallback_game()  # an army 'VIA' with no convoy ordered goes by land: 4.A.3=intent
+    record = fallback_twice()  # an army 'VIA' with no convoy ordered goes by land, twice: 4.A.3=intent
     report = validate_game(record, Rules.profile(), cases=True)
     differing = [p for p in report.phases if p.status == RULE_DIFFERENCE]
     assert differing and all(p.case for p in differing)
