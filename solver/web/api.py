@@ -190,9 +190,12 @@ def rules_catalogue() -> dict[str, Any]:
 
 
 def _bundled_cases() -> Path | None:
-    """The repository's ``cases/`` folder (a source checkout or an editable install)."""
-    here = Path(__file__).resolve().parent.parent.parent / "cases"
-    return here if here.is_dir() else None
+    """The bundled case files: installed with the package as ``dipsat/cases`` (package data),
+    or the repository's ``cases/`` folder (a source checkout, an editable install)."""
+    for here in (Path(__file__).resolve().parent.parent / "cases", Path(__file__).resolve().parent.parent.parent / "cases"):
+        if (here / "datc").is_dir():
+            return here
+    return None
 
 
 def _bundled() -> list[tuple[Path, Any]]:
