@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from dipsat.runners.mutations import (BUGS, FORMATS, Mutant, clean, formats_for, judge, play, verdict)
+from dipsat.runners.mutations import (BUGS, FORMATS, Mutant, clean, formats_for, judge, judge_all, play, verdict)
 
 PHASES = 10
 
@@ -60,3 +60,19 @@ def test_a_bug_changes_the_record_from_the_bugged_phase_on() -> None:
     assert control is not None and mutant.at is not None
     same = [a.state == b.state for a, b in zip(mutant.game.phases, control.game.phases)]
     assert all(same[:mutant.at + 1]) and not same[mutant.at + 1]
+
+
+def test_judged_as_one_archive_every_bug_is_found_and_the_controls_are_clean() -> None:
+    """As `dipsat validate` judges an archive: the games of one format (every bug's and two
+    controls) together, the readings decided from all of them: no bug is explained away by
+    a reading its phase alone would suggest (case files aside: each case is judged alone)."""
+    mutants = [_first_mutant(bug) for bug in sorted(BUGS)] + [play(seed, PHASES) for seed in (0, 1)]
+    reports = judge_all([m for m in mutants if m is not None])
+    for mutant in mutants:
+        assert mutant is not None
+        for fmt in formats_for(mutant.bug) if mutant.bug else FORMATS:
+            phases = reports[mutant.game.id, fmt]
+            if mutant.bug is None:
+                assert clean(phases), (fmt, mutant.game.id)
+            elif (mutant.bug, fmt) not in EXPLAINED_AWAY:
+                assert verdict(mutant, phases) == "found", (mutant.bug, fmt, mutant.what)

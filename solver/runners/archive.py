@@ -17,7 +17,7 @@ Nothing is judged twice in an archive that follows the readings presumed for its
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -147,3 +147,22 @@ def _merge_phases(record: _Record, report: GameReport, full: GameReport | None) 
         by_name = {p.name: p for p in report.phases}
         full.phases = [by_name.get(p.name, p) for p in full.phases]
 
+
+
+def judge_archive(judges: Sequence[Callable[[Inference], GameReport]], rules: Rules,
+                  pinned: frozenset[str] = frozenset()) -> tuple[list[GameReport], dict[str, Reading]]:
+    """Records judged as one archive, in memory (``dipsat fuzz``, the mutation test): each
+    record gathers its evidence under every option of the issues it touches, the archive
+    decides (:func:`dipsat.runners.inference.decide`), and the records with a phase that
+    does not agree are judged again under the readings decided. `judges` judge one record
+    each under the :class:`Inference` given; `pinned` issues are never inferred."""
+    from .inference import decide
+    gathering = Inference(mode=ARCHIVE, complete=True, pinned=pinned)
+    first = [judge(gathering) for judge in judges]
+    readings = decide([report.evidence for report in first], rules)
+    fitting = tuple(sorted((n, r.fitting) for n, r in readings.items() if r.fitting and n not in pinned))
+    if not fitting:
+        return first, readings
+    deciding = Inference(mode=ARCHIVE, readings=fitting, pinned=pinned)
+    return [judge(deciding) if any(p.status != "agreed" for p in report.phases) else report  # an option no phase
+            for judge, report in zip(judges, first)], readings                             # contradicts keeps them

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+from functools import partial
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -31,7 +32,7 @@ from ..state import State
 from ..engines.command import EngineFailure
 from ..engines.protocol import EngineReply
 from .generators import Generated, generate_item
-from .inference import ARCHIVE, NONE, Inference, Reading, decide
+from .inference import NONE, Inference, Reading
 from .validate import Difference, GameReport
 
 __all__ = ["Engine", "FuzzPhase", "FuzzRun", "JudgedPhase", "ask_engine", "engine_record", "judge_run",
@@ -233,12 +234,18 @@ def judge_phase(phase: FuzzPhase, rules: Rules, engine_name: str, cases: bool = 
             Difference("case", "POSTSTATE", "fails dipsat's result under every reading", "dipsat's result"),),
             tuple(format_order(o) for o in phase.generated.orders)), None
     record = validate_recorded(engine_record(phase, engine_name), rules, phase.id, inference=inference)
-    report = record.phases[0]
-    judged = JudgedPhase(phase.id, phase.generated.family, kind, report.status, report.rule,
-                         tuple(report.differences), tuple(report.orders), _shapes(phase, report.orders))
+    judged = _judged(phase, record)
     if cases and judged.status == "disagreed":
         judged = replace(judged, case=fuzz_case(phase, judged, rules, engine_name))
     return judged, record
+
+
+def _judged(phase: FuzzPhase, record: GameReport) -> JudgedPhase:
+    """A phase's verdict from validate's report of its record."""
+    report = record.phases[0]
+    return JudgedPhase(phase.id, phase.generated.family, phase.generated.state.phase.kind.value.lower(),
+                       report.status, report.rule, tuple(report.differences), tuple(report.orders),
+                       _shapes(phase, report.orders))
 
 
 @dataclass(frozen=True)
@@ -262,20 +269,25 @@ def judge_run(run: FuzzRun, rules: Rules, engine_name: str, cases: bool = False,
     answered = run.answered
     if not infer:
         return JudgedRun([judge_phase(p, rules, engine_name, cases)[0] for p in answered], {}, rules)
-    gathering = Inference(mode=ARCHIVE, complete=True, pinned=pinned)
-    first = [judge_phase(p, rules, engine_name, inference=gathering) for p in answered]
-    readings = decide([report.evidence for _, report in first if report is not None], rules)
-    fitting = tuple(sorted((n, r.fitting) for n, r in readings.items() if r.fitting and n not in pinned))
-    final = Rules.profile(rules.profile_name, {**rules.overrides, **{n: o[0] for n, o in fitting}})
-    deciding = Inference(mode=ARCHIVE, readings=fitting, pinned=pinned)
+    from .archive import judge_archive
+    unknown = {p.id for p in answered if p.reply is not None and p.reply.unknown}
+    judges = [partial(_record_judge, phase, rules, engine_name) for phase in answered if phase.id not in unknown]
+    reports, readings = judge_archive(judges, rules, pinned)
+    by_id = {report.source: report for report in reports}
+    final = Rules.profile(rules.profile_name, {**rules.overrides, **{n: r.fitting[0] for n, r in readings.items()
+                                                                    if r.fitting and n not in pinned}})
     judged = []
-    for phase, (j, _) in zip(answered, first):
-        if j.status != "agreed" or fitting:
-            j = judge_phase(phase, rules, engine_name, inference=deciding)[0]
+    for phase in answered:
+        j = judge_phase(phase, rules, engine_name)[0] if phase.id in unknown else _judged(phase, by_id[phase.id])
         if cases and j.status == "disagreed":
             j = replace(j, case=fuzz_case(phase, j, final, engine_name))
         judged.append(j)
     return JudgedRun(judged, readings, final)
+
+
+def _record_judge(phase: FuzzPhase, rules: Rules, engine_name: str, inference: Inference) -> GameReport:
+    from .validate import validate_recorded
+    return validate_recorded(engine_record(phase, engine_name), rules, phase.id, inference=inference)
 
 
 def write_fuzz_cases(folder: str, judged: list[JudgedPhase], shrunk: dict[str, ShrunkPhase] | None = None) -> None:

@@ -20,8 +20,9 @@ import json
 import random
 import tarfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 from pathlib import Path
 
@@ -40,8 +41,10 @@ from ..rules import Rules
 from ..state import State
 from .bugs import BUGS, build_places, kind_for, unit_ref
 from .invariants import random_orders
-from .validate import (AGREED, DISAGREED, FINAL, GAP, REJECTED, RULE_DIFFERENCE, PhaseReport, validate_godip,
-                       validate_text)
+from .inference import Inference
+from .inputs import Item, Judging
+from .validate import (AGREED, DISAGREED, FINAL, GAP, REJECTED, RULE_DIFFERENCE, GameReport, PhaseReport,
+                       validate_godip, validate_text)
 
 __all__ = ["BUGS", "FORMATS", "OUTCOMES", "Mutant", "play", "verdict", "judge", "clean", "run", "Tally",
            "detection_table", "formats_for", "write_archives", "archive_reports"]
@@ -246,16 +249,18 @@ def _case_text(mutant: Mutant, index: int) -> str:
     return handle.getvalue()
 
 
-def judge(mutant: Mutant, fmt: str, rules: Rules | None = None) -> list[PhaseReport]:
+def judge(mutant: Mutant, fmt: str, rules: Rules | None = None,
+          inference: Inference = Inference()) -> list[PhaseReport]:
     """Validate's phase reports of the mutant written in `fmt` (for ``case``: the bugged
-    phase alone, or for a control every phase but the last, each as one case)."""
+    phase alone, or for a control every phase but the last, each as one case), judged
+    with `inference` (:func:`judge_all` judges them as one archive)."""
     rules = rules or Rules.profile()
     game = mutant.game
     if fmt == "godip":
-        return validate_godip(write_godip_game(game), f"{game.id}.txt", rules).phases
+        return validate_godip(write_godip_game(game), f"{game.id}.txt", rules, inference=inference).phases
     if fmt in ("json", "json-results"):
         saved = write_game(game) if fmt == "json" else with_results(game, rules)
-        return validate_text(json.dumps(saved), f"{game.id}.json", rules).phases
+        return validate_text(json.dumps(saved), f"{game.id}.json", rules, inference=inference).phases
     from ..formats.casefile import read_cases
     from .inputs import validate_case
 
@@ -327,11 +332,11 @@ def run(seeds: range, bugs: tuple[str, ...] = tuple(BUGS), phases: int = 14, fol
         assert control is not None
         mutants.append(control)
         mutants += [m for m in (play(seed, phases, bug) for bug in bugs) if m is not None]
-    read = archive_reports(mutants, folder) if folder is not None else None
+    read = archive_reports(mutants, folder) if folder is not None else judge_all(mutants)
     tally = Tally()
     for mutant in mutants:
         for fmt in formats_for(mutant.bug) if mutant.bug else FORMATS:
-            phases_of = read[mutant.game.id, fmt] if read is not None else judge(mutant, fmt)
+            phases_of = read[mutant.game.id, fmt]
             if mutant.bug is None:
                 tally.add_control(fmt, clean(phases_of), mutant.game.id)
             else:
@@ -366,9 +371,37 @@ def write_archives(mutants: list[Mutant], folder: Path, rules: Rules) -> None:
             cases.addfile(info, io.BytesIO(data))
 
 
+def judge_all(mutants: list[Mutant], rules: Rules | None = None) -> dict[tuple[str, str], list[PhaseReport]]:
+    """Validate's phase reports of each mutant in each format, from the texts, by (game id,
+    format): the records of one format (mutants and controls) judged as one archive, as
+    ``dipsat validate`` judges an archive (case files: each case alone)."""
+    from .archive import judge_archive
+    rules = rules or Rules.profile()
+    out: dict[tuple[str, str], list[PhaseReport]] = {}
+    for fmt in FORMATS:
+        chosen = [m for m in mutants if fmt in (formats_for(m.bug) if m.bug else FORMATS)]
+        if fmt == "case":
+            out.update({(m.game.id, fmt): judge(m, fmt, rules) for m in chosen})
+            continue
+        judges = [_game_judge(m, fmt, rules) for m in chosen]
+        reports, _ = judge_archive(judges, rules)
+        out.update({(m.game.id, fmt): r.phases for m, r in zip(chosen, reports)})
+    return out
+
+
+def _game_judge(mutant: Mutant, fmt: str, rules: Rules) -> Callable[[Inference], GameReport]:
+    def run(inference: Inference) -> GameReport:
+        report = GameReport(mutant.game.id, mutant.game.id, str(rules))
+        report.phases = judge(mutant, fmt, rules, inference)
+        return report
+    return run
+
+
 def archive_reports(mutants: list[Mutant], folder: Path, rules: Rules | None = None) -> dict[tuple[str, str], list[PhaseReport]]:
     """Validate's phase reports of each mutant in each format, read back from the archives
-    :func:`write_archives` wrote (through the reader ``dipsat validate`` uses), by (game id, format)."""
+    :func:`write_archives` wrote (through the reader ``dipsat validate`` uses), by (game id,
+    format); the records of each archive judged as one archive."""
+    from .archive import judge_archive
     from .inputs import Judging, iter_items, validate_item
 
     how = Judging(rules or Rules.profile())
@@ -376,15 +409,29 @@ def archive_reports(mutants: list[Mutant], folder: Path, rules: Rules | None = N
     out: dict[tuple[str, str], list[PhaseReport]] = {}
     fmt_of = {name: fmt for fmt, name in ARCHIVES.items()}
     phase_index = {(m.game.id, p.name): p.index for m in mutants for p in m.game.phases}
-    for item in iter_items([str(folder / name) for name in ARCHIVES.values()]):
-        fmt = fmt_of[Path(item.source.split(":", 1)[0]).name]
-        report = validate_item(item, how)
-        if fmt == "case":
-            game, _, name = report.game.rpartition(".")
-            out.setdefault((game, fmt), []).extend(replace(p, index=phase_index[game, name]) for p in report.phases)
-        else:
-            out[(report.game, fmt)] = report.phases
+    items = list(iter_items([str(folder / name) for name in ARCHIVES.values()]))
+    for fmt in ARCHIVES:
+        mine = [item for item in items if fmt_of[Path(item.source.split(":", 1)[0]).name] == fmt]
+        judges = [partial(_item_judge, item, how) for item in mine]
+        reports = judge_archive(judges, how.rules)[0] if fmt != "case" else [validate_item(i, how) for i in mine]
+        for report in reports:
+            _collect(out, fmt, report, phase_index)
     return out
+
+
+def _item_judge(item: Item, how: Judging, inference: Inference) -> GameReport:
+    from .inputs import validate_item
+    return validate_item(item, replace(how, inference=inference))
+
+
+def _collect(out: dict[tuple[str, str], list[PhaseReport]], fmt: str, report: GameReport,
+             phase_index: dict[tuple[str, str], int]) -> None:
+    """A record's phase reports under (game id, format); a case is one phase of its game."""
+    if fmt == "case":
+        game, _, name = report.game.rpartition(".")
+        out.setdefault((game, fmt), []).extend(replace(p, index=phase_index[game, name]) for p in report.phases)
+    else:
+        out[(report.game, fmt)] = report.phases
 
 
 def detection_table(tally: Tally) -> Iterator[str]:
