@@ -161,8 +161,9 @@ def judge_archive(judges: Sequence[Callable[[Inference], GameReport]], rules: Ru
     first = [judge(gathering) for judge in judges]
     readings = decide([report.evidence for report in first], rules)
     fitting = tuple(sorted((n, r.fitting) for n, r in readings.items() if r.fitting and n not in pinned))
-    if not fitting:
-        return first, readings
     deciding = Inference(mode=ARCHIVE, readings=fitting, pinned=pinned)
-    return [judge(deciding) if any(p.status != "agreed" for p in report.phases) else report  # an option no phase
-            for judge, report in zip(judges, first)], readings                             # contradicts keeps them
+    # a record that differs somewhere is judged again under the archive's readings (the first
+    # pass presumed its program's known ones); one that agrees throughout agrees under them
+    # too (an option no phase contradicts)
+    return [judge(deciding) if any(p.status not in ("agreed", "final") for p in report.phases) else report
+            for judge, report in zip(judges, first)], readings
