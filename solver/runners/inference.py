@@ -12,7 +12,8 @@ a DATC chapter-4 issue give different outcomes:
    not all options make it agree (a :class:`PhaseEvidence`: the options it agrees under);
 2. the archive **decides** (:func:`decide`), issue by issue: an option *fits* when at least
    :data:`MIN_SUPPORT` phases agree under it but not under the given reading (its support)
-   and no phase contradicts it (agrees under some option, not under it). The given reading
+   and no phase contradicts it (agrees under some option, not under it) -- in a large
+   archive, at most :data:`TOLERANCE` of its support. The given reading
    stays when no phase contradicts it; else every option that fits is named (they agree on
    every phase of the archive where the options differ), and the first, alphabetically, is
    the one phases are judged by; when none fits, nothing is inferred;
@@ -35,7 +36,7 @@ from typing import Any, Protocol
 
 from ..rules import ISSUES, Rules
 
-__all__ = ["Inference", "Pairs", "PILOT", "MIN_SUPPORT", "ARCHIVE", "GAME", "NONE", "INFER_MODES", "PhaseEvidence", "Reading", "gather", "decide",
+__all__ = ["Inference", "Pairs", "PILOT", "MIN_SUPPORT", "TOLERANCE", "ARCHIVE", "GAME", "NONE", "INFER_MODES", "PhaseEvidence", "Reading", "gather", "decide",
            "evidence_to_json", "evidence_from_json", "presumed_readings", "chosen", "readings_text"]
 
 PILOT = 20
@@ -46,6 +47,13 @@ judged again, the faster. It changes nothing in the verdicts (decided on all the
 MIN_SUPPORT = 2
 """How many phases must agree under an option, and not under the given reading, for it to
 be inferred: one phase alone is a disagreement (it may be a bug that happens to match)."""
+
+TOLERANCE = 0.02
+"""An option fits only where the phases contradicting it are at most this share of those
+supporting it, rounded down: none below 50 supporting phases. A program that follows a
+reading shows it in hundreds of phases of a large archive; its bugs that happen to match
+another option must not hide the reading (each such phase is still a disagreement under
+the reading named, with the phases contradicting it listed as evidence)."""
 
 ARCHIVE, GAME, NONE = "archive", "game", "none"
 INFER_MODES = (ARCHIVE, GAME, NONE)
@@ -209,8 +217,11 @@ class Reading:
         it, none contradicts it``), or why none is inferred."""
         if self.fitting:
             names = " or ".join(f"{self.issue}={o}" for o in self.fitting)
-            n = len(self.support[self.fitting[0]])
-            return f"{names}: {n} phases agree only under it, none contradicts it"
+            n, against = len(self.support[self.fitting[0]]), self.against.get(self.fitting[0], ())
+            if not against:
+                return f"{names}: {n} phases agree only under it, none contradicts it"
+            return (f"{names}: {n} phases agree only under it, {len(against)} contradict it (disagreements: "
+                    f"{', '.join(str(p) for p in against[:shown])}{', ...' if len(against) > shown else ''})")
         tried = sorted((o for o in self.support if self.support[o]), key=lambda o: (-len(self.support[o]), o))
         parts = []
         for o in tried:
@@ -243,8 +254,9 @@ def decide(evidence: Iterable[Mapping[str, Iterable[PhaseEvidence]]], rules: Rul
         fitting: tuple[str, ...] = ()
         if against[given]:
             fitting = tuple(sorted((o for o in ISSUES[issue].options
-                                    if o != given and len(support[o]) >= MIN_SUPPORT and not against[o]),
-                                   key=lambda o: (o != prefer.get(issue), o)))
+                                    if o != given and len(support[o]) >= MIN_SUPPORT
+                                    and len(against[o]) <= int(len(support[o]) * TOLERANCE)),
+                                   key=lambda o: (o != prefer.get(issue), len(against[o]), o)))
         out[issue] = Reading(issue, given, fitting, support, against)
     return out
 
