@@ -489,7 +489,6 @@ def _finish_archive(records: list[list[dict[str, Any]]], items: list[Item], judg
     records asked again are judged by a pool (in this process with one worker, or with a
     Dask cluster: those tasks are small)."""
     from ..runners.archive import finish_archive
-    from ..runners.inference import Inference
 
     by_source = {item.source: item for item in items}
 

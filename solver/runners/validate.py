@@ -123,7 +123,6 @@ What the bundled corpus shows about the package (``diplomacy`` 1.1.2), see
 
 from __future__ import annotations
 
-import json
 import re
 import traceback
 from dataclasses import dataclass, field, replace

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..errors import DipsatError, NotationError
+from ..errors import DipsatError
 from ..notation import RejectedOrder, parse_orders
 from ..orders import Order
 from ..rules import Rules, RulesError
