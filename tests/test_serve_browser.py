@@ -159,6 +159,7 @@ def test_set_up_and_order_by_clicking_then_step_to_the_retreat_phase_and_back(pa
     assert results(page) == [("France: A bur R pic", "succeeds")]
     page.click("#back")
     until(page, lambda: page.input_value("#orders").startswith("Germany"), "back to the movement phase")
+    until(page, lambda: results(page)[0][0].startswith("Germany"), "the movement phase adjudicated again")
     assert results(page)[0] == ("Germany: A mun - bur", "succeeds")
 
 

@@ -356,6 +356,7 @@ async function back() {
   if (!previous) return;
   setInputs(previous);
   $("#back").disabled = page.history.length === 0;
+  clearResults();  // the retreat phase's results are not this phase's
   await adjudicate();
 }
 
