@@ -9,16 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from dipsat.runners.mutations import (BUGS, FORMATS, Mutant, clean, formats_for, judge, judge_all, play, verdict)
+from dipsat.runners.mutations import BUGS, FORMATS, Mutant, clean, judge, judge_all, play, verdict
 
 PHASES = 10
-
-EXPLAINED_AWAY = {("dislodgement-ignored", "case"): "4.C.5=a", ("support-wrongly-cut", "case"): "4.C.5=a"}
-"""Known remaining misreports, asserted so they cannot grow unseen: a case file is one phase,
-and validate still calls a lone case that agrees under another single option a rule
-difference. These two games' bugs concern a support of a foreign unit, written without its
-nationality, which DATC 4.C.5 a voids (issue 18 item 1: an option inferred from one phase)."""
-
 
 def _first_mutant(bug: str) -> Mutant:
     for seed in range(40):
@@ -31,16 +24,13 @@ def _first_mutant(bug: str) -> Mutant:
 @pytest.mark.parametrize("bug", sorted(BUGS))
 def test_every_bug_is_a_disagreement_of_the_bugged_phase(bug: str) -> None:
     mutant = _first_mutant(bug)
-    for fmt in formats_for(bug):
-        phases = judge(mutant, fmt)
+    for fmt in FORMATS:
+        phases = judge(mutant, fmt).phases
         bugged = next(p for p in phases if p.index == mutant.at)
         where = f"{bug} [{fmt}] {mutant.game.id} {bugged.name}: {mutant.what}"
-        if (bug, fmt) in EXPLAINED_AWAY:
-            assert bugged.status == "rule-difference" and bugged.rule == EXPLAINED_AWAY[bug, fmt], where
-            continue
         assert verdict(mutant, phases) == "found", (where, bugged)
-        if fmt != "case":  # the phases before it agree: the bug is found where it happened
-            assert clean([p for p in phases if p.index < (mutant.at or 0)]), where
+        # the phases before it agree: the bug is found where it happened
+        assert clean([p for p in phases if p.index < (mutant.at or 0)]), where
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -48,8 +38,9 @@ def test_the_unmutated_games_agree_in_every_format(seed: str) -> None:
     control = play(int(seed), PHASES)
     assert control is not None and control.at is None
     for fmt in FORMATS:
-        assert clean(judge(control, fmt)), (fmt, [(p.name, p.status, p.differences) for p in judge(control, fmt)
-                                                   if p.status not in ("agreed", "final")])
+        phases = judge(control, fmt).phases
+        assert clean(phases), (fmt, [(p.name, p.status, p.differences) for p in phases
+                                     if p.status not in ("agreed", "final")])
 
 
 def test_a_bug_changes_the_record_from_the_bugged_phase_on() -> None:
@@ -65,14 +56,15 @@ def test_a_bug_changes_the_record_from_the_bugged_phase_on() -> None:
 def test_judged_as_one_archive_every_bug_is_found_and_the_controls_are_clean() -> None:
     """As `dipsat validate` judges an archive: the games of one format (every bug's and two
     controls) together, the readings decided from all of them: no bug is explained away by
-    a reading its phase alone would suggest (case files aside: each case is judged alone)."""
+    a reading its phase alone would suggest (in a case file neither: its cases are the
+    archive's phases)."""
     mutants = [_first_mutant(bug) for bug in sorted(BUGS)] + [play(seed, PHASES) for seed in (0, 1)]
     reports = judge_all([m for m in mutants if m is not None])
     for mutant in mutants:
         assert mutant is not None
-        for fmt in formats_for(mutant.bug) if mutant.bug else FORMATS:
+        for fmt in FORMATS:
             phases = reports[mutant.game.id, fmt]
             if mutant.bug is None:
                 assert clean(phases), (fmt, mutant.game.id)
-            elif (mutant.bug, fmt) not in EXPLAINED_AWAY:
+            else:
                 assert verdict(mutant, phases) == "found", (mutant.bug, fmt, mutant.what)

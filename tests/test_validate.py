@@ -273,14 +273,37 @@ END
 """
 
 
-def test_case_file_rule_difference(tmp_path: Path) -> None:
+SECOND_FALLBACK_CASE = FALLBACK_CASE.replace("fallback.1", "fallback.2").replace("lvp", "bre").replace("edi", "gas")
+
+
+def test_a_lone_case_that_another_reading_explains_is_a_disagreement(tmp_path: Path) -> None:
+    """One phase alone never makes a reading (it may be a bug that happens to match): the
+    case is a disagreement, and its note says which options would reproduce it."""
     (tmp_path / "fallback.txt").write_text(FALLBACK_CASE, encoding="utf-8")
     report = tmp_path.parent / f"{tmp_path.name}.jsonl"
     result = CliRunner().invoke(validate_command, [str(tmp_path), "--report", str(report)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output
     line = json.loads(report.read_text(encoding="utf-8").splitlines()[0])
-    assert line["type"] == RULE_DIFFERENCE and line["phase"] == "fallback.1"
-    assert line["rule"] == "4.A.3=intent" and "4.A.3=fallback" in line["rule_options"]
+    assert line["type"] == DISAGREED and line["phase"] == "fallback.1"
+    assert "would agree under" in line["note"] and "4.A.3=fallback" in line["note"]
+
+
+def test_case_file_rule_difference(tmp_path: Path) -> None:
+    """Two cases that agree only under the same readings, and none that contradicts them:
+    the archive follows them, and each case is a rule difference naming every option that fits."""
+    (tmp_path / "fallback.txt").write_text(FALLBACK_CASE + SECOND_FALLBACK_CASE.replace("VARIANT_ALL Standard\n", ""),
+                                           encoding="utf-8")
+    report = tmp_path.parent / f"{tmp_path.name}.jsonl"
+    result = CliRunner().invoke(validate_command, [str(tmp_path), "--report", str(report)])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(x) for x in report.read_text(encoding="utf-8").splitlines()]
+    differences = [x for x in lines if x["type"] == RULE_DIFFERENCE]
+    assert [x["phase"] for x in differences] == ["fallback.1", "fallback.2"]
+    for line in differences:
+        assert line["rule"].startswith("4.A.3=") and "4.A.3=fallback" in line["rule_options"]
+        assert "4.A.3=c" not in line["rule_options"]
+    (reading,) = lines[-1]["readings"]
+    assert reading["issue"] == "4.A.3" and "fallback" in reading["inferred"] and "c" not in reading["inferred"]
 
 
 def test_corpus_is_not_a_case_file() -> None:

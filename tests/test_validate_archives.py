@@ -243,7 +243,8 @@ def test_summary_as_json(tmp_path: Path) -> None:
 
 def test_case_files_are_judged_under_the_rules_asked_for(tmp_path: Path) -> None:
     """A case written for 4.C.1 a passes under its own RULES line; asked to judge it under
-    4.C.1 b, validate does so (like `dipsat cases --rules`), and names the difference."""
+    4.C.1 a, validate does so (like `dipsat cases --rules`): the issue is pinned, so the
+    case is a disagreement, whose note names the reading that would reproduce it."""
     text = (CASES / "options" / "chapter4.txt").read_text(encoding="utf-8")
     start = text.index("CASE options.4.C.1=b")
     case = "VARIANT_ALL Standard\n" + text[start:text.index("END", start) + 3] + "\n"
@@ -254,7 +255,7 @@ def test_case_files_are_judged_under_the_rules_asked_for(tmp_path: Path) -> None
     result = runner.invoke(validate_command, [str(tmp_path / "c.txt"), "--rule", "4.C.1=a", "--report", str(report)])
     assert "rules 2000 4.C.1=a" in result.output.splitlines()[0]
     line = json.loads(report.read_text(encoding="utf-8").splitlines()[0])
-    assert line["type"] == RULE_DIFFERENCE and line["rule"] == "4.C.1=b", line
+    assert result.exit_code == 1 and line["type"] == DISAGREED and "would agree under 4.C.1=b" in line["note"], line
 
 
 def test_recorded_game_api_matches_the_json_entry_point(record: dict) -> None:

@@ -20,17 +20,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..board import PhaseKind
-from ..errors import DipsatError
-from ..rules import DEFAULT_PROFILE, ISSUES, Rules
+from ..rules import Rules
 from .archives import Member, iter_members
 from .inference import Inference
 
 if TYPE_CHECKING:
     from ..formats.casefile import Case
-    from .validate import GameReport
+    from .validate import GameReport, Retained
 
-__all__ = ["Item", "Judging", "iter_items", "input_files", "validate_item", "validate_case", "report_line",
+__all__ = ["Item", "Judging", "iter_items", "input_files", "validate_item", "report_line",
            "printable", "GAME_SUFFIXES", "CASE_SUFFIXES"]
 
 GAME_SUFFIXES = (".json", ".jsonl")  # each also gzipped (.gz), in folders and archives (runners/archives.py)
@@ -183,83 +181,31 @@ class Judging:
     cases: bool = False
     pictures: bool = False
     inference: Inference = Inference()  # what to do about rule readings (dipsat.runners.inference)
+    retained: Retained | None = field(default=None, compare=False)
+    """Records' judges kept between the passes of an archive run in this process (one
+    worker; never sent to another process)."""
 
 
 def validate_item(item: Item, rules: Rules | Judging) -> GameReport:
     """Judge one item; never raises (a pool can map this)."""
-    from ..runners.validate import rejected_record, validate_godip, validate_text
+    from ..runners.validate import rejected_record, validate_godip, validate_retained, validate_text
+    from .case_records import validate_case
 
     how = rules if isinstance(rules, Judging) else Judging(rules)
     if item.kind == "unreadable":
         return rejected_record(item.source, item.text, how.rules)
     if item.kind == "case":
         assert item.case is not None
-        return validate_case(item.case, item.source, how.rules if how.named else None, how.pictures)
+        return validate_case(item.case, item.source, how.rules if how.named else None, how.pictures,
+                             how.inference, how.rules)
+    if how.retained is not None and (again := validate_retained(
+            item.source, how.rules, how.retained, how.cases, pictures=how.pictures, inference=how.inference)):
+        return again
     if item.kind == "godip":
         return validate_godip(item.text, item.source, how.rules, how.cases, pictures=how.pictures,
-                              inference=how.inference)
+                              inference=how.inference, retained=how.retained)
     return validate_text(item.text, item.source, how.rules, how.cases, pictures=how.pictures,
-                         inference=how.inference)
-
-
-def validate_case(case: Case, source: str, rules: Rules | None = None, pictures: bool = False) -> GameReport:
-    """One case as a one-phase game: agreed (PASS), disagreed (FAIL), rule difference
-    (FAIL, but PASS under another single option), rejected (ERROR). It is judged
-    under `rules` when given (``--rules``/``--rule``), else under its own RULES line."""
-    from ..adjudicator import adjudicate
-    from ..runners.cases import build_position, compare, run_case
-    from ..printers.explain import explain
-    from ..formats.casefile import parse_phase
-    from ..notation import format_order
-    from ..printers.pictures import validation_pictures
-    from ..runners.validate import (AGREED, DISAGREED, REJECTED, RULE_DIFFERENCE, Difference, GameReport, PhaseReport,
-                           alternative_rules, kind_name)
-
-    run = run_case(case, rules=rules)
-    try:  # the phase the case ran in (no phase line: the variant's first, a movement)
-        phase_kind = run.result.before.phase.kind if run.result is not None else (
-            parse_phase(case.phase_text).kind if case.phase_text else PhaseKind.MOVEMENT)
-        kind = kind_name(phase_kind)
-    except ValueError:
-        kind = "other"
-    rules_text = str(run.rules) if run.rules else " ".join(case.rules or [DEFAULT_PROFILE])
-    report = GameReport(case.id, source, rules_text)
-    phase = PhaseReport(0, case.id, kind, AGREED)
-    report.phases.append(phase)
-    if run.status == "PASS":
-        return report
-    if run.status in ("ERROR", "SKIP") or run.result is None or run.rules is None:
-        phase.status = REJECTED
-        phase.reason = "; ".join(run.problems) or run.status
-        return report
-    phase.status = DISAGREED
-    phase.differences = [Difference("poststate", case.id, "as the case file says", p) for p in run.problems]
-    if pictures:
-        area = sorted({u.province for u in [*run.result.before.units, *run.result.after.units]})
-        phase.pictures = validation_pictures(run.result, area)  # the case's corner of the map
-    facts = explain(run.result)
-    for k, r in enumerate(run.result.results):
-        label = format_order(r.order)
-        phase.orders.append(label)
-        phase.explanation[label] = [r.status + (f" ({r.detail})" if r.detail else "")] + [
-            f for f in facts[k] if f != r.status]
-    found = []
-    for number, option, alt in alternative_rules(run.rules, run.result.before.phase.kind):
-        try:
-            state, orders, problems = build_position(case, alt)
-            if problems:
-                continue
-            if not compare(case, state, adjudicate(state, orders, alt)):
-                found.append(f"{number}={option}")
-        except (ValueError, DipsatError):
-            continue
-    if found:
-        number, _, option = found[0].partition("=")
-        phase.status = RULE_DIFFERENCE
-        phase.rule = found[0]
-        phase.rule_title = f"DATC {number} {ISSUES[number].title}: {ISSUES[number].options[option]}"
-        phase.rule_options = found
-    return report
+                         inference=how.inference, retained=how.retained)
 
 
 # --- report ---------------------------------------------------------------------------------

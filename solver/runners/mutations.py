@@ -20,7 +20,7 @@ import json
 import random
 import tarfile
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -28,7 +28,6 @@ from pathlib import Path
 
 from ..adjudicator import adjudicate
 from ..board import Location, PhaseKind, Unit
-from ..formats.casefile import write_case
 from ..formats.diplomacy_json import write_game
 from ..formats.godip import write_godip_game
 from ..formats.records import RecordedGame, RecordedPhase, format_unit, package_phase_name
@@ -47,16 +46,14 @@ from .validate import (AGREED, DISAGREED, FINAL, GAP, REJECTED, RULE_DIFFERENCE,
                        validate_godip, validate_text)
 
 __all__ = ["BUGS", "FORMATS", "OUTCOMES", "Mutant", "play", "verdict", "judge", "clean", "run", "Tally",
-           "detection_table", "formats_for", "write_archives", "archive_reports"]
+           "detection_table", "write_archives", "archive_reports"]
 
 FORMATS = ("godip", "json", "json-results", "case")
 """How a record is written for validate: a godip (Droidippy) history, a saved game of the
 ``diplomacy`` package without per-order results (as webDiplomacy exports are) and with
 them (each phase's codes from dipsat's adjudication of it: the bugged phase's codes are
-right, its next position is the buggy one), and the bugged phase alone as a jDip case
-file (its POSTSTATE the buggy outcome)."""
-CASE_KINDS_WITHOUT_OWNERS = ("centre-kept", "centre-changed")
-"""Bugs a case file cannot show: its POSTSTATE has no centre ownership."""
+right, its next position is the buggy one), and every phase as a jDip case (its POSTSTATE
+the record's next position: the bugged phase's the buggy outcome), the game one case file."""
 
 
 @dataclass
@@ -235,43 +232,43 @@ def with_results(game: RecordedGame, rules: Rules) -> dict[str, Any]:
 
 
 def _case_text(mutant: Mutant, index: int) -> str:
-    """Phase `index` of the game as a case file, the record's next position as POSTSTATE."""
+    """Phase `index` of the game as a case file, the record's next position as POSTSTATE
+    (:func:`dipsat.runners.written_cases.recorded_case`)."""
+    from .written_cases import recorded_case
     phases = mutant.game.phases
-    rec, nxt = phases[index], phases[index + 1]
-    assert rec.state is not None and rec.phase is not None and nxt.state is not None
-    handle = io.StringIO()
-    handle.write("VARIANT_ALL Standard\n")
-    dislodged = [d.unit for d in nxt.state.dislodged] if nxt.kind is PhaseKind.RETREAT else []
-    write_case(handle, f"{mutant.game.id}.{rec.name}", rec.phase, list(rec.state.units),
-               [format_order(o) for o, _ in rec.orders], list(nxt.state.units), dislodged, list(rec.state.owners),
-               str(Rules.profile()), prestate_dislodged=[d.unit for d in rec.state.dislodged],
-               prestate_results=prestate_results(rec.state))
-    return handle.getvalue()
+    return "VARIANT_ALL Standard\n" + recorded_case(f"{mutant.game.id}.{phases[index].name}", phases[index],
+                                                   phases[index + 1], Rules.profile())
 
 
 def judge(mutant: Mutant, fmt: str, rules: Rules | None = None,
-          inference: Inference = Inference()) -> list[PhaseReport]:
-    """Validate's phase reports of the mutant written in `fmt` (for ``case``: the bugged
-    phase alone, or for a control every phase but the last, each as one case), judged
-    with `inference` (:func:`judge_all` judges them as one archive)."""
+          inference: Inference = Inference()) -> GameReport:
+    """Validate's report of the mutant written in `fmt` (for ``case``: every phase but the
+    last as a case, the cases' reports as one record's), judged with `inference`
+    (:func:`judge_all` judges them as one archive)."""
     rules = rules or Rules.profile()
     game = mutant.game
     if fmt == "godip":
-        return validate_godip(write_godip_game(game), f"{game.id}.txt", rules, inference=inference).phases
+        return validate_godip(write_godip_game(game), f"{game.id}.txt", rules, inference=inference)
     if fmt in ("json", "json-results"):
         saved = write_game(game) if fmt == "json" else with_results(game, rules)
-        return validate_text(json.dumps(saved), f"{game.id}.json", rules, inference=inference).phases
+        return validate_text(json.dumps(saved), f"{game.id}.json", rules, inference=inference)
     from ..formats.casefile import read_cases
-    from .inputs import validate_case
+    from .case_records import validate_case
 
-    indices = [mutant.at] if mutant.at is not None else range(len(game.phases) - 1)
-    out = []
-    for i in indices:
-        assert i is not None
-        cases, _ = read_cases(io.StringIO(_case_text(mutant, i)), f"{game.id}.{i}.txt")
-        report = validate_case(cases[0], f"{game.id}.{i}.txt")
-        out.append(replace(report.phases[0], index=i))
+    out = GameReport(game.id, f"{game.id}.txt", str(rules))
+    for i in range(len(game.phases) - 1):
+        cases, _ = read_cases(io.StringIO(_case_text(mutant, i)), f"{game.id}.txt")
+        _add_case(out, validate_case(cases[0], f"{game.id}.txt", None, inference=inference, given=rules), i)
     return out
+
+
+def _add_case(record: GameReport, case: GameReport, index: int) -> None:
+    """A case's report as phase `index` of its game's record, its evidence the record's."""
+    record.phases += [replace(p, index=index) for p in case.phases]
+    for issue, rows in case.evidence.items():
+        record.evidence.setdefault(issue, []).extend(rows)
+    for issue, options in case.unchecked.items():
+        record.unchecked[issue] = sorted(set(record.unchecked.get(issue, [])) | set(options))
 
 
 FOUND, RULE, REJECTED_, GAP_, MISSED = "found", "rule difference", "rejected", "gap", "missed"
@@ -318,10 +315,6 @@ class Tally:
             self.misses.append(f"control [{fmt}] {where}: not clean")
 
 
-def formats_for(bug: str) -> tuple[str, ...]:
-    return tuple(f for f in FORMATS if not (f == "case" and bug in CASE_KINDS_WITHOUT_OWNERS))
-
-
 def run(seeds: range, bugs: tuple[str, ...] = tuple(BUGS), phases: int = 14, folder: Path | None = None) -> Tally:
     """Every bug in every format, one game per seed (seeds where a bug cannot happen are
     skipped), and the controls; read back from archive files in `folder` when given
@@ -335,7 +328,7 @@ def run(seeds: range, bugs: tuple[str, ...] = tuple(BUGS), phases: int = 14, fol
     read = archive_reports(mutants, folder) if folder is not None else judge_all(mutants)
     tally = Tally()
     for mutant in mutants:
-        for fmt in formats_for(mutant.bug) if mutant.bug else FORMATS:
+        for fmt in FORMATS:
             phases_of = read[mutant.game.id, fmt]
             if mutant.bug is None:
                 tally.add_control(fmt, clean(phases_of), mutant.game.id)
@@ -353,8 +346,8 @@ ARCHIVES = {"godip": "histories.zip", "json": "games.jsonl.gz", "json-results": 
 
 def write_archives(mutants: list[Mutant], folder: Path, rules: Rules) -> None:
     """Every mutant in every format (:data:`ARCHIVES`) in `folder`: godip histories in a
-    zip, saved games as gzipped JSON lines (with results: plain JSON lines), the bugged
-    phases (every phase of a control) as case files in a gzipped tar."""
+    zip, saved games as gzipped JSON lines (with results: plain JSON lines), each game's
+    phases as a case file in a gzipped tar."""
     with zipfile.ZipFile(folder / ARCHIVES["godip"], "w") as histories:
         for mutant in mutants:
             histories.writestr(f"histories/{mutant.game.id}.txt", write_godip_game(mutant.game))
@@ -364,8 +357,7 @@ def write_archives(mutants: list[Mutant], folder: Path, rules: Rules) -> None:
     (folder / ARCHIVES["json-results"]).write_text(lines, encoding="utf-8")
     with tarfile.open(folder / ARCHIVES["case"], "w:gz") as cases:
         for mutant in mutants:
-            indices = [mutant.at] if mutant.at is not None else range(len(mutant.game.phases) - 1)
-            data = "".join(_case_text(mutant, i) + "\n" for i in indices if i is not None).encode("utf-8")
+            data = "".join(_case_text(mutant, i) + "\n" for i in range(len(mutant.game.phases) - 1)).encode("utf-8")
             info = tarfile.TarInfo(f"cases/{mutant.game.id}.txt")
             info.size = len(data)
             cases.addfile(info, io.BytesIO(data))
@@ -374,27 +366,15 @@ def write_archives(mutants: list[Mutant], folder: Path, rules: Rules) -> None:
 def judge_all(mutants: list[Mutant], rules: Rules | None = None) -> dict[tuple[str, str], list[PhaseReport]]:
     """Validate's phase reports of each mutant in each format, from the texts, by (game id,
     format): the records of one format (mutants and controls) judged as one archive, as
-    ``dipsat validate`` judges an archive (case files: each case alone)."""
+    ``dipsat validate`` judges an archive."""
     from .archive import judge_archive
     rules = rules or Rules.profile()
     out: dict[tuple[str, str], list[PhaseReport]] = {}
     for fmt in FORMATS:
-        chosen = [m for m in mutants if fmt in (formats_for(m.bug) if m.bug else FORMATS)]
-        if fmt == "case":
-            out.update({(m.game.id, fmt): judge(m, fmt, rules) for m in chosen})
-            continue
-        judges = [_game_judge(m, fmt, rules) for m in chosen]
+        judges = [partial(judge, m, fmt, rules) for m in mutants]
         reports, _ = judge_archive(judges, rules)
-        out.update({(m.game.id, fmt): r.phases for m, r in zip(chosen, reports)})
+        out.update({(m.game.id, fmt): r.phases for m, r in zip(mutants, reports)})
     return out
-
-
-def _game_judge(mutant: Mutant, fmt: str, rules: Rules) -> Callable[[Inference], GameReport]:
-    def run(inference: Inference) -> GameReport:
-        report = GameReport(mutant.game.id, mutant.game.id, str(rules))
-        report.phases = judge(mutant, fmt, rules, inference)
-        return report
-    return run
 
 
 def archive_reports(mutants: list[Mutant], folder: Path, rules: Rules | None = None) -> dict[tuple[str, str], list[PhaseReport]]:
@@ -402,7 +382,7 @@ def archive_reports(mutants: list[Mutant], folder: Path, rules: Rules | None = N
     :func:`write_archives` wrote (through the reader ``dipsat validate`` uses), by (game id,
     format); the records of each archive judged as one archive."""
     from .archive import judge_archive
-    from .inputs import Judging, iter_items, validate_item
+    from .inputs import Judging, iter_items
 
     how = Judging(rules or Rules.profile())
     write_archives(mutants, folder, how.rules)
@@ -413,7 +393,7 @@ def archive_reports(mutants: list[Mutant], folder: Path, rules: Rules | None = N
     for fmt in ARCHIVES:
         mine = [item for item in items if fmt_of[Path(item.source.split(":", 1)[0]).name] == fmt]
         judges = [partial(_item_judge, item, how) for item in mine]
-        reports = judge_archive(judges, how.rules)[0] if fmt != "case" else [validate_item(i, how) for i in mine]
+        reports = judge_archive(judges, how.rules)[0]
         for report in reports:
             _collect(out, fmt, report, phase_index)
     return out

@@ -47,7 +47,8 @@ from ..state import State, state_problems
 from .cases import run_case
 from .shrink import Candidate, Shrunk, shrink
 
-__all__ = ["Outcome", "case_name", "disagreement_case", "minimal_candidate", "observed", "recorded_outcome"]
+__all__ = ["Outcome", "case_name", "disagreement_case", "minimal_candidate", "observed", "recorded_case",
+           "recorded_outcome"]
 
 Fact = tuple[str, object]
 """One thing a case file can show of a phase's result: ``("unit", unit)`` (on the board),
@@ -177,6 +178,19 @@ def recorded_outcome(nxt: RecordedPhase | None, ours: State | None = None) -> Ou
         ours.phase == nxt.phase or (ours.phase.kind is PhaseKind.ADJUSTMENT and nxt.kind is PhaseKind.MOVEMENT
                                     and nxt.phase.year == ours.phase.year + 1))
     return Outcome(frozenset(nxt.state.units), dislodged, dict(nxt.state.owners) if same_stage else None)
+
+
+def recorded_case(case_id: str, rec: RecordedPhase, nxt: RecordedPhase, rules: Rules) -> str:
+    """A recorded phase as a case under `rules`: its position and orders, and as POSTSTATE
+    the record's next position as a written case gives it (the units, those dislodged with
+    the retreat options the record offered them, the owners when the next phase is at
+    dipsat's next stage): what a program that keeps its results as case files writes."""
+    assert rec.state is not None
+    orders = tuple(o for o, _ in rec.orders)
+    ours = adjudicate(rec.state, list(orders), rules).after
+    handle = io.StringIO()
+    _write(handle, case_id, Candidate(rec.state, orders), recorded_outcome(nxt, ours), rules, None)
+    return handle.getvalue()
 
 
 def observed(result: PhaseResult, classify: Classify | None = None, watched: Collection[Order] = ()) -> Outcome:
