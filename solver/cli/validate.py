@@ -401,6 +401,9 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     show = progress if progress is not None else sys.stderr.isatty()
     meter = _Progress(len(items), show)
     archive = infer == ARCHIVE
+    if archive and workers <= 1 and not scheduler:  # the records asked again at the end are not read again
+        from ..runners.validate import Retained
+        how = replace(how, retained=Retained())
     records = _split_records(resumed.lines)  # each record's report lines, in the report's order
     judged: dict[str, GameReport] = {}  # archive runs: the reports of this run, to finish at the end
     cluster = Cluster(scheduler, tls_ca_file, tls_cert, tls_key) if scheduler else None

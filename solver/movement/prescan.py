@@ -276,7 +276,9 @@ def _adjacent_convoy(state: State, scan: _Prescan, units: list[Unit], order: Mov
     if choice is AdjacentConvoy.INTENT:  # 4.A.3 v2 d: own fleet, or 'via convoy' with a convoy route ordered
         return own_fleet or (order.via_convoy and ordered), False
     wanted = order.via_convoy or own_fleet  # 4.A.3 c (2000/2023): own fleet or 'via convoy'
-    return wanted, choice is AdjacentConvoy.FALLBACK  # 4.A.3 fallback: the land route when no convoy route is alive
+    # 4.A.3 fallback: the land route when no convoy route is alive (a move that does not try
+    # the convoy route has nothing to fall back from: marked so, its prescan is the others')
+    return wanted, wanted and choice is AdjacentConvoy.FALLBACK
 
 
 def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: list[Unit], rules: Rules) -> None:

@@ -6,8 +6,10 @@ their phases classified by presumed readings (:mod:`dipsat.runners.inference`). 
 the report lines of every record (judged in this run or resumed from a report):
 
 1. the readings are decided; where an option has support but a record has phases it was
-   not tried on, that record is asked for them (only those phases, only those options);
-2. the readings are decided again, now on complete evidence;
+   not tried on, that record is asked for them (only those phases, only those options),
+   in waves of records (:data:`FIRST_WAVE`), the readings decided again after each;
+2. the readings after the last wave are the archive's: every option that fits was tried
+   on every phase it can affect;
 3. the phases whose verdict may depend on a reading other than the one they were judged by
    (those with evidence on an issue where it changed) are judged again under the archive's
    readings, alone, and their lines take the place of the old ones.
@@ -35,6 +37,13 @@ Rejudge = Callable[[list[tuple[int, Inference]]], Iterator[tuple[int, "GameRepor
 
 _VERDICTS = ("disagreed", "rule-difference")
 
+FIRST_WAVE = 8
+"""Records are asked for more evidence in waves of 8, 32, 128, ... records, in input order
+(the same waves whatever judges them): the readings are decided again after each, so an
+option the first records contradict is not tried on the rest. Support comes only from
+phases judged under every option already, so it never grows: a ruled-out option stays out,
+and the readings decided are those all the checks would give."""
+
 
 @dataclass
 class _Record:
@@ -57,29 +66,29 @@ def finish_archive(records: list[list[dict[str, Any]]], rules: Rules, rejudge: R
     kept = [_Record(lines) for lines in records]
     judged = [r for r in kept if r.line.get("type") == "record" and not r.line.get("rejected")]
     readings = archive_readings((r.line for r in judged), rules)
-    tasks = []
-    for k, record in enumerate(kept):  # checks, and the phases to judge again should the readings hold
-        need = {n: sorted(set(readings[n].fitting) | set(tried)) for n, tried in record.unchecked.items()
-                if n in readings and not set(readings[n].fitting) <= set(tried)}
-        phases = _to_judge_again(record, readings)
-        if need or phases:
-            disagreeing = frozenset(str(line.get("phase")) for line in record.lines[:-1]
-                                    if line.get("type") in _VERDICTS)
-            tasks.append((k, Inference(ARCHIVE, readings=_fitting(readings), only=frozenset(phases),
-                                       check=tuple(sorted((n, tuple(o)) for n, o in need.items())) if need else None,
-                                       disagreeing=disagreeing)))
-    answers = {k: report for k, report in rejudge(tasks) if report.error is None}
-    for k, inference in tasks:
-        if k in answers and inference.check is not None:
-            _merge_evidence(kept[k], answers[k], {n for n, _ in inference.check})
-    final = archive_readings((r.line for r in judged), rules)
-    if _fitting(final) != _fitting(readings):  # a check contradicted an option: judge by the others
-        again = [(k, Inference(ARCHIVE, readings=_fitting(final), only=frozenset(phases)))
-                 for k, record in enumerate(kept) if (phases := _to_judge_again(record, final))]
-        answers = {k: report for k, report in rejudge(again) if report.error is None}
+    start, size = 0, FIRST_WAVE
+    while start < len(kept):  # the checks, in waves: an option a wave rules out is not asked of the next
+        tasks = []
+        for k in range(start, min(start + size, len(kept))):
+            record = kept[k]
+            need = {n: sorted(set(readings[n].fitting) | set(tried)) for n, tried in record.unchecked.items()
+                    if n in readings and not set(readings[n].fitting) <= set(tried)}
+            if need:
+                tasks.append((k, Inference(ARCHIVE, check=tuple(sorted((n, tuple(o)) for n, o in need.items())),
+                                           disagreeing=_disagreeing(record))))
+        start, size = start + size, size * 4
+        if not tasks:
+            continue
+        checked = {k: report for k, report in rejudge(tasks) if report.error is None}
+        for k, inference in tasks:
+            if k in checked and inference.check is not None:
+                _merge_evidence(kept[k], checked[k], {n for n, _ in inference.check})
+        readings = archive_readings((r.line for r in judged), rules)
+    again = [(k, Inference(ARCHIVE, readings=_fitting(readings), only=frozenset(phases)))
+             for k, record in enumerate(kept) if (phases := _to_judge_again(record, readings))]
+    answers = {k: report for k, report in rejudge(again) if report.error is None}
     for k in sorted(answers):
         _merge_phases(kept[k], answers[k], reports.get(answers[k].source))
-    readings = final
     for record in kept:
         if record.line.get("type") == "record":
             record.line["inferred_rules"] = record_readings(record.line, readings)
@@ -89,6 +98,11 @@ def finish_archive(records: list[list[dict[str, Any]]], rules: Rules, rejudge: R
             if report is not None:
                 report.inferred = record.line["inferred_rules"]
     return [r.lines for r in kept] + [[readings_line(readings, ARCHIVE)]], readings
+
+
+def _disagreeing(record: _Record) -> frozenset[str]:
+    """The phases of a record that differ under the given rules (judged under every option)."""
+    return frozenset(str(line.get("phase")) for line in record.lines[:-1] if line.get("type") in _VERDICTS)
 
 
 def _fitting(readings: dict[str, Reading]) -> Pairs:

@@ -327,7 +327,7 @@ def rejected_record(source: str, reason: str, rules: Rules | None = None, game: 
 
 
 def validate_text(text: str, source: str, rules: Rules, cases: bool = False, *, pictures: bool = False,
-                  inference: Inference = Inference()) -> GameReport:
+                  inference: Inference = Inference(), retained: Retained | None = None) -> GameReport:
     """One saved game as JSON text (a ``.json`` file or one line of a ``.jsonl``)."""
     from ..formats.dipsat_json import JsonFormatError, parse_json
 
@@ -335,11 +335,12 @@ def validate_text(text: str, source: str, rules: Rules, cases: bool = False, *, 
         record = parse_json(text, "JSON")  # every way json.loads fails, in words (nesting, long numbers)
     except JsonFormatError as exc:
         return rejected_record(source, f"malformed {exc.problems[0]}", rules)
-    return validate_game(record, rules, source, cases, pictures=pictures, inference=inference)
+    return validate_game(record, rules, source, cases, pictures=pictures, inference=inference, retained=retained)
 
 
 def validate_game(record: dict, rules: Rules, source: str = "", cases: bool = False, *,
-                  pictures: bool = False, inference: Inference = Inference()) -> GameReport:
+                  pictures: bool = False, inference: Inference = Inference(),
+                  retained: Retained | None = None) -> GameReport:
     """Validate every phase of one recorded game of the ``diplomacy`` package; never raises."""
     try:
         game = read_game(record)
@@ -348,11 +349,11 @@ def validate_game(record: dict, rules: Rules, source: str = "", cases: bool = Fa
         return rejected_record(source, str(exc), rules, str(gid) if gid is not None else None)
     except Exception as exc:  # noqa: BLE001 - a report, never an exception
         return rejected_record(source, f"unreadable record: {type(exc).__name__}: {exc}", rules)
-    return validate_recorded(game, rules, source, cases, pictures=pictures, inference=inference)
+    return validate_recorded(game, rules, source, cases, pictures=pictures, inference=inference, retained=retained)
 
 
 def validate_godip(text: str, source: str, rules: Rules, cases: bool = False, *, pictures: bool = False,
-                   inference: Inference = Inference()) -> GameReport:
+                   inference: Inference = Inference(), retained: Retained | None = None) -> GameReport:
     """One Droidippy/godip game history (the text of a ``game_N.txt``); never raises."""
     try:
         game = read_godip_game(text, source)
@@ -360,11 +361,49 @@ def validate_godip(text: str, source: str, rules: Rules, cases: bool = False, *,
         return rejected_record(source, str(exc), rules)
     except Exception as exc:  # noqa: BLE001 - a report, never an exception
         return rejected_record(source, f"unreadable record: {type(exc).__name__}: {exc}", rules)
-    return validate_recorded(game, rules, source, cases, pictures=pictures, inference=inference)
+    return validate_recorded(game, rules, source, cases, pictures=pictures, inference=inference, retained=retained)
+
+
+class Retained:
+    """The judges of records kept in this process between the passes of an archive run
+    (one worker): a record asked again (:mod:`dipsat.runners.archive`) is neither read
+    nor adjudicated again where it was already (its results are cached in its judge).
+    Bounded: judges are kept until they hold `limit` phases in all, the rest are not."""
+
+    def __init__(self, limit: int = 200_000) -> None:
+        self.limit = limit
+        self.phases = 0
+        self._judges: dict[tuple[str, str], _Judge] = {}
+
+    def game(self, source: str, rules: Rules) -> RecordedGame | None:
+        """The record read already from `source`, if its judge is kept."""
+        judge = self._judges.get((source, str(rules)))
+        return judge.game if judge is not None else None
+
+    def judge(self, source: str, game: RecordedGame, rules: Rules) -> _Judge:
+        """The kept judge of `source` (`game` under `rules`), or a new one, kept if there is room."""
+        key = (source, str(rules))
+        judge = self._judges.get(key)
+        if judge is None or judge.game is not game:
+            judge = _Judge(game, rules)
+            if self.phases + len(game.phases) <= self.limit:
+                self._judges[key] = judge
+                self.phases += len(game.phases)
+        return judge
+
+
+def validate_retained(source: str, rules: Rules, retained: Retained, cases: bool = False, *, pictures: bool = False,
+                      inference: Inference = Inference()) -> GameReport | None:
+    """The record of `source` judged again with its kept judge (None: not kept)."""
+    game = retained.game(source, rules)
+    if game is None:
+        return None
+    return validate_recorded(game, rules, source, cases, pictures=pictures, inference=inference, retained=retained)
 
 
 def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases: bool = False, *,
-                      pictures: bool = False, inference: Inference = Inference()) -> GameReport:
+                      pictures: bool = False, inference: Inference = Inference(),
+                      retained: Retained | None = None) -> GameReport:
     """Validate every phase of a recorded game of any archive format; never raises.
 
     The game is judged under `rules`, and the rule readings it follows are found as
@@ -376,10 +415,11 @@ def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases:
     the given rules only. Phases that agree only under the readings are
     rule differences. With `cases`, each disagreement and rule difference carries its case
     file (:attr:`PhaseReport.case`); with `pictures`, they and the rejected phases carry
-    their pictures (:attr:`PhaseReport.pictures`)."""
+    their pictures (:attr:`PhaseReport.pictures`); with `retained`, the record's judge is
+    kept there (or taken from there) for the passes to come."""
     report = GameReport(game.id, source or game.id, str(rules))
     try:
-        judge = _Judge(game, rules)
+        judge = retained.judge(source or game.id, game, rules) if retained is not None else _Judge(game, rules)
         fitting: Readings = {}
         pinned = inference.pinned | frozenset(rules.overrides)
         presumption = {n: o for n, o in (inference.presumed or ()) if n not in pinned and o}
@@ -412,6 +452,10 @@ def validate_recorded(game: RecordedGame, rules: Rules, source: str = "", cases:
     except Exception as exc:  # noqa: BLE001 - a crash of ours is reported, the run goes on
         return rejected_record(source or game.id, f"dipsat failed on this record: {type(exc).__name__}: {exc}",
                                rules, game.id)
+    try:
+        judge.prejudge(inference.only, final_rules)
+    except Exception:  # noqa: BLE001, S110 - each phase is judged alone below, and a crash reported there
+        pass
     for i, rec in enumerate(game.phases):
         if inference.only is not None and rec.name not in inference.only:
             continue
@@ -525,6 +569,26 @@ class _Judge:
                 self.cache[self.key(i, rules)] = (result, _compare(rec, result, nxt, rules))
                 self._remember_scan(i, rules, result)
         return {i: self.cache[self.key(i, rules)] for i in indices}
+
+    def prejudge(self, only: frozenset[str] | None, final_rules: Rules) -> None:
+        """Judge in batches what the phase reports will ask for one phase at a time (the
+        results are cached): every phase (of the names `only`) under the given rules, and
+        the phases that disagree under them under `final_rules` and under each option of
+        the issues they touch (their notes name the options that would reproduce them)."""
+        phases = [i for i in self.playable if only is None or self.phase_name(i) in only]
+        judged = self.judge(phases, self.rules)
+        differing = [i for i in phases if judged[i][1]]
+        if not differing:
+            return
+        if final_rules != self.rules:
+            self.judge(differing, final_rules)
+        for n in sorted({n for i in differing for n in self.scope[i]}):
+            if n not in ISSUES or n.startswith(NOT_IN_RECORDS):
+                continue
+            touched = [i for i in differing if n in self.scope[i]]
+            for o in sorted(ISSUES[n].options):
+                if o != final_rules.choice(n):
+                    self.judge(touched, self.rules_with({n: o}))
 
     def _same_as_judged(self, i: int, rules: Rules) -> Any:
         """A movement phase whose prescan under `rules` is one it had under rules judged
