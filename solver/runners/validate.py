@@ -370,7 +370,7 @@ class Retained:
     nor adjudicated again where it was already (its results are cached in its judge).
     Bounded: judges are kept until they hold `limit` phases in all, the rest are not."""
 
-    def __init__(self, limit: int = 200_000) -> None:
+    def __init__(self, limit: int = 20_000) -> None:  # about 60 kB a phase: about 1 GB
         self.limit = limit
         self.phases = 0
         self._judges: dict[tuple[str, str], _Judge] = {}
