@@ -218,3 +218,20 @@ def test_a_minimal_case_has_at_most_the_units_involved(name: str) -> None:
         minimal = next(c for c in cases if c.id.endswith(".min"))
         units = {line.text for block in ("PRESTATE", "PRESTATE_DISLODGED") for line in minimal.block(block)}
         assert 1 <= len(units) <= max(1, len(phase.orders)), (phase.orders, units)
+
+
+def test_written_cases_carry_the_conclusion_per_order(tmp_path: Path) -> None:
+    """Issue 18 item 3: the case comments say what the record implies of each order
+    involved, against dipsat's outcome and its reason, as the report does."""
+    folder = tmp_path / "written"
+    report = tmp_path / "report.jsonl"
+    CliRunner().invoke(validate_command, [str(RECORDS), "--workers", "1", "--write-cases", str(folder),
+                                          "--report", str(report)])
+    lines = [json.loads(x) for x in report.read_text(encoding="utf-8").splitlines()]
+    bug = next(x for x in lines if x.get("game") == "retreat_bug" and x["type"] == DISAGREED)
+    assert bug["conclusions"]
+    text = (folder / "retreat_bug.F1901M.txt").read_text(encoding="utf-8")
+    head = text[:text.index("CASE ")]
+    assert "# What the record implies of each order involved, against dipsat's outcome:" in head
+    for conclusion in bug["conclusions"]:
+        assert f"#   {conclusion}" in head

@@ -181,6 +181,8 @@ class JudgedPhase:
     shapes: tuple[str, ...] = ()
     """The kinds of the orders involved (``move``, ``move via convoy``, ``support_move``, ...)."""
     case: str = ""
+    conclusions: tuple[str, ...] = ()
+    """Per order involved: what the engine's answer implies happened to it, against dipsat's outcome."""
 
     @property
     def signature(self) -> str:
@@ -245,7 +247,7 @@ def _judged(phase: FuzzPhase, record: GameReport) -> JudgedPhase:
     report = record.phases[0]
     return JudgedPhase(phase.id, phase.generated.family, phase.generated.state.phase.kind.value.lower(),
                        report.status, report.rule, tuple(report.differences), tuple(report.orders),
-                       _shapes(phase, report.orders))
+                       _shapes(phase, report.orders), conclusions=tuple(report.conclusions))
 
 
 @dataclass(frozen=True)

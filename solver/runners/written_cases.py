@@ -78,6 +78,8 @@ class _Report(Protocol):
     def rule_title(self) -> str: ...
     @property
     def differences(self) -> Sequence[_Difference]: ...
+    @property
+    def conclusions(self) -> Sequence[str]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +244,9 @@ def disagreement_case(game_id: str, rec: RecordedPhase, nxt: RecordedPhase | Non
                 f"this case an ERROR); dipsat (rules {judged}) differs from its result codes:")
     lines = [f"# Written by {written_by}: game {game_id}, phase {rec.name} ({report.status}).", head]
     lines += [f"#   {d.what} {d.subject}: record {d.recorded}, dipsat {d.ours}" for d in report.differences]
+    if report.conclusions:
+        lines.append("# What the record implies of each order involved, against dipsat's outcome:")
+        lines += [f"#   {c}" for c in report.conclusions]
     if report.rule:
         lines.append(f"# The record follows {report.rule} ({report.rule_title}): the case is written under "
                      f"those rules, where dipsat agrees with the record.")
