@@ -30,7 +30,7 @@ import json
 import os
 import secrets
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,7 @@ from .formats.dipsat_json import (MAX_YEAR, JsonFormatError, parse_json, result_
                                   state_to_json)
 from .maps import Variant, bundled_variants, load_variant
 from .notation import format_order, parse_order, parse_orders
-from .orders import Disband, Order, Retreat, order_power, order_unit
+from .orders import Disband, Order, Retreat, order_power, order_unit, ordered_province
 from .phases import after_adjustments
 from .results import PhaseResult
 from .rules import Rules, RulesError
@@ -195,7 +195,7 @@ class Game:
     def _prefilled(self, state: State, orders: list[Order], texts: list[str]) -> list[Order]:
         ordered = {o.unit.province for o in orders if isinstance(o, (Retreat, Disband))}
         extra = [parse_order(t, state.variant, state.phase.kind) for t in texts]
-        return [o for o in extra if o.unit.province not in ordered]
+        return [o for o in extra if ordered_province(o) not in ordered]
 
     def _adjudicate(self, state: State, orders: list[Order], neutral: set[Power], disorder: set[Power]) -> PhaseResult:
         return adjudicate(state, orders, self.rules, self._silenced(neutral, disorder))
@@ -232,7 +232,7 @@ class Game:
         self.phases.append(PhaseRecord(state, prefilled=[format_order(o) for o in prefilled]))
         self._eliminations(state)
 
-    def _auto(self, state: State, played: list[PhaseResult], orders: list[Order] = ()) -> State:
+    def _auto(self, state: State, played: list[PhaseResult], orders: Sequence[Order] = ()) -> State:
         """Settle a phase nobody can order (with the retreat orders given in advance, if any)."""
         record = PhaseRecord(state, auto=True, civil_disorder=self.civil_disorder())
         result = adjudicate(state, list(orders), self.rules)
@@ -713,7 +713,7 @@ def parse_game_orders(text: str, game: Game) -> tuple[list[Order], AdvanceRetrea
     """The orders of an order file for the current phase; in a movement phase also the
     retreat orders given in advance (``dipsat.advance``). Problems: (line, message)."""
     state = game.state
-    advance, problems = AdvanceRetreats(), []
+    advance, problems = AdvanceRetreats(), list[tuple[int, str]]()
     if state.phase.kind is PhaseKind.MOVEMENT:
         text, advance, problems = split_advance(text, state.variant)
     orders, errors = parse_orders(text, state.variant, state.phase.kind)

@@ -47,7 +47,7 @@ def status_word(result: OrderResult) -> str:
 def sorted_results(result: PhaseResult) -> list[tuple[int, OrderResult]]:
     """The order results with their index in the given orders, sorted by power,
     then the ordered unit's location, then the index (orders without a power last)."""
-    def key(item: tuple[int, OrderResult]):
+    def key(item: tuple[int, OrderResult]) -> tuple[bool, str, str, str, int]:
         index, r = item
         power = order_power(r)
         where = r.unit.location if r.unit else _order_location(r.order)

@@ -234,7 +234,8 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         elif phase_name is not None:
             pos = _recorded_position(position, phase_name, case_id, profile, overrides)
         else:
-            pos = _initial_position(variant_name) if initial else _load_position(position, case_id, variant_name)
+            pos = (_initial_position(variant_name) if initial or position is None
+                   else _load_position(position, case_id, variant_name))
         words = [profile] if profile else list(pos.rule_words)
         rules = Rules.parse(words + list(overrides))
         orders, rejected = _read_orders(orders_path, pos.state) if orders_path is not None else (
@@ -252,7 +253,8 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         from .draw import result_picture, write_picture
         write_picture(result_picture(result, pos.name, pos.crop, area, size), fmt, output)
         return
-    out = io.StringIO() if output else sys.stdout
+    buffer = io.StringIO()
+    out = buffer if output else sys.stdout
     if fmt == "json":
         data = {}
         for key, value in result_to_json(result).items():  # the lines not read go beside the orders
@@ -280,7 +282,7 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
             out.write(render_comparison(results))
     if output:
         try:
-            Path(output).write_text(out.getvalue(), encoding="utf-8")
+            Path(output).write_text(buffer.getvalue(), encoding="utf-8")
         except OSError as exc:
             _warn(f"{output}: cannot write: {exc.strerror or exc}")
             sys.exit(2)
@@ -343,11 +345,10 @@ def _bench_corpus(paths: list[str], workers: int, rules: Rules) -> None:
     import gc
 
     texts = corpus_texts(paths)
-    package = package_timings(paths)  # first: dipsat then times exactly the phases the package replayed
-    phases = corpus_phases(texts, rules, None if package is None else {(g, n) for _, _, g, n in package})
-    if package is not None:  # and the package's timings of the phases dipsat times (records it cannot read)
-        keys = {p.key for p in phases}
-        package = [(kind, seconds) for kind, seconds, g, n in package if (g, n) in keys]
+    timed = package_timings(paths)  # first: dipsat then times exactly the phases the package replayed
+    phases = corpus_phases(texts, rules, None if timed is None else {(g, n) for _, _, g, n in timed})
+    keys = {p.key for p in phases}  # and the package's timings of the phases dipsat times (records it cannot read)
+    package = None if timed is None else [(kind, seconds) for kind, seconds, g, n in timed if (g, n) in keys]
     gc.collect()
     gc.freeze()  # the loaded games live all along: keep them out of the collector's way
     click.echo(f"dipsat bench: {len(texts)} games, {len(phases)} phases from {', '.join(paths)} (rules {rules})"

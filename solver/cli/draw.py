@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..state import State
 
 
-def _board(*args, **kwargs) -> str:
+def _board(*args: Any, **kwargs: Any) -> str:
     try:
         return pictures.board(*args, **kwargs)
     except PictureError as exc:
@@ -117,7 +117,8 @@ def draw_command(position: str | None, orders_path: str | None, case_id: str | N
     position, orders_path = _position_arguments(position, orders_path, initial)
     with _input_or_exit():
         phase = _result_phase(position) if results and position and not initial and case_id is None else None
-        pos = _initial_position(variant_name) if initial else phase or _load_position(position, case_id)
+        pos = (_initial_position(variant_name) if initial or position is None
+               else phase or _load_position(position, case_id))
         orders, rejected = _read_orders(orders_path, pos.state) if orders_path is not None else (
             pos.orders or [], pos.rejected)
     for line in rejected:
@@ -170,7 +171,7 @@ def _adjudicated(pos: _Position, orders: Sequence[Order], profile: str | None) -
         rules = Rules.parse([profile] if profile else list(pos.rule_words))
     except RulesError as exc:
         raise click.UsageError(f"--rules: {exc}") from None
-    return adjudicate(pos.state, orders, rules, pos.silent)
+    return adjudicate(pos.state, list(orders), rules, pos.silent)
 
 
 def _area(text: str | None, crop: bool) -> str | list[str] | None:

@@ -22,6 +22,7 @@ from ..rules import DEFAULT_PROFILE, PROFILES, Rules, RulesError
 
 if TYPE_CHECKING:
     from ..game import Game, PhaseRecord
+    from ..results import PhaseResult
 
 # The commands import the game logic when they run (`dipsat --help` stays fast).
 
@@ -323,7 +324,7 @@ def render_record(g: Game, record: PhaseRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-def replay(g: Game, record: PhaseRecord):
+def replay(g: Game, record: PhaseRecord) -> PhaseResult:
     """The result of a played phase, adjudicated again from its recorded orders (the same
     result: adjudication is deterministic) for the picture of its orders and results."""
     from ..adjudicator import adjudicate

@@ -247,13 +247,13 @@ def _case_position(path: str, text: str, case_id: str | None) -> _Position:
     problems += position_problems(case, state)
     if problems:
         raise _Unreadable(problems)
-    orders, errors = case_orders(case, state.variant, state.phase.kind) if case.has("ORDERS") else (None, [])
+    orders, rejected = case_orders(case, state.variant, state.phase.kind) if case.has("ORDERS") else (None, [])
     if orders and not (state.units or state.dislodged) and state.phase.kind is not PhaseKind.ADJUSTMENT:  # no board
         raise _Unreadable([f"{path}:{case.line}: case {case.id}: no unit on the board (no PRESTATE lines) for its "
                            f"orders: give the units in PRESTATE, or take them from the orders with dipsat "
                            f"adjudicate --from-orders"])
     return _Position(state, case.id, orders, list(case.rules or []), silent, case.players, crop=True,
-                     title=case.title, rejected=[RejectedOrder.of(path, e) for e in errors])
+                     title=case.title, rejected=[RejectedOrder.of(path, e) for e in rejected])
 
 
 def _initial_position(variant_name: str) -> _Position:

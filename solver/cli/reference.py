@@ -70,7 +70,7 @@ def orders_command(position: str | None, unit_text: str, case_id: str | None, in
     if initial == (position is not None):
         raise click.UsageError("give a POSITION (a case file or a .json state), or --initial")
     with _input_or_exit():
-        pos = _initial_position(variant_name) if initial else _load_position(position, case_id)
+        pos = _initial_position(variant_name) if initial or position is None else _load_position(position, case_id)
         rules = Rules.parse(([profile] if profile else list(pos.rule_words)) + list(overrides))
     state = pos.state
     try:

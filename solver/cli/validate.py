@@ -19,13 +19,14 @@ when some phase disagreed or was rejected, else 0.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -130,21 +131,21 @@ def _judged_on_dask(items: list[Item], how: Judging, timeout: float,
     The cluster must be trusted: what it sends back is unpickled here, and unpickling
     can run code. Over ``tls://`` with --tls-ca-file/--tls-cert/--tls-key, the scheduler
     must show a certificate signed by that CA, and the traffic is encrypted."""
-    try:
-        from distributed import Client, as_completed
-        from distributed.security import Security
+    try:  # Dask's functions are not typed: used through Any
+        distributed: Any = importlib.import_module("distributed")
+        Security: Any = importlib.import_module("distributed.security").Security
     except ImportError:
         raise click.UsageError("--scheduler needs Dask's distributed: pip install 'dipsat[dask]'") from None
     security = Security(tls_ca_file=cluster.ca_file, tls_client_cert=cluster.cert, tls_client_key=cluster.key,
                         require_encryption=True) if cluster.ca_file else None
     try:
-        client = Client(cluster.address, security=security)
+        client = distributed.Client(cluster.address, security=security)
     except Exception as exc:  # noqa: BLE001 - refused, unreachable, a TLS handshake that fails ...
         raise click.ClickException(f"--scheduler {cluster.address}: cannot connect: {type(exc).__name__}: {exc}") from None
     with client:
         futures: dict[Any, int] = {client.submit(_judge_within, (item, how, timeout), pure=False): i
                                    for i, item in enumerate(items)}
-        pending, done = set(futures), cast(Any, as_completed(futures))
+        pending, done = set(futures), distributed.as_completed(futures)
         heard = time.monotonic()
         while pending:
             batch = done.next_batch(block=False) if done.has_ready() else []

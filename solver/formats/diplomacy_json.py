@@ -211,7 +211,7 @@ class _Reader:
                     prev.contradiction = problem  # judged, not rejected: a buggy adjudicator writes such records
         return out
 
-    def read_phase(self, entry: RecordedPhase, raw: dict) -> None:
+    def read_phase(self, entry: RecordedPhase, raw: dict[str, Any]) -> None:
         name = entry.name
         if not isinstance(raw.get("name"), str):
             raise self.fail(name, "expected a phase 'name' like S1901M")
@@ -276,7 +276,7 @@ class _Reader:
         self.read_orders(entry, raw)
         self.read_results(entry, raw)
 
-    def read_orders(self, entry: RecordedPhase, raw: dict) -> None:
+    def read_orders(self, entry: RecordedPhase, raw: dict[str, Any]) -> None:
         orders = raw.get("orders", {}) or {}
         name = entry.name
         if not isinstance(orders, dict):
@@ -356,7 +356,7 @@ class _Reader:
             return UnitRef(self.location(w[0], phase, where)), w[1:]
         raise _NotPackageSpelling
 
-    def read_results(self, entry: RecordedPhase, raw: dict) -> None:
+    def read_results(self, entry: RecordedPhase, raw: dict[str, Any]) -> None:
         results = raw.get("results", {}) or {}
         name = entry.name
         if not isinstance(results, dict):
@@ -409,8 +409,8 @@ class _Reader:
                 carried = [o for o, codes in convoys
                            if o.target.province == origin and o.dest.province == d.unit.province
                            and not (set(codes) & {"void", "no convoy", "dislodged", "disrupted"})]
-                own = any(prev.state.unit_at(o.unit.province) is not None
-                          and prev.state.unit_at(o.unit.province).power == attacker.power for o in carried)
+                own = any(getattr(prev.state.unit_at(o.unit.province), "power", None) == attacker.power
+                          for o in carried)
                 by_convoy = not over_land or (bool(carried) and (attack.via_convoy or own))
             dislodged.append(Dislodged(d.unit, origin, by_convoy))
         failed: dict[str, int] = {}
@@ -466,8 +466,8 @@ def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
     if prev.phase is None or prev.state is None:
         return None
     if nxt.name not in next_phase_names(prev.phase):
-        expected = " or ".join(sorted(next_phase_names(prev.phase)))
-        return f"phase {nxt.name} cannot follow {prev.name} (expected {expected})"
+        names = " or ".join(sorted(next_phase_names(prev.phase)))
+        return f"phase {nxt.name} cannot follow {prev.name} (expected {names})"
     if not prev.processed and nxt.phase is not None:
         return None  # nothing was ordered or recorded: nothing to replay
     assert nxt.state is not None
@@ -499,14 +499,14 @@ def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
     else:
         expected = set(before.units)
         for unit in before.units:
-            codes = prev.results.get(unit.province)
+            recorded = prev.results.get(unit.province)
             order = orders.get(unit.province)
-            if codes and set(codes) == {""} and (order is None or isinstance(order, Remove)):
+            if recorded and set(recorded) == {""} and (order is None or isinstance(order, Remove)):
                 expected.discard(unit)  # removed as ordered, or by the civil-disorder rule
-        for order, _ in prev.orders:
-            if isinstance(order, Build) and set(prev.results.get(order.location.province, ("void",))) <= {""}:
-                if order.kind is not None:
-                    expected.add(Unit(order.power or "?", order.kind, order.location))
+        for given, _ in prev.orders:
+            if isinstance(given, Build) and set(prev.results.get(given.location.province, ("void",))) <= {""}:
+                if given.kind is not None:
+                    expected.add(Unit(given.power or "?", given.kind, given.location))
     found = set(nxt.state.units)
     problems = []
     # fleets: the package may write a coast we did not know from the order (support/convoy drop coasts)
@@ -564,8 +564,8 @@ def write_game(game: RecordedGame) -> dict[str, Any]:
         for d in state.dislodged:
             units.setdefault(d.unit.power.upper(), []).append("*" + format_unit(d.unit))
         centres: dict[str, list[str]] = {}
-        for centre, power in state.owners:
-            centres.setdefault(power.upper(), []).append(centre.upper())
+        for centre, owner in state.owners:
+            centres.setdefault(owner.upper(), []).append(centre.upper())
         orders: dict[str, list[str]] = {}
         for order, _ in entry.orders:
             power = order_power(state, order)

@@ -180,7 +180,7 @@ class _Reader:
         if kind not in want:
             self.fail(f"{path}.type", f"expected {' or '.join(map(repr, want))}, found {self._show(kind)}")
             return None
-        return kind
+        return str(kind)
 
     def state(self, data: Any, path: str) -> State | None:
         if not isinstance(data, dict):
@@ -201,7 +201,7 @@ class _Reader:
             return None
         return State(variant, phase, tuple(units), owners, tuple(dislodged), frozenset(standoffs))
 
-    def read_variant(self, data: dict, path: str) -> Variant | None:
+    def read_variant(self, data: dict[str, Any], path: str) -> Variant | None:
         name = data.get("variant")
         if not isinstance(name, str) or not name.strip():
             self.fail(f"{path}.variant", f"expected a variant name such as 'standard', found {self._show(name)}")
@@ -244,7 +244,9 @@ class _Reader:
         if kind is None:
             self.fail(f"{path}.kind", f"expected 'Movement', 'Retreat' or 'Adjustment', found {self._show(value.get('kind'))}")
             ok = False
-        return Phase(year, season, kind) if ok else None
+        if not ok or season is None or kind is None:
+            return None
+        return Phase(value["year"], season, kind)
 
     def _phase_text(self, text: str, path: str) -> Phase | None:
         try:
@@ -321,7 +323,7 @@ class _Reader:
             return None
         return Unit(power, kind, loc)
 
-    def unit_list(self, data: dict, key: str, path: str, required: bool) -> list[tuple[str, Unit, dict]]:
+    def unit_list(self, data: dict[str, Any], key: str, path: str, required: bool) -> list[tuple[str, Unit, dict[str, Any]]]:
         if key not in data and required:
             self.fail(f"{path}.{key}", "missing (expected a list of units, e.g. [{\"power\": \"England\", \"kind\": \"F\", \"location\": \"lon\"}])")
             return []
@@ -336,7 +338,7 @@ class _Reader:
                 out.append((f"{path}.{key}[{i}]", unit, item))
         return out
 
-    def units(self, data: dict, path: str) -> list[Unit]:
+    def units(self, data: dict[str, Any], path: str) -> list[Unit]:
         seen: dict[str, str] = {}
         out = []
         for where, unit, _ in self.unit_list(data, "units", path, required=True):
@@ -348,7 +350,7 @@ class _Reader:
             out.append(unit)
         return out
 
-    def owners(self, data: dict, path: str, variant: Variant) -> tuple[tuple[str, str], ...]:
+    def owners(self, data: dict[str, Any], path: str, variant: Variant) -> tuple[tuple[str, str], ...]:
         if "owners" not in data:
             return tuple((c, p.name) for p in variant.powers for c in p.home_centres)
         value = data["owners"]
@@ -379,7 +381,7 @@ class _Reader:
             owners[centre] = power
         return tuple(sorted(owners.items()))
 
-    def dislodged(self, data: dict, path: str, phase: Phase | None, units: list[Unit]) -> list[Dislodged]:
+    def dislodged(self, data: dict[str, Any], path: str, phase: Phase | None, units: list[Unit]) -> list[Dislodged]:
         entries = self.unit_list(data, "dislodged", path, required=False)
         if entries and phase is not None and phase.kind is not PhaseKind.RETREAT:
             self.fail(f"{path}.dislodged", f"dislodged units only exist in a retreat phase (the phase is {phase})")
@@ -401,7 +403,7 @@ class _Reader:
             out.append(Dislodged(unit, origin, by_convoy))
         return sorted(out, key=lambda d: unit_key(d.unit))
 
-    def standoffs(self, data: dict, path: str, phase: Phase | None, units: list[Unit]) -> list[str]:
+    def standoffs(self, data: dict[str, Any], path: str, phase: Phase | None, units: list[Unit]) -> list[str]:
         value = data.get("standoffs", [])
         if not isinstance(value, list):
             self.fail(f"{path}.standoffs", f"expected a list of provinces, found {self._show(value)}")
@@ -421,7 +423,7 @@ class _Reader:
             out.append(province)
         return out
 
-    def order_texts(self, data: dict, path: str) -> list[tuple[str, str]] | None:
+    def order_texts(self, data: dict[str, Any], path: str) -> list[tuple[str, str]] | None:
         if "orders" not in data:
             return None
         value = data["orders"]

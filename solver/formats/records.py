@@ -169,9 +169,9 @@ def position_contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | Non
         attacked: set[str] = set()
         for order, _ in prev.orders:
             if isinstance(order, Move):
-                unit = before.unit_at(order.unit.province)
-                if unit is not None:
-                    targets[(unit.power, unit.kind, unit.province)].add(order.dest.province)
+                mover = before.unit_at(order.unit.province)
+                if mover is not None:
+                    targets[(mover.power, mover.kind, mover.province)].add(order.dest.province)
                     attacked.add(order.dest.province)
         reachable = {(power, kind_, dest) for (power, kind_, _), dests in targets.items() for dest in dests}
         extra = [u for u in after.units if (u.power, u.kind, u.province) not in reachable]

@@ -126,13 +126,14 @@ from __future__ import annotations
 import re
 import traceback
 from dataclasses import dataclass, field, replace
+from collections.abc import Iterable
 from typing import Any
 
 from ..adjudicator import adjudicate, adjudicate_many
 from ..movement import MovementTrace, prescan
 from ..movement.prescan import rescan
 from ..movement.turn import reread
-from ..board import PhaseKind, Unit, UnitKind
+from ..board import Location, PhaseKind, Unit, UnitKind
 from ..printers.explain import explain
 from ..formats.diplomacy_json import read_game
 from ..formats.godip import read_godip_game
@@ -338,7 +339,7 @@ def validate_text(text: str, source: str, rules: Rules, cases: bool = False, *, 
     return validate_game(record, rules, source, cases, pictures=pictures, inference=inference, retained=retained)
 
 
-def validate_game(record: dict, rules: Rules, source: str = "", cases: bool = False, *,
+def validate_game(record: Any, rules: Rules, source: str = "", cases: bool = False, *,
                   pictures: bool = False, inference: Inference = Inference(),
                   retained: Retained | None = None) -> GameReport:
     """Validate every phase of one recorded game of the ``diplomacy`` package; never raises."""
@@ -961,7 +962,7 @@ def _ours_after(result: PhaseResult, nxt: RecordedPhase, rules: Rules) -> State:
     return after
 
 
-def _options(unit: Unit, options) -> set[str]:
+def _options(unit: Unit, options: Iterable[Location]) -> set[str]:
     if unit.kind is UnitKind.ARMY:
         return {o.province.upper() for o in options}
     return {format_location(o) for o in options}
