@@ -32,6 +32,7 @@ import secrets
 import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -54,12 +55,20 @@ from .state import State
 
 GAME_FORMAT = "dipsat-game/1"
 
-__all__ = ["GAME_FORMAT", "Game", "GameError", "PhaseRecord", "load_game", "new_game",
+__all__ = ["GAME_FORMAT", "Game", "GameError", "GameStatus", "PhaseRecord", "load_game", "new_game",
            "order_power", "order_unit"]
 
 
 class GameError(DipsatError, ValueError):
     """A game that cannot be read, created or played on (the message says why)."""
+
+
+class GameStatus(StrEnum):
+    """Where a game stands (saved as its value: ``"status": {"state": "won", ...}``)."""
+
+    ACTIVE = "active"  # still played
+    WON = "won"  # a player reached the victory centres (the set-up's or the variant's)
+    DRAWN = "drawn"  # the variant's draw rule or a set-up's ended it
 
 
 @dataclass
@@ -100,7 +109,7 @@ class Game:
     phases: list[PhaseRecord] = field(default_factory=list)
     joined: int | None = None
     """The player the neutral powers joined (set-ups with a coin), 0-based."""
-    status: str = "active"  # active, won, drawn
+    status: GameStatus = GameStatus.ACTIVE
     winners: tuple[str, ...] = ()
     detail: str = ""
     history: list[dict[str, Any]] = field(default_factory=list)
@@ -120,7 +129,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.status != "active"
+        return self.status is not GameStatus.ACTIVE
 
     def neutral(self, year: int) -> tuple[Power, ...]:
         return self.setup.neutral_in(year)
@@ -279,7 +288,7 @@ class Game:
             totals = counts
         best = max(totals.values(), default=0)
         if best >= threshold:
-            self.status = "won"
+            self.status = GameStatus.WON
             self.winners = tuple(sorted(n for n, c in totals.items() if c == best))
             self.detail = f"{' and '.join(self.winners)} won with {best} centres ({threshold} needed) in fall {year}"
             self._event(when, self.detail)
@@ -287,7 +296,7 @@ class Game:
         falls = draw_after_unchanged_falls(self.variant)
         recent = self.history[-falls:] if falls else []
         if falls and len(recent) == falls and not any(h["changed"] for h in recent):
-            self.status = "drawn"
+            self.status = GameStatus.DRAWN
             alive = [p.name for p in self.variant.powers if counts[p.name] or state.units_of(p.name)]
             self.winners = tuple(alive)
             self.detail = (f"drawn: no centre changed owner in {falls} fall turns in a row "
@@ -338,7 +347,7 @@ class Game:
             "seed": self.seed,
             "setup": self.setup.to_json(),
             "joined": self.joined,
-            "status": {"state": self.status, "winners": list(self.winners), "detail": self.detail},
+            "status": {"state": self.status.value, "winners": list(self.winners), "detail": self.detail},
             "history": self.history,
             "events": self.events,
             "eliminated": dict(sorted(self.eliminated.items())),
@@ -621,8 +630,8 @@ class _GameReader:
         value = self.obj(data.get("status", {}), "$.status", "{\"state\", \"winners\", \"detail\"}")
         if value is None:
             return
-        game.status = self.field(value, "state", "$.status", lambda v: v in ("active", "won", "drawn"),
-                                 "'active', 'won' or 'drawn'", "active")
+        game.status = GameStatus(self.field(value, "state", "$.status", lambda v: v in tuple(GameStatus),
+                                            "'active', 'won' or 'drawn'", GameStatus.ACTIVE.value))
         game.winners = tuple(self.field(value, "winners", "$.status", _is_texts, "a list of names", []))
         game.detail = self.field(value, "detail", "$.status", _is_text, "text", "")
 

@@ -41,6 +41,10 @@ class _Prescan:
     convoyers: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)  # (origin, dest) -> fleets ordered to convoy
 
 
+Prescan = _Prescan
+"""What the prescan decided, by its public name (read by validate to compare two readings of a turn)."""
+
+
 def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None = None) -> _Prescan:
     units = list(state.units)
     index_of = {u.province: i for i, u in enumerate(units)}

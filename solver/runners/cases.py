@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
@@ -24,19 +25,28 @@ from ..setups import SetupError, setup_for
 from ..state import Dislodged, State, state_problems
 
 
+class CaseStatus(StrEnum):
+    """The outcome of a case as ``dipsat cases`` prints it (str-valued: printed as its value)."""
+
+    PASS = "PASS"  # the adjudication gives the POSTSTATE
+    FAIL = "FAIL"  # it does not
+    SKIP = "SKIP"  # written for other rules than those asked
+    ERROR = "ERROR"  # the case cannot be run (a bad line, no POSTSTATE, a crash)
+
+
 @dataclass
 class CaseRun:
     """The outcome of running one case."""
 
     case: Case
-    status: str  # "PASS", "FAIL", "SKIP", "ERROR"
+    status: CaseStatus
     problems: list[str] = field(default_factory=list)
     result: PhaseResult | None = None
     rules: Rules | None = None
 
     @property
     def passed(self) -> bool:
-        return self.status == "PASS"
+        return self.status is CaseStatus.PASS
 
 
 def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
@@ -80,33 +90,33 @@ def run_case(case: Case, profile: str | None = None, rules: Rules | None = None)
     """Run one case under its own RULES line, or every case under `profile` (cases
     written for another profile are skipped), or under exactly `rules`."""
     if case.errors:
-        return CaseRun(case, "ERROR", [str(e) for e in case.errors])
+        return CaseRun(case, CaseStatus.ERROR, [str(e) for e in case.errors])
     if not (case.post_same or case.has("POSTSTATE") or case.has("POSTSTATE_DISLODGED")):
-        return CaseRun(case, "ERROR", [f"{case.source}:{case.line}: case {case.id}: no POSTSTATE or POSTSTATE_SAME: "
+        return CaseRun(case, CaseStatus.ERROR, [f"{case.source}:{case.line}: case {case.id}: no POSTSTATE or POSTSTATE_SAME: "
                                        "nothing to compare with (dipsat adjudicate shows dipsat's result)"])
     if rules is None:
         try:
             rules = case_rules(case, profile)
         except DipsatError as exc:
-            return CaseRun(case, "ERROR", [f"{case.source}:{case.line}: {exc}"])
+            return CaseRun(case, CaseStatus.ERROR, [f"{case.source}:{case.line}: {exc}"])
     if rules is None:
-        return CaseRun(case, "SKIP", [f"written for rules {' '.join(case.rules or [])}"])
+        return CaseRun(case, CaseStatus.SKIP, [f"written for rules {' '.join(case.rules or [])}"])
     try:
         state, orders, problems = build_position(case, rules)
     except (ValueError, DipsatError) as exc:
-        return CaseRun(case, "ERROR", [str(exc)], rules=rules)
+        return CaseRun(case, CaseStatus.ERROR, [str(exc)], rules=rules)
     if problems:
-        return CaseRun(case, "ERROR", problems, rules=rules)
+        return CaseRun(case, CaseStatus.ERROR, problems, rules=rules)
     try:
         state, neutral = apply_players(case, state)
     except CaseFileError as exc:
-        return CaseRun(case, "ERROR", [str(exc)], rules=rules)
+        return CaseRun(case, CaseStatus.ERROR, [str(exc)], rules=rules)
     problems = position_problems(case, state)
     if problems:
-        return CaseRun(case, "ERROR", problems, rules=rules)
+        return CaseRun(case, CaseStatus.ERROR, problems, rules=rules)
     result = adjudicate(state, orders, rules, neutral)
     problems = compare(case, state, result)
-    return CaseRun(case, "FAIL" if problems else "PASS", problems, result, rules)
+    return CaseRun(case, CaseStatus.FAIL if problems else CaseStatus.PASS, problems, result, rules)
 
 
 def build_position(case: Case, rules: Rules) -> tuple[State, list[Order], list[str]]:
@@ -334,9 +344,9 @@ def case_lines(case: Case, profile: str | None = None, verbose: bool = False,
     """Run one case and say it as ``dipsat cases`` prints it: its status and lines
     (with `svg_dir`, a failing case's before/after pictures are written there)."""
     run = run_case(case, profile)
-    if run.status == "PASS":
+    if run.status is CaseStatus.PASS:
         return run.status, [f"PASS {case.id}"]
-    if run.status == "SKIP":
+    if run.status is CaseStatus.SKIP:
         return run.status, [f"SKIP {case.id}: {run.problems[0]}"]
     lines = [f"{run.status} {case.id} ({case.source}:{case.line})" + (f" [rules {run.rules}]" if run.rules else "")]
     lines += [f"    {problem}" for problem in run.problems]
@@ -380,7 +390,7 @@ def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: 
             tasks = [(c, profile, verbose, svg_dir) for c in chunks]
             for i, answer in Pool(_case_chunk, workers).run(tasks):
                 if isinstance(answer, TaskFailure):
-                    answer = [("ERROR", [f"ERROR {case.id} ({case.source}:{case.line}): {answer.reason}"])
+                    answer = [(CaseStatus.ERROR, [f"ERROR {case.id} ({case.source}:{case.line}): {answer.reason}"])
                               for case in chunks[i]]
                 done[i] = answer
             for i in range(len(chunks)):

@@ -1,0 +1,343 @@
+"""The judge of one recorded game (:mod:`dipsat.runners.validate`): adjudicates its phases
+under the rules asked and under other readings of the DATC issues they touch, caching the
+results by the options each phase can feel and solving movement turns in batches; and the
+judges kept between the passes of an archive run (:class:`Retained`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..adjudicator import adjudicate_many
+from ..board import PhaseKind
+from ..formats.records import RecordedGame, RecordedPhase, with_attackers
+from ..movement import MovementTrace, prescan
+from ..movement.prescan import Prescan, rescan
+from ..movement.turn import reread
+from ..results import PhaseResult
+from ..rules import ISSUES, Rules
+from ..state import State
+from .comparison import compare, involved, subject_provinces
+from .conclusions import conclusions, disorder_explanation
+from .gaps import skipped_phases, through_missing_retreat
+from .rule_scope import issues_touched
+from .validation_report import (AGREED, DISAGREED, FINAL, GAP, POSITIONS, REJECTED, RESULTS, RULE_DIFFERENCE, Difference,
+                                PhaseReport, kind_name)
+
+__all__ = ["Judge", "Judged", "Readings", "Retained", "KNOWN_READINGS", "ISSUES_BY_KIND", "NOT_IN_RECORDS",
+           "alternative_rules"]
+
+# Which DATC issues can change a phase of each kind (tried for rule differences of case files).
+ISSUES_BY_KIND = {
+    PhaseKind.MOVEMENT: ("4.A", "4.B", "4.C", "4.D.3", "4.D.9", "4.E"),
+    PhaseKind.RETREAT: ("4.A.5", "4.B", "4.D.3"),
+    PhaseKind.ADJUSTMENT: ("4.B.7", "4.C", "4.D"),
+}
+KNOWN_READINGS: dict[str, dict[str, str]] = {
+    # the `diplomacy` package (and the webDiplomacy exports in its format): 'VIA' with no
+    # convoy ordered goes by land (DATC v2.x 4.A.3 d), the 1982-like convoy rule, civil
+    # disorder by distance to the home centres with armies also at sea, ties by abbreviation
+    "diplomacy": {"4.A.3": "intent", "4.A.2": "b", "4.D.8": "diplomacy"},
+    # godip (Droidippy): the same adjacent-convoy reading; civil disorder by distance to
+    # the nearest home centre, armies and fleets both over land and sea
+    "godip": {"4.A.3": "intent", "4.D.8": "godip"},
+    # webDiplomacy (its exports in the package's format, without results): an army goes by
+    # convoy to an adjacent province only when the order says VIA (and a convoy is ordered)
+    "webdiplomacy": {"4.A.3": "via"},
+}
+"""The readings each archive format's adjudicator is known to follow: tried first when the
+rules of a record are inferred, and taken when another option explains a game equally well."""
+
+
+# Issues the saved-game formats cannot express: a recorded order cannot write out a
+# convoy path (4.A.6), nor leave out or get wrong a unit's kind or nationality (4.C):
+# the readers give every order its unit's kind and power.
+NOT_IN_RECORDS = ("4.A.6", "4.C")
+
+Judged = tuple[PhaseResult, list[Difference]]
+Readings = dict[str, tuple[str, ...]]
+"""Rule readings: DATC issue -> options (those that fit: the first is judged by; or those to try)."""
+
+
+
+class Judge:
+    """Adjudicates the phases of one game under our rules and alternatives (cached)."""
+
+    def __init__(self, game: RecordedGame, rules: Rules) -> None:
+        self.game = game
+        self.rules = rules
+        self.cache: dict[tuple[int, tuple[str, ...]], Judged] = {}  # by the options the phase can feel
+        self.scanned: dict[int, list[tuple[tuple[object, ...], tuple[int, tuple[str, ...]]]]] = {}  # see _same_as_judged
+        self.known = KNOWN_READINGS.get(game.format, {})
+        self.playable = [i for i, rec in enumerate(game.phases) if self._playable(i)]
+        self.scope: dict[int, frozenset[str]] = {}
+        for i in self.playable:
+            rec = game.phases[i]
+            assert rec.state is not None
+            self.scope[i] = issues_touched(rec.state, [o for o, _ in rec.orders])
+
+    def _playable(self, i: int) -> bool:
+        rec = self.game.phases[i]
+        if rec.error is not None or rec.phase is None or rec.state is None:
+            return False
+        last = i + 1 == len(self.game.phases)
+        return not (last and (not rec.processed or not rec.results_recorded))
+
+    def context(self, i: int) -> tuple[RecordedPhase, RecordedPhase | None, str]:
+        rec = self.game.phases[i]
+        nxt = self.game.phases[i + 1] if i + 1 < len(self.game.phases) else None
+        if nxt is None:
+            return rec, None, "the record ends here: only the orders' results are compared"
+        if nxt.error is not None:
+            return rec, None, f"the next phase ({nxt.name}) is rejected: only the orders' results are compared"
+        if nxt.state is None and not rec.results_recorded:
+            return rec, None, f"the next phase ({nxt.name}) has no position: nothing to compare"
+        if gap := skipped_phases(rec, nxt):
+            return rec, None, gap
+        return rec, nxt, ""
+
+    def rules_with(self, overrides: dict[str, str]) -> Rules:
+        return Rules.profile(self.rules.profile_name, {**self.rules.overrides, **overrides}) if overrides else self.rules
+
+    # --- adjudication ----------------------------------------------------------------------------
+
+    def _needs_previous(self, i: int) -> bool:
+        """A retreat phase whose movement phase recorded no results: its attackers'
+        origins and the standoffs come from our adjudication of that movement."""
+        rec = self.game.phases[i]
+        before = self.game.phases[i - 1] if i > 0 else None  # its own movement phase, not one across a gap
+        return (rec.kind is PhaseKind.RETREAT and before is not None and not before.results_recorded
+                and (i - 1) in self.scope and before.name[:5] == rec.name[:5])
+
+    def key(self, i: int, rules: Rules) -> tuple[int, tuple[str, ...]]:
+        """A phase's result depends only on the options of the issues it touches (and,
+        for a retreat phase judged from our adjudication, those of its movement phase):
+        results are cached by them, so trying an option re-judges only its phases."""
+        issues = self.scope[i] | (self.scope[i - 1] if self._needs_previous(i) else frozenset())
+        return i, tuple(rules.choice(n) if n in ISSUES else "" for n in sorted(issues))
+
+    def judge(self, indices: list[int], rules: Rules) -> dict[int, Judged]:
+        """(result, differences) of each phase under `rules`, movement turns solved in
+        batches (one CP-SAT model for many turns; the same results as one by one)."""
+        todo = [i for i in indices if self.key(i, rules) not in self.cache]
+        first = [i for i in todo if not self._needs_previous(i)]
+        later = [i for i in todo if self._needs_previous(i)]
+        for batch in (first, later):
+            if not batch:
+                continue
+            if batch is later:  # their movement phase must be judged first
+                self.judge(sorted({i - 1 for i in batch}), rules)
+            scans = {i: self._same_as_judged(i, rules) for i in batch}
+            batch = [i for i in batch if scans[i] is not True]
+            items = [(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules) for i in batch]
+            made = [scan if scan is not False else None for scan in (scans[i] for i in batch)]
+            for i, result in zip(batch, adjudicate_many(items, scans=made)):
+                rec, nxt, _ = self.context(i)
+                self.cache[self.key(i, rules)] = (result, compare(rec, result, nxt, rules))
+                self._remember_scan(i, rules, result)
+        return {i: self.cache[self.key(i, rules)] for i in indices}
+
+    def prejudge(self, only: frozenset[str] | None, final_rules: Rules) -> None:
+        """Judge in batches what the phase reports will ask for one phase at a time (the
+        results are cached): every phase (of the names `only`) under the given rules, and
+        the phases that disagree under them under `final_rules` and under each option of
+        the issues they touch (their notes name the options that would reproduce them)."""
+        phases = [i for i in self.playable if only is None or self.phase_name(i) in only]
+        judged = self.judge(phases, self.rules)
+        differing = [i for i in phases if judged[i][1]]
+        if not differing:
+            return
+        if final_rules != self.rules:
+            self.judge(differing, final_rules)
+        for n in sorted({n for i in differing for n in self.scope[i]}):
+            if n not in ISSUES or n.startswith(NOT_IN_RECORDS):
+                continue
+            touched = [i for i in differing if n in self.scope[i]]
+            for o in sorted(ISSUES[n].options):
+                if o != final_rules.choice(n):
+                    self.judge(touched, self.rules_with({n: o}))
+
+    def _same_as_judged(self, i: int, rules: Rules) -> Prescan | bool:
+        """A movement phase whose prescan under `rules` is one it had under rules judged
+        already (same legal orders, matches, convoy routes, destinations), with the same
+        model options, retreat rule and civil-disorder rule, has that result: it is taken
+        over (and cached) without solving again, and True is returned. Most phases an
+        option of 4.A.3 or 4.B can touch are such, and several options of 4.A.3 often
+        read a phase alike. Else the prescan made (to be used for the adjudication), or
+        False (nothing judged yet to compare with)."""
+        judged = self.scanned.get(i)
+        if not judged or self._needs_previous(i):
+            return False
+        scan = None
+        for _, key in judged:  # a prescan made already under rules that read the orders alike
+            result = self.cache[key][0]
+            assert isinstance(result.trace, MovementTrace)
+            scan = rescan(result.trace.scan, result.before, result.rules, rules)
+            if scan is not None:
+                break
+        if scan is None:
+            scan = prescan(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules)
+        mark = _scan_mark(scan, rules)
+        for seen, key in judged:
+            if seen == mark:
+                result, diffs = self.cache[key]
+                self.cache[self.key(i, rules)] = (replace(result, rules=rules), diffs)
+                return True
+        for _, key in judged:  # the same model (e.g. another option of 4.A.2 where no exception applies)
+            again = reread(self.cache[key][0], rules)
+            if again is not None:
+                rec, nxt, _ = self.context(i)
+                self.cache[self.key(i, rules)] = (again, compare(rec, again, nxt, rules))
+                self._remember_scan(i, rules, again)
+                return True
+        return scan
+
+    def _remember_scan(self, i: int, rules: Rules, result: PhaseResult) -> None:
+        trace = result.trace
+        if isinstance(trace, MovementTrace) and not self._needs_previous(i):
+            self.scanned.setdefault(i, []).append((_scan_mark(trace.scan, rules), self.key(i, rules)))
+
+    def state(self, i: int, rules: Rules) -> State:
+        """The position phase `i` is adjudicated from: the recorded one, and for a
+        retreat phase without recorded results, each dislodged unit's attacker (from
+        our adjudication of the movement before if it dislodged that unit too, else
+        from the positions: the unit now in its province) and the standoffs (ours)."""
+        rec = self.game.phases[i]
+        assert rec.state is not None
+        if not self._needs_previous(i):
+            return rec.state
+        result, _ = self.cache[self.key(i - 1, rules)]
+        return with_attackers(self.game.phases[i - 1], rec, result)
+
+    # --- rule inference -------------------------------------------------------------------------
+
+    def affected(self, issue: str) -> list[int]:
+        """The phases an option of `issue` can change (and the retreat phases judged
+        from our adjudication of such a phase)."""
+        out = {i for i in self.playable if issue in self.scope[i]}
+        out |= {i for i in self.playable if self._needs_previous(i) and (i - 1) in out}
+        return sorted(out)
+
+    def phase_name(self, i: int) -> str:
+        return self.game.phases[i].name
+
+    def needed(self, i: int, inferred: dict[str, str]) -> tuple[tuple[str, str], ...]:
+        """The inferred options phase `i` needs to agree (each one it touches, dropped
+        when the phase agrees without it)."""
+        used = {n: o for n, o in inferred.items() if i in self.affected(n)}
+        for n in sorted(used):
+            if len(used) > 1 and not self.judge([i], self.rules_with({k: v for k, v in used.items() if k != n}))[i][1]:
+                del used[n]
+        return tuple(sorted(used.items()))
+    # --- reports --------------------------------------------------------------------------------
+
+    def phase_report(self, i: int, inferred: dict[str, str], final_rules: Rules) -> PhaseReport:
+        rec, nxt, note = self.context(i)
+        kind = kind_name(rec.kind)
+        basis = RESULTS if rec.results_recorded else POSITIONS
+        if rec.error is not None:
+            return PhaseReport(rec.index, rec.name, kind, REJECTED, reason=str(rec.error), basis=basis)
+        if rec.phase is None or rec.state is None:
+            return PhaseReport(rec.index, rec.name, kind, FINAL, note="the game is over", basis=basis)
+        if i not in self.scope:
+            return PhaseReport(rec.index, rec.name, kind, FINAL, note="the last phase of the record, not yet played",
+                               basis=basis)
+        if gap := skipped_phases(rec, self.game.phases[i + 1] if i + 1 < len(self.game.phases) else None):
+            if not rec.results_recorded or not self.judge([i], self.rules)[i][1]:
+                return PhaseReport(rec.index, rec.name, kind, GAP, reason=gap, basis=basis)
+        if basis == POSITIONS:
+            if nxt is None:  # the last phase is final (not in scope): the next one is unusable
+                following = self.game.phases[i + 1]
+                why = "is rejected" if following.error is not None else "has no position"
+                return PhaseReport(rec.index, rec.name, kind, REJECTED, basis=basis, reason=(
+                    f"nothing to judge this phase on: the record has no per-order results and its next phase "
+                    f"({following.name}) {why}"))
+            note = "; ".join(filter(None, [note, "no per-order results recorded: judged on the next position"]))
+        result, differences = self.judge([i], self.rules)[i]
+        report = PhaseReport(rec.index, rec.name, kind, AGREED if not differences else DISAGREED, note=note,
+                             basis=basis)
+        missing = through_missing_retreat(result, nxt, self.rules) if nxt is not None else None
+        report.note = "; ".join(filter(None, [report.note, missing.note if missing else rec.contradiction and (
+            f"the record contradicts itself: {rec.contradiction}")]))
+        if not differences:
+            if missing is not None:
+                report.status, report.reason = GAP, missing.note
+            return report
+        report.differences = differences
+        report.orders, report.explanation = involved(rec, result, differences)
+        disorder = disorder_explanation(result, subject_provinces(differences))
+        report.orders += list(disorder)
+        report.explanation.update(disorder)
+        report.conclusions = conclusions(rec, nxt, result, report.orders, subject_provinces(differences))
+        if inferred and not self.judge([i], final_rules)[i][1] and (used := self.needed(i, inferred)):
+            report.status = RULE_DIFFERENCE
+            report.rule = _combo_text(used)
+            report.rule_title = "; ".join(f"DATC {n} {ISSUES[n].title}: {ISSUES[n].options[o]}" for n, o in used)
+            report.rule_options = [f"{n}={o}" for n, o in used]
+            return report
+        others = [f"{n}={o}" for n in sorted(self.scope[i]) if n in ISSUES and not n.startswith(NOT_IN_RECORDS)
+                  for o in sorted(ISSUES[n].options) if o != final_rules.choice(n)  # each alone: as the evidence
+                  and not self.judge([i], self.rules_with({n: o}))[i][1]]
+        if others:
+            report.note = "; ".join(filter(None, [report.note, "would agree under " + ", ".join(others)
+                                                  + " (a fact, not a verdict: the readings judged by are "
+                                                    "inferred from all the phases, see --infer)"]))
+        return report
+
+
+class Retained:
+    """The judges of records kept in this process between the passes of an archive run
+    (one worker): a record asked again (:mod:`dipsat.runners.archive`) is neither read
+    nor adjudicated again where it was already (its results are cached in its judge).
+    Bounded: judges are kept until they hold `limit` phases in all, the rest are not."""
+
+    def __init__(self, limit: int = 20_000) -> None:  # about 60 kB a phase: about 1 GB
+        self.limit = limit
+        self.phases = 0
+        self._judges: dict[tuple[str, str], Judge] = {}
+
+    def game(self, source: str, rules: Rules) -> RecordedGame | None:
+        """The record read already from `source`, if its judge is kept."""
+        judge = self._judges.get((source, str(rules)))
+        return judge.game if judge is not None else None
+
+    def judge(self, source: str, game: RecordedGame, rules: Rules) -> Judge:
+        """The kept judge of `source` (`game` under `rules`), or a new one, kept if there is room."""
+        key = (source, str(rules))
+        judge = self._judges.get(key)
+        if judge is None or judge.game is not game:
+            judge = Judge(game, rules)
+            if self.phases + len(game.phases) <= self.limit:
+                self._judges[key] = judge
+                self.phases += len(game.phases)
+        return judge
+
+
+def _combo_text(combo: tuple[tuple[str, str], ...]) -> str:
+    return " ".join(f"{n}={o}" for n, o in combo)
+
+
+def alternative_rules(rules: Rules, kind: PhaseKind | None, exclude: tuple[str, ...] = ()) -> list[tuple[str, str, Rules]]:
+    """Every single-issue change of `rules` that can matter for a phase of `kind`,
+    the package's own reading (4.A.3 fallback) first, then by issue and option."""
+    prefixes = ISSUES_BY_KIND.get(kind, ())  # type: ignore[arg-type]
+    out = []
+    for number, issue in ISSUES.items():
+        if not number.startswith(prefixes) or (exclude and number.startswith(exclude)):
+            continue
+        for option in issue.options:
+            if option == rules.choice(number):
+                continue
+            alt = Rules.profile(rules.profile_name, {**rules.overrides, number: option})
+            out.append((number, option, alt))
+    known = KNOWN_READINGS["diplomacy"]
+    out.sort(key=lambda t: (0 if known.get(t[0]) == t[1] else 1))
+    return out
+
+
+
+def _scan_mark(scan: Prescan, rules: Rules) -> tuple[object, ...]:
+    """What a movement phase's result depends on besides its position: the prescan's
+    reading of the orders and the rules the model, the retreats and a skipped
+    adjustment phase (played in :func:`_compare`) follow."""
+    return (scan.problem, scan.verdicts, scan.dest_of, rules.model, rules.retreat_after_convoy, rules.civil_disorder)
+
