@@ -22,19 +22,15 @@ from dipsat.notation import parse_orders
 from dipsat.rules import Rules
 from dipsat.state import Dislodged, State
 
-from .conftest import CASES
+from .conftest import CASES, load_case, run
 
 FIGURES = str(CASES / "rulebook" / "figures.txt")
 GAME = str(CASES / "rulebook" / "sample_game.txt")
 RETREATS = str(CASES / "datc" / "6h_retreats.txt")
 
 
-def run(*args: str, input: str | None = None):
-    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
-
-
 def case_state(path: str, case_id: str) -> tuple[State, list]:
-    case = next(c for c in load_cases(Path(path))[0] if c.id == case_id)
+    case = load_case(Path(path), case_id)
     state, orders, problems = build_position(case, Rules.profile())
     assert not problems
     return state, orders

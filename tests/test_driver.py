@@ -11,7 +11,7 @@ from ortools.sat.python import cp_model
 import dipsat
 from dipsat.movement import driver
 from dipsat.printers.alternatives import alternatives
-from dipsat.runners.cases import build_position, case_files, case_rules, load_cases
+from dipsat.runners.cases import build_position, case_rules
 from dipsat.encodings import Encoding
 from dipsat.encodings.model import PhaseModel
 from dipsat.errors import SolverError
@@ -19,7 +19,7 @@ from dipsat.formats.casefile import read_cases
 from dipsat.movement import prescan
 from dipsat.printers.text import render_alternatives
 
-from .conftest import CASES
+from .conftest import case_position, datc_case
 
 # Seven circular movements far enough apart that no order of one touches another:
 # each has two consistent resolutions (all three moves succeed, or all fail).
@@ -84,13 +84,7 @@ def _seven_rings() -> tuple[dipsat.State, list[dipsat.Order], dipsat.Rules]:
 
 
 def _datc(case_id: str) -> tuple[dipsat.State, list[dipsat.Order], dipsat.Rules]:
-    for path in case_files([CASES / "datc"]):
-        for case in load_cases(path)[0]:
-            if case.id == case_id:
-                rules = case_rules(case)
-                state, orders, _ = build_position(case, rules)
-                return state, orders, rules
-    raise KeyError(case_id)
+    return case_position(datc_case(case_id))
 
 
 def test_seven_independent_rings_have_128_resolutions_counted_part_by_part():

@@ -6,22 +6,15 @@ import pytest
 
 import dipsat
 from dipsat.printers.alternatives import alternatives
-from dipsat.runners.cases import build_position, case_files, case_rules, load_cases
+from dipsat.runners.cases import build_position, case_rules
 from dipsat.printers.explain import explain
 from dipsat.notation import format_order
 
-from .conftest import CASES
+from .conftest import CASES, all_cases, case_position, datc_case
 
 
 def _datc(case_id: str):
-    for path in case_files([CASES / "datc"]):
-        for case in load_cases(path)[0]:
-            if case.id == case_id:
-                rules = case_rules(case)
-                state, orders, problems = build_position(case, rules)
-                assert not problems
-                return dipsat.adjudicate(state, orders, rules)
-    raise KeyError(case_id)
+    return dipsat.adjudicate(*case_position(datc_case(case_id)))
 
 
 def _strength(result, name: str, order_text: str) -> int:
@@ -97,14 +90,13 @@ def test_2000_rule_and_szykman_differ_only_in_6_F_17(case_id):
 
 
 def _datc_cases_with_cycles():
-    for path in case_files([CASES / "datc"]):
-        for case in load_cases(path)[0]:
-            rules = case_rules(case)
-            state, orders, problems = build_position(case, rules)
-            if state.phase.kind is dipsat.PhaseKind.MOVEMENT:
-                result = dipsat.adjudicate(state, orders, rules)
-                if result.backup_rules:
-                    yield pytest.param(case.id, result, id=case.id)
+    for case in all_cases(CASES / "datc"):
+        rules = case_rules(case)
+        state, orders, problems = build_position(case, rules)
+        if state.phase.kind is dipsat.PhaseKind.MOVEMENT:
+            result = dipsat.adjudicate(state, orders, rules)
+            if result.backup_rules:
+                yield pytest.param(case.id, result, id=case.id)
 
 
 @pytest.mark.parametrize("case_id,result", list(_datc_cases_with_cycles()))
@@ -126,11 +118,10 @@ def test_batch_mode_gives_the_same_results_as_one_by_one():
     from dipsat.adjudicator import adjudicate_many
 
     items = []
-    for path in case_files([CASES / "datc", CASES / "rulebook"]):
-        for case in load_cases(path)[0]:
-            rules = case_rules(case)
-            state, orders, _ = build_position(case, rules)
-            items.append((state, orders, rules))
+    for case in all_cases(CASES / "datc", CASES / "rulebook"):
+        rules = case_rules(case)
+        state, orders, _ = build_position(case, rules)
+        items.append((state, orders, rules))
     single = [dipsat.adjudicate(*item) for item in items]
     batched = adjudicate_many(items, batch=16)
     assert [(r.results, r.after, r.backup_rules) for r in single] == \

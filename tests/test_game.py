@@ -18,9 +18,7 @@ from dipsat.notation import parse_orders
 from dipsat.setups import SetupError, coin_flip, setup_for
 from dipsat.outcomes import IllegalCode
 
-
-def run(*args: str, input: str | None = None):
-    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+from .conftest import run
 
 
 def play(game: Game, text: str):

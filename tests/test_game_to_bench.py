@@ -3,15 +3,9 @@ folders, a played phase of a game as a case file."""
 
 from __future__ import annotations
 
-from click.testing import CliRunner
-
-from dipsat.cli import main
-
-from .conftest import CASES
 
 
-def run(*args: str):
-    return CliRunner().invoke(main, list(args))
+from .conftest import CASES, run
 
 
 def test_cases_list_gives_ids_and_titles():

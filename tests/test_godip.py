@@ -11,11 +11,9 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import dipsat
 from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
-from dipsat.cli import main
 from dipsat.formats.diplomacy_json import RecordError, read_game, write_game
 from dipsat.formats.godip import (GodipPhase, format_godip_order, is_godip_history, read_godip_game,
                                   write_godip_game)
@@ -27,6 +25,8 @@ from dipsat.runners.recorded import game_record, recorded_position
 from dipsat.runners.gaps import skipped_phases
 from dipsat.results import Reason
 from dipsat.state import Dislodged
+
+from .conftest import run
 
 # A short game: a convoy with "via convoy", supports to hold and to move, coasts (stp/sc,
 # spa/nc, stp/nc), a support from an empty province, two units dislodged (one retreats,
@@ -360,10 +360,6 @@ def test_as_a_saved_game_of_the_diplomacy_package(history: str) -> None:
 
 
 # --- the command line ---------------------------------------------------------------------------
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def test_adjudicate_a_phase_of_a_history(history: str, tmp_path: Path) -> None:

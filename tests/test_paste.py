@@ -9,26 +9,20 @@ import codecs
 import json
 
 import pytest
-from click.testing import CliRunner
 
 import dipsat
-from dipsat.cli import main
 from dipsat.errors import UnknownNameError
 from dipsat.notation import RejectedOrder, format_order, parse_order, parse_orders, power_header
 from dipsat.outcomes import IllegalCode
 from dipsat.formats.textfile import decode_text
 
-from .conftest import CASES
+from .conftest import CASES, run
 
 V = dipsat.load_variant("standard")
 PASTED = str(CASES / "pasted" / "datc_layout.txt")
 
 # DATC 6.A.6 exactly as the DATC prints it (with its trailing space after the power's name)
 DATC_6A6 = "Germany: \nF London - North Sea\n"
-
-
-def run(*args: str, input: str | bytes | None = None):
-    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
 
 
 def texts(text: str) -> list[str]:

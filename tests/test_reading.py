@@ -7,23 +7,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 
 import dipsat
-from dipsat.cli import main
 from dipsat.formats.casefile import parse_unit_line
 from dipsat.formats.pasted import units_from_orders
 from dipsat.notation import format_order, parse_order, parse_orders
-from dipsat.runners.cases import case_files, load_cases
 
-from .conftest import CASES
+from .conftest import CASES, all_cases, run
 
 V = dipsat.load_variant("standard")
 MODERN = dipsat.load_variant("modern")
-
-
-def run(*args: str, input: str | None = None):
-    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
 
 
 def run_on(tmp_path, name: str, text: str, *args: str):
@@ -309,7 +302,7 @@ def test_owners_without_a_unit_letter(tmp_path):
 # --- 3. DATC tests pasted as the DATC writes them (no position) ----------------------------
 
 DATC_TEXT = sorted((CASES / "pasted" / "datc_text").glob("*.orders"))
-_DATC_CASES = {case.id: case for path in case_files([CASES / "datc"]) for case in load_cases(path)[0]}
+_DATC_CASES = {case.id: case for case in all_cases(CASES / "datc")}
 
 
 def _units(rows: list[dict]) -> set[str]:

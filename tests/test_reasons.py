@@ -4,27 +4,17 @@ from __future__ import annotations
 
 import json
 
-from click.testing import CliRunner
 
 import dipsat
-from dipsat.cli import main
 from dipsat.outcomes import BuildRefused, BuildRefusedCode, RetreatBounced, RetreatCode, RetreatRefused
 
-from .conftest import CASES
+from .conftest import CASES, case_position, load_case, run
 
 DATC = CASES / "datc"
 
 
-def run(*args: str):
-    return CliRunner().invoke(main, list(args))
-
-
 def _result(path, case_id):
-    from dipsat.runners.cases import build_position, case_rules, load_cases
-    case = next(c for c in load_cases(path)[0] if c.id == case_id)
-    rules = case_rules(case)
-    state, orders, problems = build_position(case, rules)
-    assert not problems
+    state, orders, rules = case_position(load_case(path, case_id))
     return dipsat.adjudicate(state, orders, rules)
 
 

@@ -7,12 +7,10 @@ import random
 import re
 
 import pytest
-from click.testing import CliRunner
 
 import dipsat
 from dipsat.board import Location, PhaseKind
-from dipsat.runners.cases import build_position, load_cases
-from dipsat.cli import main
+from dipsat.runners.cases import build_position
 from dipsat.notation import format_order, parse_order
 from dipsat.maps import ProvinceKind
 from dipsat.movement.legality import convoy_route_on_board
@@ -23,11 +21,7 @@ from dipsat.printers.reference import legal_orders, map_lines
 from dipsat.rules import AdjacentConvoy, Rules
 from dipsat.runners.invariants import random_state
 
-from .conftest import CASES
-
-
-def run(*args: str):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+from .conftest import CASES, load_case, run
 
 
 # --- dipsat map --------------------------------------------------------------------------------
@@ -116,7 +110,7 @@ def _positions() -> list:
 def _read_positions():
     for path, case_id in [("datc/6c_circular.txt", "6.C.4"), ("datc/6f_convoys.txt", "6.F.24"),
                           ("datc/6b_coasts.txt", "6.B.6"), ("rulebook/figures.txt", "rulebook.fig14")]:
-        case = next(c for c in load_cases(CASES / path)[0] if c.id == case_id)
+        case = load_case(CASES / path, case_id)
         state, _, problems = build_position(case, Rules.profile("datc"))
         assert not problems
         yield pytest.param(state, id=case_id)
@@ -237,7 +231,7 @@ def test_legality_property_over_random_positions(variant: str, profile: str) -> 
 
 def test_impossible_via_convoy_is_listed_by_neither() -> None:
     """The rule lawyer's position (issue 17): A bur - mun via convoy, no fleet anywhere."""
-    case = next(c for c in load_cases(CASES / "options" / "convoys.txt")[0] if c.id == "via.impossible.inland")
+    case = load_case(CASES / "options" / "convoys.txt", "via.impossible.inland")
     state = build_position(case, Rules.profile("2000"))[0]
     unit = state.unit_at("bur")
     rules = Rules.profile("2000")

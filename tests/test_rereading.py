@@ -15,21 +15,20 @@ from dipsat.movement import prescan
 from dipsat.movement.prescan import PRESCAN_OPTIONS, rescan
 from dipsat.movement.turn import reread
 from dipsat.rules import ISSUES, Rules
-from dipsat.runners.cases import build_position, case_files, case_rules, load_cases
+from dipsat.runners.cases import build_position, case_rules
 
-from .conftest import CASES
+from .conftest import all_cases
 
 
 def _movement_cases() -> list[tuple[str, object, list, Rules]]:
     out = []
-    for path in case_files([CASES]):
-        for case in load_cases(path)[0]:
-            rules = case_rules(case)
-            if rules is None:
-                continue
-            state, orders, problems = build_position(case, rules)
-            if not problems and state.phase.kind is PhaseKind.MOVEMENT:
-                out.append((case.id, state, orders, rules))
+    for case in all_cases():
+        rules = case_rules(case)
+        if rules is None:
+            continue
+        state, orders, problems = build_position(case, rules)
+        if not problems and state.phase.kind is PhaseKind.MOVEMENT:
+            out.append((case.id, state, orders, rules))
     return out
 
 

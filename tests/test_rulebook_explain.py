@@ -22,11 +22,11 @@ from __future__ import annotations
 import pytest
 
 import dipsat
-from dipsat.runners.cases import build_position, case_rules, compare, load_cases
+from dipsat.runners.cases import compare, load_cases
 from dipsat.printers.explain import explain
 from dipsat.notation import format_order
 
-from .conftest import CASES
+from .conftest import CASES, case_position, load_case
 
 FIGURES = CASES / "rulebook" / "figures.txt"
 
@@ -319,11 +319,8 @@ def _figure_ids() -> list[str]:
 
 
 def _run(case_id: str):
-    cases, _ = load_cases(FIGURES)
-    case = next(c for c in cases if c.id == case_id)
-    rules = case_rules(case)
-    state, orders, problems = build_position(case, rules)
-    assert not problems
+    case = load_case(FIGURES, case_id)
+    state, orders, rules = case_position(case)
     result = dipsat.adjudicate(state, orders, rules)
     assert not compare(case, state, result), f"{case_id}: dipsat's result is not the figure's"
     facts = {format_order(r.order): f for r, f in zip(result.results, explain(result))}

@@ -6,11 +6,11 @@ import pickle
 
 import pytest
 
-from dipsat.runners.cases import case_files, case_rules, load_cases
+from dipsat.runners.cases import case_rules
 from dipsat.rules import (ISSUES, NOT_APPLICABLE, PROFILES, AdjacentConvoy, CivilDisorderRemoval, ConvoyParadox,
                           Option, Rules, RulesError)
 
-from .conftest import CASES
+from .conftest import all_cases
 
 
 def test_every_issue_is_a_typed_field_of_rules():
@@ -110,10 +110,9 @@ NO_CASE = {("4.A.2", "b/d"): "the 1982 rule leaves no paradox for a backup to se
 def test_every_option_has_a_bundled_case():
     """Each reading is the rule of some case in cases/ (options/ holds one where it changes the result)."""
     used = set()
-    for path in case_files([CASES]):
-        for case in load_cases(path)[0]:
-            rules = case_rules(case)
-            used |= {(n, rules.choice(n)) for n in ISSUES}
+    for case in all_cases():
+        rules = case_rules(case)
+        used |= {(n, rules.choice(n)) for n in ISSUES}
     missing = {(n, o.key) for n, issue in ISSUES.items() for o in issue.kind} - used
     assert missing == set(NO_CASE)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +15,8 @@ from dipsat.runners.cases import load_cases, run_case
 from dipsat.maps.geometry import load_geometry
 from dipsat.orders import Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold, SupportMove, Waive
 
-CASES = Path(__file__).resolve().parent.parent / "cases"
+from .conftest import CASES, datc_case, load_case
+
 FILES = sorted([*(CASES / "datc").glob("*.txt"), *(CASES / "rulebook").glob("*.txt"), *(CASES / "modern").glob("*.txt")])
 
 
@@ -119,15 +119,13 @@ def test_every_unit_order_and_dislodged_unit_of_each_case_appears(path):
 
 
 def test_same_input_same_bytes():
-    cases, _ = load_cases(CASES / "datc" / "6f_convoys.txt")
-    run = run_case(next(c for c in cases if c.id == "6.F.24"))
+    run = run_case(datc_case("6.F.24"))
     assert svg.board(result=run.result) == svg.board(result=run.result)
     assert svg.board(result=run.result, area="auto") == svg.board(result=run.result, area="auto")
 
 
 def test_paradox_orders_are_marked_with_the_rule():
-    cases, _ = load_cases(CASES / "datc" / "6f_convoys.txt")
-    run = run_case(next(c for c in cases if c.id == "6.F.14"))
+    run = run_case(datc_case("6.F.14"))
     ids = _by_id(svg.board(result=run.result))
     convoy = ids["order-convoy-eng-bre-lon"]
     assert {"failed", "paradox"} <= _classes(convoy)
@@ -168,13 +166,11 @@ def test_area_crops_to_the_units_and_orders():
 
 
 def test_retreat_and_adjustment_phases():
-    cases, _ = load_cases(CASES / "datc" / "6h_retreats.txt")
-    run = run_case(next(c for c in cases if c.id == "6.H.1.retreat"))
+    run = run_case(datc_case("6.H.1.retreat"))
     ids = _by_id(svg.board(result=run.result))
     for d in run.result.before.dislodged:
         assert "dislodged" in _classes(ids[_unit_id("dislodged", d.unit)])
-    cases, _ = load_cases(CASES / "modern" / "wings.txt")
-    run = run_case(next(c for c in cases if c.id == "modern.4.7.c"))
+    run = run_case(load_case(CASES / "modern" / "wings.txt", "modern.4.7.c"))
     ids = _by_id(svg.board(result=run.result))
     assert "blockaded" in _classes(ids["centre-geo"])
     assert "build" in _classes(ids["order-build-gor"])

@@ -9,15 +9,11 @@ from click.testing import CliRunner
 
 from dipsat.cli import main
 
-from .conftest import CASES
+from .conftest import CASES, run
 
 FIGURES = str(CASES / "rulebook" / "figures.txt")
 CONVOYS = str(CASES / "datc" / "6f_convoys.txt")
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def run(*args: str, input: str | None = None):
-    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
 
 
 def ids(text: str) -> dict[str, set[str]]:

@@ -22,6 +22,8 @@ from .conftest import CASES
 
 CORPUS = CASES / "corpus" / "random_games.jsonl.gz"
 
+pytestmark = pytest.mark.slow  # process pools, killed workers, Dask clusters
+
 
 @pytest.fixture(scope="module")
 def games(tmp_path_factory) -> Path:
