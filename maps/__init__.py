@@ -9,6 +9,7 @@ naming the file and key.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import enum
 import functools
@@ -315,6 +316,23 @@ def load_variant_file(path: str | Path) -> Variant:
 
 def load_map(name: str = "standard") -> Map:
     return load_variant(name).map
+
+
+VARIANT_NAMES = {"standard": ("standard", False), "datc_standard": ("standard", True), "modern": ("modern", True)}
+"""The variants by the names case files and game files give them (folded): the bundled map and
+whether wings are on (``DATC_Standard``: the standard map with wings)."""
+
+
+def resolve_variant(name: str) -> Variant:
+    """The variant a VARIANT_ALL name means (``DATC_Standard``: standard map with wings).
+
+    :raises ValueError: an unknown name."""
+    key = fold(name).replace(" ", "_")
+    if key not in VARIANT_NAMES:
+        raise ValueError(f"unknown variant {name!r} (known: Standard, DATC_Standard, Modern)")
+    map_name, wings = VARIANT_NAMES[key]
+    variant = load_variant(map_name)
+    return dataclasses.replace(variant, wings=True) if wings and not variant.wings else variant
 
 
 def _other_names(key: str, entry: dict[str, Any]) -> tuple[str, ...]:

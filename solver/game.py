@@ -41,10 +41,9 @@ from .adjustments import adjustment_count, blockaded_centres, counted_centres
 from .advance import AdvanceRetreats, split_advance
 from .board import Phase, PhaseKind, Power, Season
 from .errors import DipsatError, NotationError
-from .formats.casefile import resolve_variant
 from .formats.dipsat_json import (MAX_YEAR, JsonFormatError, parse_json, result_to_json, shown, state_from_json,
                                   state_to_json)
-from .maps import Variant, bundled_variants, load_variant
+from .maps import Variant, bundled_variants, load_variant, resolve_variant
 from .notation import format_order, parse_order, parse_orders
 from .orders import Disband, Order, Retreat, order_power, order_unit, ordered_province
 from .phases import after_adjustments

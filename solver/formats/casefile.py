@@ -10,20 +10,19 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from ..board import Location, Phase, Unit, UnitKind
 from ..errors import CaseFileError, NotationError
-from ..maps import Variant, fold, load_variant
+from ..maps import Variant, resolve_variant  # the variant registry: re-exported for the readers of case files
 from ..notation import parse_location
 
 BLOCKS = ("PRESTATE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE_DISLODGED", "PRESTATE_RESULTS",
           "ORDERS", "POSTSTATE", "POSTSTATE_DISLODGED", "POSTSTATE_SUPPLYCENTER_OWNERS")
 KEYWORDS = ("VARIANT_ALL", "CASE", "RULES", "PLAYERS", "PRESTATE_SETPHASE", *BLOCKS, "POSTSTATE_SAME", "END")
 """Every keyword of the format (dipsat's RULES and PLAYERS included)."""
-VARIANTS = {"standard": ("standard", False), "datc_standard": ("standard", True), "modern": ("modern", True)}
 
 
 class UnknownKeywordError(CaseFileError):
@@ -160,16 +159,6 @@ def parse_phase(text: str) -> Phase:
         return Phase.parse(text)
     except ValueError:
         raise ValueError(f"phase {text!r}: expected e.g. 'Spring 1901, Movement' or S1901M, F1901R, W1901A") from None
-
-
-def resolve_variant(name: str) -> Variant:
-    """The variant a VARIANT_ALL name means (``DATC_Standard``: standard map with wings)."""
-    key = fold(name).replace(" ", "_")
-    if key not in VARIANTS:
-        raise ValueError(f"unknown variant {name!r} (known: Standard, DATC_Standard, Modern)")
-    map_name, wings = VARIANTS[key]
-    variant = load_variant(map_name)
-    return replace(variant, wings=True) if wings and not variant.wings else variant
 
 
 _UNIT_LETTERS = {kind.value: kind for kind in UnitKind}

@@ -58,15 +58,14 @@ from ..maps import fold, load_variant
 from ..notation import parse_order
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                       SupportMove, UnitRef, Waive, order_power, order_unit)
-from .records import (RecordedGame, RecordedPhase, RecordError, format_location, format_unit,
-                       next_phase_names, package_phase_name, position_contradiction)
+from .records import (MOVE_FAILURES, RecordedGame, RecordedPhase, RecordError, contradiction, format_location,
+                      format_unit, next_phase_names, package_phase_name, position_contradiction)
 from ..state import Dislodged, State
 
 __all__ = ["RecordError", "RecordedGame", "RecordedPhase", "read_game", "parse_phase_name",
            "package_phase_name", "format_unit", "format_location", "RESULT_CODES", "write_game", "package_order"]
 
 RESULT_CODES = frozenset({"", "bounce", "void", "cut", "dislodged", "no convoy", "disrupted", "disband", "maybe"})
-MOVE_FAILURES = frozenset({"bounce", "void", "no convoy", "disrupted", "maybe", "dislodged"})
 MAPS = {"standard": "standard"}
 
 
@@ -450,95 +449,6 @@ def read_game(record: Any) -> RecordedGame:
     # the same format, another adjudicator
     fmt = "diplomacy" if any(p.results for p in phases) else "webdiplomacy"
     return RecordedGame(gid, reader.map_name, reader.rules, reader.variant, phases, format=fmt)
-
-
-# --- the record against itself ----------------------------------------------------------------
-
-
-def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
-    """Why `nxt`'s recorded position cannot follow from `prev`'s recorded results, or None.
-
-    Replays the *recorded* results (not an adjudication): a move whose result
-    has no failure code went through, a unit marked ``dislodged`` left the
-    board or waits to retreat, a retreat without ``disband``/``bounce``/``void``
-    went through, a build or removal recorded as ``""`` happened.
-    """
-    if prev.phase is None or prev.state is None:
-        return None
-    if nxt.name not in next_phase_names(prev.phase):
-        names = " or ".join(sorted(next_phase_names(prev.phase)))
-        return f"phase {nxt.name} cannot follow {prev.name} (expected {names})"
-    if not prev.processed and nxt.phase is not None:
-        return None  # nothing was ordered or recorded: nothing to replay
-    assert nxt.state is not None
-    before = prev.state
-    expected: set[Unit] = set()
-    kind = prev.phase.kind
-    orders = {o.unit.province: o for o, _ in prev.orders if not isinstance(o, (Build, Waive))}
-    if kind is PhaseKind.MOVEMENT:
-        for unit in before.units:
-            codes = set(prev.results.get(unit.province, ()))
-            order = orders.get(unit.province)
-            if "dislodged" in codes:
-                continue
-            if isinstance(order, Move) and not (codes & MOVE_FAILURES):
-                dest = order.dest
-                if unit.kind is UnitKind.ARMY:
-                    dest = Location(dest.province)
-                expected.add(Unit(unit.power, unit.kind, dest))
-            else:
-                expected.add(unit)
-    elif kind is PhaseKind.RETREAT:
-        expected = set(before.units)
-        for d in before.dislodged:
-            codes = set(prev.results.get(d.unit.province, ()))
-            order = orders.get(d.unit.province)
-            if isinstance(order, Retreat) and not (codes & {"disband", "bounce", "void"}):
-                dest = order.dest if d.unit.kind is UnitKind.FLEET else Location(order.dest.province)
-                expected.add(Unit(d.unit.power, d.unit.kind, dest))
-    else:
-        expected = set(before.units)
-        for unit in before.units:
-            recorded = prev.results.get(unit.province)
-            order = orders.get(unit.province)
-            if recorded and set(recorded) == {""} and (order is None or isinstance(order, Remove)):
-                expected.discard(unit)  # removed as ordered, or by the civil-disorder rule
-        for given, _ in prev.orders:
-            if isinstance(given, Build) and set(prev.results.get(given.location.province, ("void",))) <= {""}:
-                if given.kind is not None:
-                    expected.add(Unit(given.power or "?", given.kind, given.location))
-    found = set(nxt.state.units)
-    problems = []
-    # fleets: the package may write a coast we did not know from the order (support/convoy drop coasts)
-    loose = {(u.power, u.kind, u.province) for u in found}
-    missing = sorted((u for u in expected - found if (u.power, u.kind, u.province) not in loose), key=str)
-    extra_keys = {(u.power, u.kind, u.province) for u in expected}
-    extra = sorted((u for u in found - expected if (u.power, u.kind, u.province) not in extra_keys), key=str)
-    if missing:
-        problems.append("expected " + ", ".join(f"{u.power} {format_unit(u)}" for u in missing[:6]))
-    if extra:
-        problems.append("found " + ", ".join(f"{u.power} {format_unit(u)}" for u in extra[:6]) + " unaccounted for")
-    if kind is PhaseKind.MOVEMENT:
-        marked = {u.province for u in before.units if "dislodged" in prev.results.get(u.province, ())}
-        odd = [d.unit for d in nxt.state.dislodged if d.unit.province not in marked or d.unit not in set(before.units)]
-        if odd:
-            problems.append("dislodged " + ", ".join(format_unit(u) for u in odd) + " without a 'dislodged' result")
-    elif nxt.state.dislodged:
-        problems.append("dislodged units after a non-movement phase")
-    if before.owners != nxt.state.owners:
-        centre_change = (prev.phase.season is Season.FALL and prev.phase.kind is not PhaseKind.ADJUSTMENT
-                         and nxt.name[0] in ("W", "S", "C"))
-        if not centre_change:
-            changed = sorted(set(before.owners) ^ set(nxt.state.owners))
-            problems.append("centre ownership changed outside the fall: " + ", ".join(f"{c.upper()}" for c, _ in changed[:6]))
-        else:
-            occupant = {u.province: u.power for u in nxt.state.units}
-            wrong = [c for c, p in nxt.state.owners if dict(before.owners).get(c) != p and occupant.get(c) != p]
-            if wrong:
-                problems.append("centres changed owner without being occupied: " + ", ".join(c.upper() for c in sorted(wrong)))
-    if not problems:
-        return None
-    return f"position contradicts the recorded result of {prev.name}: " + "; ".join(problems)
 
 
 # --- writing ------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ positions (webDiplomacy exports have ``"results": {}``, godip histories have non
 :attr:`RecordedPhase.results_recorded` says which, and a phase without results is
 judged on the positions alone.
 
-:func:`position_contradiction` is the record-against-itself check that needs no
+:func:`contradiction` replays a phase's recorded result codes against the next
+position; :func:`position_contradiction` is the record-against-itself check that needs no
 result codes: a position that no adjudication of the orders before it could give
 (a unit appearing from nowhere, a unit lost without being dislodged or removed). It
 rejects nothing: an adjudicator's bug writes such positions, and the phase is judged
@@ -28,12 +29,13 @@ from typing import Any
 from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from ..errors import DipsatError
 from ..maps import Variant
-from ..orders import Build, Move, Order, Retreat
+from ..orders import Build, Move, Order, Remove, Retreat, Waive
 from ..results import PhaseResult
 from ..state import Dislodged, State
 
 __all__ = ["RecordError", "RecordedPhase", "RecordedGame", "package_phase_name", "format_location",
-           "format_unit", "next_phase_names", "position_contradiction", "with_attackers"]
+           "format_unit", "next_phase_names", "MOVE_FAILURES", "contradiction", "position_contradiction",
+           "with_attackers"]
 
 
 class RecordError(DipsatError, ValueError):
@@ -102,6 +104,10 @@ class RecordedGame:
     results), ``godip`` (Droidippy/godip histories) or ``dipsat`` (a dipsat game file)."""
 
 
+MOVE_FAILURES = frozenset({"bounce", "void", "no convoy", "disrupted", "maybe", "dislodged"})
+"""The package's result codes of a move that did not go through."""
+
+
 # --- names -------------------------------------------------------------------------------
 
 
@@ -130,6 +136,95 @@ def next_phase_names(phase: Phase) -> set[str]:
         return {f"S{y}R", f"F{y}M", "COMPLETED"} if phase.kind is PhaseKind.MOVEMENT else {f"F{y}M", "COMPLETED"}
     base = {f"W{y}A", f"S{y + 1}M", "COMPLETED"}
     return base | {f"F{y}R"} if phase.kind is PhaseKind.MOVEMENT else base
+
+
+# --- the record against itself, by its result codes -------------------------------------------
+
+
+def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
+    """Why `nxt`'s recorded position cannot follow from `prev`'s recorded results, or None.
+
+    Replays the *recorded* results (not an adjudication): a move whose result
+    has no failure code went through, a unit marked ``dislodged`` left the
+    board or waits to retreat, a retreat without ``disband``/``bounce``/``void``
+    went through, a build or removal recorded as ``""`` happened.
+    """
+    if prev.phase is None or prev.state is None:
+        return None
+    if nxt.name not in next_phase_names(prev.phase):
+        names = " or ".join(sorted(next_phase_names(prev.phase)))
+        return f"phase {nxt.name} cannot follow {prev.name} (expected {names})"
+    if not prev.processed and nxt.phase is not None:
+        return None  # nothing was ordered or recorded: nothing to replay
+    assert nxt.state is not None
+    before = prev.state
+    expected: set[Unit] = set()
+    kind = prev.phase.kind
+    orders = {o.unit.province: o for o, _ in prev.orders if not isinstance(o, (Build, Waive))}
+    if kind is PhaseKind.MOVEMENT:
+        for unit in before.units:
+            codes = set(prev.results.get(unit.province, ()))
+            order = orders.get(unit.province)
+            if "dislodged" in codes:
+                continue
+            if isinstance(order, Move) and not (codes & MOVE_FAILURES):
+                dest = order.dest
+                if unit.kind is UnitKind.ARMY:
+                    dest = Location(dest.province)
+                expected.add(Unit(unit.power, unit.kind, dest))
+            else:
+                expected.add(unit)
+    elif kind is PhaseKind.RETREAT:
+        expected = set(before.units)
+        for d in before.dislodged:
+            codes = set(prev.results.get(d.unit.province, ()))
+            order = orders.get(d.unit.province)
+            if isinstance(order, Retreat) and not (codes & {"disband", "bounce", "void"}):
+                dest = order.dest if d.unit.kind is UnitKind.FLEET else Location(order.dest.province)
+                expected.add(Unit(d.unit.power, d.unit.kind, dest))
+    else:
+        expected = set(before.units)
+        for unit in before.units:
+            recorded = prev.results.get(unit.province)
+            order = orders.get(unit.province)
+            if recorded and set(recorded) == {""} and (order is None or isinstance(order, Remove)):
+                expected.discard(unit)  # removed as ordered, or by the civil-disorder rule
+        for given, _ in prev.orders:
+            if isinstance(given, Build) and set(prev.results.get(given.location.province, ("void",))) <= {""}:
+                if given.kind is not None:
+                    expected.add(Unit(given.power or "?", given.kind, given.location))
+    found = set(nxt.state.units)
+    problems = []
+    # fleets: the package may write a coast we did not know from the order (support/convoy drop coasts)
+    loose = {(u.power, u.kind, u.province) for u in found}
+    missing = sorted((u for u in expected - found if (u.power, u.kind, u.province) not in loose), key=str)
+    extra_keys = {(u.power, u.kind, u.province) for u in expected}
+    extra = sorted((u for u in found - expected if (u.power, u.kind, u.province) not in extra_keys), key=str)
+    if missing:
+        problems.append("expected " + ", ".join(f"{u.power} {format_unit(u)}" for u in missing[:6]))
+    if extra:
+        problems.append("found " + ", ".join(f"{u.power} {format_unit(u)}" for u in extra[:6]) + " unaccounted for")
+    if kind is PhaseKind.MOVEMENT:
+        marked = {u.province for u in before.units if "dislodged" in prev.results.get(u.province, ())}
+        odd = [d.unit for d in nxt.state.dislodged if d.unit.province not in marked or d.unit not in set(before.units)]
+        if odd:
+            problems.append("dislodged " + ", ".join(format_unit(u) for u in odd) + " without a 'dislodged' result")
+    elif nxt.state.dislodged:
+        problems.append("dislodged units after a non-movement phase")
+    if before.owners != nxt.state.owners:
+        centre_change = (prev.phase.season is Season.FALL and prev.phase.kind is not PhaseKind.ADJUSTMENT
+                         and nxt.name[0] in ("W", "S", "C"))
+        if not centre_change:
+            changed = sorted(set(before.owners) ^ set(nxt.state.owners))
+            problems.append("centre ownership changed outside the fall: " + ", ".join(f"{c.upper()}" for c, _ in changed[:6]))
+        else:
+            occupant = {u.province: u.power for u in nxt.state.units}
+            wrong = [c for c, p in nxt.state.owners if dict(before.owners).get(c) != p and occupant.get(c) != p]
+            if wrong:
+                problems.append("centres changed owner without being occupied: " + ", ".join(c.upper() for c in sorted(wrong)))
+    if not problems:
+        return None
+    return f"position contradicts the recorded result of {prev.name}: " + "; ".join(problems)
 
 
 # --- the record against itself, without result codes --------------------------------------------
