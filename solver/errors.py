@@ -60,6 +60,10 @@ class CaseFileError(DipsatError, ValueError):
         return type(self), (self.source, self.line, self.message)
 
 
+class GameError(DipsatError, ValueError):
+    """A game that cannot be read, created or played on (the message says why)."""
+
+
 class SolverError(DipsatError, RuntimeError):
     """CP-SAT answered with a status the adjudicator cannot use."""
 

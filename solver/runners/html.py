@@ -47,7 +47,7 @@ PAGE_SIZE = 50
 PICTURES = (("before", "Before: the position, the recorded orders and dipsat's results"),
             ("record", "After, as the record shows it"),
             ("ours", "After, as dipsat adjudicates it"))
-STATUS_WORDS = {DISAGREED: "disagreed", RULE_DIFFERENCE: "rule difference", REJECTED: "rejected", GAP: "gap"}
+STATUS_WORDS: dict[str, str] = {DISAGREED: "disagreed", RULE_DIFFERENCE: "rule difference", REJECTED: "rejected", GAP: "gap"}
 _SIZE = re.compile(r'<svg\b[^>]*?\bwidth="(\d+)"[^>]*?\bheight="(\d+)"')
 
 CSS = """
@@ -133,7 +133,7 @@ class HtmlReport:
         self.first: list[str] = []  # the sections of the first page (in index.html)
         self.current: list[str] = []  # the sections of the page being filled (page >= 2)
         self.case_names: set[str] = set()
-        self.counts = {DISAGREED: 0, RULE_DIFFERENCE: 0, REJECTED: 0, GAP: 0}
+        self.counts: dict[str, int] = {DISAGREED: 0, RULE_DIFFERENCE: 0, REJECTED: 0, GAP: 0}
 
     # --- sections ---------------------------------------------------------------------------
 
