@@ -218,15 +218,15 @@ class Rules:
         return f"{self.profile_name} {extra}".strip()
 
 
-def _catalogue() -> dict[str, Issue]:
+def _catalogue(rules: Any = Rules) -> dict[str, Issue]:
     """The issues in the order of the :class:`Rules` fields, each from the declaration of the
     field's enum (its class keywords: :class:`~dipsat.encodings.options.Issued`)."""
-    hints = typing.get_type_hints(Rules)
+    hints = typing.get_type_hints(rules)
     out: dict[str, Issue] = {}
-    for f in dataclasses.fields(Rules)[1:]:  # after profile_name
+    for f in dataclasses.fields(rules)[1:]:  # after profile_name
         kind = hints[f.name]
         if not (isinstance(kind, type) and issubclass(kind, Option) and "issue" in vars(kind)):
-            raise TypeError(f"Rules.{f.name}: {kind!r} is not an issue's enum (an Option with number=...)")
+            raise TypeError(f"{rules.__name__}.{f.name}: {kind!r} is not an issue's enum (an Option with number=...)")
         declared: Issued = kind.issue
         preferred = next((o for o in kind if o.key == declared.preferred), None)
         if preferred is None or declared.number in out:
