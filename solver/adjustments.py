@@ -238,7 +238,7 @@ def _removals(state: State, power: Power, orders: list[Order], mine: list[int], 
             results[k] = OrderResult(orders[k], unit, Illegal(IllegalCode.ADJUSTMENT, "too many removals (DATC 4.D.6 a)"))
         legal = []
     elif choice is TooManyDisbands.LAST:
-        legal.reverse()  # 4.D.6 c: the last ones count
+        legal.reverse()  # 4.D.6 c: the last legal disband orders are used
     removed: set[Unit] = set()
     for k, unit in legal:
         if len(removed) >= required:
