@@ -38,7 +38,8 @@ from .options import (AdjacentConvoy, BuildCoast, CivilDisorderHoldSupport, Civi
                       WrongUnitCoast, WrongUnitDesignation)
 
 __all__ = ["AdjacentConvoy", "compared_rules", "BuildCoast", "CivilDisorderHoldSupport", "CivilDisorderRemoval", "ConvoyParadox",
-           "ConvoyPathSpecification", "DEFAULT_PROFILE", "DesignationReading", "DislodgedUnitEffect", "FleetBuildInland", "ISSUES",
+           "ConvoyPathSpecification", "DEFAULT_PROFILE", "DesignationReading", "DislodgedUnitEffect",
+           "FleetBuildInland", "ISSUES",
            "IllegalOrders", "ImplicitOrders", "ImpossibleCoast", "Issue", "MissingBuildDesignation",
            "MissingNationality", "MissingUnitDesignation", "MultipleBuilds", "MultipleOrders",
            "MultiRouteDisruption", "NOT_APPLICABLE", "OmittedCoastOne", "OmittedCoastTwo", "Option", "PROFILES", "Pick",
@@ -244,7 +245,8 @@ _ISSUE_OF: dict[type[Option], Issue] = {i.kind: i for i in ISSUES.values()}
 _MODEL_ISSUES = tuple(i for i in ISSUES.values() if Stage.MODEL in i.read_by)
 _MODEL_HINTS = typing.get_type_hints(ModelOptions)
 if {f.name: _MODEL_HINTS[f.name] for f in dataclasses.fields(ModelOptions)} != {i.field: i.kind for i in _MODEL_ISSUES}:
-    raise TypeError("ModelOptions must have a field, named as in Rules, for each issue read_by=Stage.MODEL, and no other")
+    raise TypeError("ModelOptions must have a field, named as in Rules, for each issue read_by=Stage.MODEL, "
+                    "and no other")
 
 NOT_APPLICABLE: dict[str, str] = {
     "4.A.2 e": "ideas about what a convoyed army 'causes': the DATC gives no precise rule to select",

@@ -123,9 +123,11 @@ def test_each_issue_is_declared_once_by_its_enum():
         assert issue.preferred.key == declared.preferred
     assert [f.name for f in dataclasses.fields(ModelOptions)] == \
         [i.field for i in ISSUES.values() if Stage.MODEL in i.read_by]
-    assert set(PRESCAN_OPTIONS) | {"adjacent_convoy"} == {i.field for i in ISSUES.values() if Stage.PRESCAN in i.read_by}
+    prescan = {i.field for i in ISSUES.values() if Stage.PRESCAN in i.read_by}
+    assert set(PRESCAN_OPTIONS) | {"adjacent_convoy"} == prescan
     rules = Rules.profile("dptg")
-    assert rules.model == ModelOptions(**{i.field: rules.option(n) for n, i in ISSUES.items() if Stage.MODEL in i.read_by})
+    model = {i.field: rules.option(n) for n, i in ISSUES.items() if Stage.MODEL in i.read_by}
+    assert rules.model == ModelOptions(**model) and rules.model.convoy_paradox is ConvoyParadox.DPTG
 
 
 def test_a_field_whose_enum_declares_no_issue_is_refused_on_import():

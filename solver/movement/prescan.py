@@ -79,8 +79,9 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
 PRESCAN_OPTIONS = tuple(i.field for i in ISSUES.values() if Stage.PRESCAN in i.read_by and i.kind is not AdjacentConvoy)
 """The :class:`~dipsat.rules.Rules` fields the prescan reads (their enums say so: ``read_by``
 :attr:`~dipsat.rules.Stage.PRESCAN`), besides ``adjacent_convoy`` (DATC 4.A.1, 4.A.6,
-4.B.1-4.B.6, 4.C.1, 4.C.2, 4.C.5, 4.C.6, 4.D.3, 4.D.9, 4.E.3): rules that agree on these and on 4.A.3 give the same prescan (a test checks every other
-option against the DATC cases)."""
+4.B.1-4.B.6, 4.C.1, 4.C.2, 4.C.5, 4.C.6, 4.D.3, 4.D.9, 4.E.3): rules that agree on
+these and on 4.A.3 give the same prescan (a test checks every other option against the
+DATC cases)."""
 
 
 def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Prescan | None:
