@@ -22,6 +22,7 @@ that ``dipsat rules`` prints and ``dipsat validate`` walks to try other readings
 from __future__ import annotations
 
 import dataclasses
+import operator
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -202,7 +203,7 @@ class Rules:
     @property
     def model(self) -> ModelOptions:
         """The options the movement model reads (the issues read by :attr:`Stage.MODEL`)."""
-        return ModelOptions(**{i.field: getattr(self, i.field) for i in _MODEL_ISSUES})
+        return ModelOptions(*_MODEL_READINGS(self))
 
     @property
     def overrides(self) -> dict[str, str]:
@@ -243,10 +244,12 @@ ISSUES: dict[str, Issue] = _catalogue()
 _ISSUE_OF: dict[type[Option], Issue] = {i.kind: i for i in ISSUES.values()}
 
 _MODEL_ISSUES = tuple(i for i in ISSUES.values() if Stage.MODEL in i.read_by)
+_MODEL_READINGS = operator.attrgetter(*(i.field for i in _MODEL_ISSUES))  # Rules -> ModelOptions' fields, in order
 _MODEL_HINTS = typing.get_type_hints(ModelOptions)
-if {f.name: _MODEL_HINTS[f.name] for f in dataclasses.fields(ModelOptions)} != {i.field: i.kind for i in _MODEL_ISSUES}:
+if [(f.name, _MODEL_HINTS[f.name]) for f in dataclasses.fields(ModelOptions)] != \
+        [(i.field, i.kind) for i in _MODEL_ISSUES]:
     raise TypeError("ModelOptions must have a field, named as in Rules, for each issue read_by=Stage.MODEL, "
-                    "and no other")
+                    "in DATC order, and no other")
 
 NOT_APPLICABLE: dict[str, str] = {
     "4.A.2 e": "ideas about what a convoyed army 'causes': the DATC gives no precise rule to select",
