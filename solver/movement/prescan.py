@@ -19,9 +19,9 @@ from .legality import default_coast, impassable_problem, move_destination, order
 from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, kind_name
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
 from ..results import OrderResult
-from ..rules import (AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, DesignationReading,
-                    ImplicitOrders, MissingUnitDesignation, MultipleOrders, MultiRouteDisruption, Rules, SupportCoast,
-                    WrongUnitCoast, WrongUnitDesignation)
+from ..rules import (ISSUES, AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, DesignationReading,
+                    ImplicitOrders, MissingUnitDesignation, MultipleOrders, MultiRouteDisruption, Rules, Stage,
+                    SupportCoast, WrongUnitCoast, WrongUnitDesignation)
 from ..state import State
 
 
@@ -76,14 +76,12 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     return scan
 
 
-PRESCAN_OPTIONS = ("multi_route_disruption", "convoy_path", "two_coasts_omitted", "one_coast_omitted",
-                   "impossible_coast", "support_coast", "ordered_unit_coast", "unknown_coast",
-                   "missing_unit_designation", "wrong_unit_designation", "missing_nationality", "wrong_nationality",
-                   "multiple_orders", "civil_disorder_hold_support", "implicit_orders")
-"""The :class:`~dipsat.rules.Rules` fields the prescan reads, besides ``adjacent_convoy``
-(DATC 4.A.1, 4.A.6, 4.B.1-4.B.6, 4.C.1, 4.C.2, 4.C.5, 4.C.6, 4.D.3, 4.D.9, 4.E.3): rules
-that agree on these and on 4.A.3 give the same prescan (a test checks every other
-option against the DATC cases)."""
+PRESCAN_OPTIONS = tuple(i.field for i in ISSUES.values() if Stage.PRESCAN in i.read_by and i.kind is not AdjacentConvoy)
+"""The :class:`~dipsat.rules.Rules` fields the prescan reads (their enums say so: ``read_by``
+:attr:`~dipsat.rules.Stage.PRESCAN`), besides ``adjacent_convoy`` (DATC 4.A.1, 4.A.6,
+4.B.1-4.B.6, 4.C.1, 4.C.2, 4.C.5, 4.C.6, 4.D.3, 4.D.9, 4.E.3): rules that agree on
+these and on 4.A.3 give the same prescan (a test checks every other option against the
+DATC cases)."""
 
 
 def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Prescan | None:
