@@ -280,6 +280,15 @@ def test_the_player_set_up_is_chosen_and_reaches_adjudication_and_the_link(page,
         fresh.close()
     page.select_option("#players", "7")  # one player per power: Germany's order stands
     until(page, lambda: results(page)[0] == ("Germany: A mun - bur", "bounced"), "adjudicated again, seven players")
+    ready(page, f"{url}?case=players.6.a")  # a case's PLAYERS line: kept when stepping on
+    assert results(page) == [("Italy: A ven - tri", "illegal"), ("Austria: A tyr - pie", "succeeds")]
+    assert "6-player game: Italy neutral" in page.inner_text("#note") and page.input_value("#players") == ""
+    page.click("#step")
+    until(page, lambda: '"Fall"' in page.input_value("#position"), "fall 1901")
+    assert page.input_value("#players") == "6"
+    page.fill("#orders", "Italy: A ven - tri\nAustria: A pie - tus")
+    adjudicate(page)
+    assert results(page) == [("Italy: A ven - tri", "illegal"), ("Austria: A pie - tus", "succeeds")]
 
 
 def test_the_board_pans_by_dragging(page, url):
@@ -350,3 +359,17 @@ def test_a_validate_html_disagreement_opens_in_the_sandbox_with_one_click(page, 
           "the other link's state")
     until(page, lambda: results(page) == [("France: A par - bur", "bounced"), ("Germany: A mun - bur", "bounced")],
           "the other link's results")
+
+
+def test_a_datc_6h_test_movement_then_retreat_in_one_page(page, url):
+    ready(page, f"{url}?case=6.H.1")
+    assert ("Italy: A tyr - tri", "succeeds") in results(page)
+    page.click("#step")
+    until(page, lambda: '"Retreat"' in page.input_value("#position"), "the retreat phase")
+    page.fill("#orders", "Austria: F Trieste - Albania\nAustria: A Serbia Supports F Trieste - Albania\n"
+                         "Turkey: F Greece - Albania\n")  # the DATC's retreat orders
+    adjudicate(page)
+    assert results(page) == [("Austria: F tri R alb", "bounced"), ("Austria: A ser S F tri - alb", "illegal"),
+                             ("Turkey: F gre R alb", "bounced")]  # no support in a retreat phase: both disbanded
+    page.click("#back")
+    until(page, lambda: ("Italy: A tyr - tri", "succeeds") in results(page), "back to the movement")
