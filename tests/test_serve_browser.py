@@ -254,6 +254,25 @@ def test_order_errors_are_marked_beside_their_lines(page, url):
     page.fill("#orders", "France: A par - bur\n  England: F lon - nth\nGermany: A mun - xyz\n")
     until(page, lambda: [b.get_attribute("data-line") for b in page.query_selector_all("#orders-marks .line.bad")] == ["3"],
           "the mended line's mark gone")
+    page.fill("#orders", "France: A par H\n" * 30 + "France: A par - bru\n")  # scrolled: the mark scrolls along
+    until(page, lambda: page.query_selector("#orders-marks .line.bad[data-line='31']") is not None, "line 31 marked")
+    page.evaluate("document.querySelector('#orders').scrollTop = 10000")
+    until(page, lambda: page.evaluate("document.querySelector('#orders-marks').scrollTop > 0"), "the marks scrolled")
+    box, mark = page.locator("#orders").bounding_box(), page.locator("#orders-marks .line.bad").bounding_box()
+    caret = page.evaluate("""(() => { const b = document.querySelector('#orders');
+        return b.scrollHeight - b.scrollTop - b.clientHeight; })()""")
+    assert box["y"] < mark["y"] < box["y"] + box["height"] - 18 and caret <= 1
+    assert abs(mark["y"] + mark["height"] + 18 + 4 + 1 - (box["y"] + box["height"])) < 20  # next to last line
+
+
+def test_an_export_adjudicates_first(page, url, tmp_path):
+    ready(page, url)
+    page.fill("#orders", "France: A par - bur\nGermany: A mun - bur")
+    with page.expect_download() as saved:
+        page.click("#export-svg")
+    saved.value.save_as(tmp_path / "board.svg")
+    assert 'id="order-move-par-bur"' in (tmp_path / "board.svg").read_text()
+    assert results(page) == [("France: A par - bur", "bounced"), ("Germany: A mun - bur", "bounced")]
 
 
 def test_the_player_set_up_is_chosen_and_reaches_adjudication_and_the_link(page, chromium, url, tmp_path):

@@ -577,8 +577,9 @@ function download(name, type, content) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-function needResult() {
-  if (!page.last) { status("adjudicate first", true); return null; }
+async function needResult() {
+  // an export is of the adjudicated position: adjudicated first if it is not yet
+  if (!page.last) await adjudicate();
   return page.last;
 }
 
@@ -612,7 +613,7 @@ ${rows}</table>
 }
 
 async function exportPng() {
-  const data = needResult();
+  const data = await needResult();
   if (!data) return;
   const svg = data.pictures.board;
   const image = new Image();
@@ -626,16 +627,16 @@ async function exportPng() {
 }
 
 function setUpExports() {
-  $("#export-case").addEventListener("click", () => { const d = needResult(); if (d) download(`${fileStem()}.txt`, "text/plain", d.input.case); });
-  $("#export-json").addEventListener("click", () => {
-    const d = needResult();
+  $("#export-case").addEventListener("click", async () => { const d = await needResult(); if (d) download(`${fileStem()}.txt`, "text/plain", d.input.case); });
+  $("#export-json").addEventListener("click", async () => {
+    const d = await needResult();
     if (!d) return;
     const {pictures, input, ...result} = d;
     download(`${fileStem()}.json`, "application/json", JSON.stringify(result, null, 2) + "\n");
   });
-  $("#export-svg").addEventListener("click", () => { const d = needResult(); if (d) download(`${fileStem()}.svg`, "image/svg+xml", d.pictures.board); });
+  $("#export-svg").addEventListener("click", async () => { const d = await needResult(); if (d) download(`${fileStem()}.svg`, "image/svg+xml", d.pictures.board); });
   $("#export-png").addEventListener("click", exportPng);
-  $("#export-ruling").addEventListener("click", () => { const d = needResult(); if (d) download(`${fileStem()}.ruling.html`, "text/html", ruling(d)); });
+  $("#export-ruling").addEventListener("click", async () => { const d = await needResult(); if (d) download(`${fileStem()}.ruling.html`, "text/html", ruling(d)); });
 }
 
 // --- opening a bundled case ----------------------------------------------------------
