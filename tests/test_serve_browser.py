@@ -111,7 +111,7 @@ def click_province(tab, province: str) -> None:
 
 
 def until(tab, check, what: str) -> None:
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 20  # the machine may be shared and busy
     while not check():
         assert time.monotonic() < deadline, what
         tab.wait_for_timeout(50)
@@ -175,14 +175,26 @@ def test_compare_what_if_and_export_a_ruling(page, url, tmp_path):
     assert "difference" in page.inner_text("#comparison h3")
     assert page.query_selector("#results tr.changed") is not None  # the DPTG differs from the case's datc
     for button, suffix, start in (("#export-case", ".txt", b"# Written by dipsat"), ("#export-svg", ".svg", b"<svg"),
-                                  ("#export-png", ".png", b"\x89PNG"), ("#export-json", ".json", b"{")):
+                                  ("#export-png", ".png", b"\x89PNG"), ("#export-json", ".json", b"{"),
+                                  ("#export-result", ".result.json", b"{")):
         with page.expect_download() as saved:
             page.click(button)
         target = tmp_path / f"export{suffix}"
         saved.value.save_as(target)
         assert saved.value.suggested_filename == f"6.F.24{suffix}" and target.read_bytes().startswith(start)
-    exported = json.loads((tmp_path / "export.json").read_text())
-    assert exported["format"] == "dipsat/1" and exported["rules"] == "dptg" and "pictures" not in exported
+    result = json.loads((tmp_path / "export.result.json").read_text())
+    assert result["format"] == "dipsat/1" and result["type"] == "result" and result["rules"] == "dptg"
+    assert "pictures" not in result and "input" not in result
+    exported = json.loads((tmp_path / "export.json").read_text())  # the position, orders and rules: rerun, the same
+    assert exported["type"] == "state" and exported["rules"] == "dptg" and len(exported["orders"]) == 9
+    from click.testing import CliRunner
+
+    from dipsat.cli import main
+
+    rerun = CliRunner().invoke(main, ["adjudicate", str(tmp_path / "export.json"), "--format", "json"])
+    assert rerun.exit_code == 0, rerun.output
+    assert [(o["order"], o["result"]) for o in json.loads(rerun.stdout)["orders"]] == \
+        [(o["order"], o["result"]) for o in result["orders"]]
     with page.expect_download() as download:
         page.click("#export-ruling")
     path = tmp_path / "ruling.html"

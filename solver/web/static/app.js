@@ -200,10 +200,13 @@ function showRejected(lines, text, unread) {
   }));
 }
 
+// lines as the server numbers them (Python's str.splitlines)
+const LINES = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+
 function markOrders() {
   // the marks under the orders' text: a line read as it is now keeps its mark, a changed one loses it
   const box = $("#orders"), marks = $("#orders-marks");
-  const now = box.value.split("\n"), then = page.unread.text.split("\n");
+  const now = box.value.split(LINES), then = page.unread.text.split(LINES);
   const same = (m) => now[m.line - 1] !== undefined && now[m.line - 1] === then[m.line - 1];
   const byLine = new Map(page.unread.marks.filter(same).map((m) => [m.line, m]));
   marks.replaceChildren(...now.map((text, k) => {
@@ -232,14 +235,14 @@ function markAt(event) {
   const box = $("#orders");
   const y = event.clientY - box.getBoundingClientRect().top - box.clientTop - 4 + box.scrollTop;
   const line = Math.floor(y / 18) + 1;
-  const now = box.value.split("\n")[line - 1];
-  const mark = page.unread.marks.find((m) => m.line === line && now !== undefined && now === page.unread.text.split("\n")[line - 1]);
+  const now = box.value.split(LINES)[line - 1];
+  const mark = page.unread.marks.find((m) => m.line === line && now !== undefined && now === page.unread.text.split(LINES)[line - 1]);
   box.title = mark ? `line ${line}: ${mark.message}` : "";
 }
 
 function goToLine(mark) {
   const box = $("#orders");
-  const lines = box.value.split("\n");
+  const lines = box.value.split(LINES);
   const start = lines.slice(0, mark.line - 1).reduce((n, l) => n + l.length + 1, 0) + mark.column - 1;
   box.focus();
   box.setSelectionRange(start, start + Math.max(mark.length, 1));
@@ -629,10 +632,19 @@ async function exportPng() {
 function setUpExports() {
   $("#export-case").addEventListener("click", async () => { const d = await needResult(); if (d) download(`${fileStem()}.txt`, "text/plain", d.input.case); });
   $("#export-json").addEventListener("click", async () => {
+    // the position, its orders (in the order given) and rules as a dipsat JSON state: `dipsat adjudicate` reruns it
+    const d = await needResult();
+    if (!d) return;
+    const orders = [...d.orders].sort((a, b) => a.index - b.index).map((o) => o.order);
+    const state = {format: d.format, type: "state", ...d.before, orders, rules: d.rules};
+    download(`${fileStem()}.json`, "application/json", JSON.stringify(state, null, 2) + "\n");
+  });
+  $("#export-result").addEventListener("click", async () => {
+    // the result as `dipsat adjudicate --format json` writes it (the API's answer without pictures and input)
     const d = await needResult();
     if (!d) return;
     const {pictures, input, ...result} = d;
-    download(`${fileStem()}.json`, "application/json", JSON.stringify(result, null, 2) + "\n");
+    download(`${fileStem()}.result.json`, "application/json", JSON.stringify(result, null, 2) + "\n");
   });
   $("#export-svg").addEventListener("click", async () => { const d = await needResult(); if (d) download(`${fileStem()}.svg`, "image/svg+xml", d.pictures.board); });
   $("#export-png").addEventListener("click", exportPng);
