@@ -404,3 +404,41 @@ def test_a_datc_6h_test_movement_then_retreat_in_one_page(page, url):
                              ("Turkey: F gre R alb", "bounced")]  # no support in a retreat phase: both disbanded
     page.click("#back")
     until(page, lambda: ("Italy: A tyr - tri", "succeeds") in results(page), "back to the movement")
+
+
+def test_season_year_and_kind_chosen_then_builds_and_a_wing_by_clicking(page, url):
+    ready(page, url)
+    page.select_option("#tool", "remove")
+    click_province(page, "par")
+    until(page, lambda: page.input_value("#position").startswith("{") and not any(
+        u["location"] == "par" for u in json.loads(page.input_value("#position"))["units"]), "A par removed")
+    page.fill("#year", "1903")
+    page.dispatch_event("#year", "change")
+    until(page, lambda: json.loads(page.input_value("#position"))["phase"]["year"] == 1903, "the year")
+    page.fill("#year", "0")  # no such year: said in the page, nothing drawn
+    page.dispatch_event("#year", "change")
+    until(page, lambda: "error" in (page.get_attribute("#status", "class") or "") and "year" in page.inner_text("#status"),
+          "the year refused")
+    page.fill("#year", "1903")
+    page.select_option("#season", "Fall")
+    page.select_option("#kind", "Adjustment")
+    until(page, lambda: json.loads(page.input_value("#position"))["phase"] == {"year": 1903, "season": "Fall",
+                                                                              "kind": "Adjustment"}, "adjustments 1903")
+    page.select_option("#tool", "order")
+    page.select_option("#order-kind", "build")
+    page.select_option("#power", "France")
+    click_province(page, "par")
+    page.select_option("#order-kind", "waive")
+    click_province(page, "mar")
+    until(page, lambda: page.input_value("#orders") == "France: Build A par\nFrance: Waive\n", "build and waive")
+    page.select_option("#tool", "")
+    adjudicate(page)
+    assert results(page)[0] == ("France: Build A par", "succeeds")
+    page.select_option("#new-board", "modern empty")  # a wing, on the Modern map
+    until(page, lambda: '"modern"' in page.input_value("#position") and '"units": []' in page.input_value("#position"),
+          "an empty Modern board")
+    page.select_option("#tool", "W")
+    page.select_option("#power", "Britain")
+    click_province(page, "lon")
+    until(page, lambda: json.loads(page.input_value("#position"))["units"] == [
+        {"power": "Britain", "kind": "W", "location": "lon"}], "W lon placed")

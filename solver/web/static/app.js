@@ -11,6 +11,7 @@ const page = {
   clicks: [],        // provinces clicked for the order being given
   unread: {text: "", marks: []},  // the orders' text last read and where its unreadable lines are
   checking: null,    // the timer of the next reading of the orders as they are typed
+  asked: 0,          // drawings and adjudications asked for: an answer to one that is not the last is dropped
 };
 
 // --- talking to the server -----------------------------------------------------------
@@ -265,28 +266,32 @@ function checkOrdersSoon() {
 
 async function draw() {
   const s = inputs();
+  const asked = ++page.asked;
   try {
     const data = await call("/api/draw", request(s));
+    if (asked !== page.asked) return;  // the inputs changed since: a later answer shows them
     showPhases(data.input.phases, data.input.phase);
     page.drawn = data;
     showBoard(data.pictures.board);
     showRejected(data.rejected, data.input.orders, data.input.unread);
     fillPowers(data.powers);
     fillSetups(data.setups);
-    $("#phase").value = `${data.state.phase.season[0]}${data.state.phase.year}${data.state.phase.kind[0]}`;
+    for (const part of ["season", "year", "kind"]) $(`#${part}`).value = String(data.state.phase[part]);
     $("#note").textContent = [data.input.note ? `Position: ${data.input.note}.` : "", playersNote(data.input)].join(" ").trim();
     status(`${data.input.name}: ${data.state.units.length} units`);
   } catch (error) {
-    status(error.message, true);
+    if (asked === page.asked) status(error.message, true);
   }
 }
 
 async function adjudicate() {
   const s = inputs();
   status("adjudicating…");
+  const asked = ++page.asked;
   try {
     const started = performance.now();
     const data = await call("/api/adjudicate", {...request(s), rules: rulesText(s), explain: true, all: s.a, compare: s.c});
+    if (asked !== page.asked) return;  // the inputs changed since: a later answer shows them
     showPhases(data.input.phases, data.input.phase);
     page.last = data;
     page.resolution = 0;
@@ -302,7 +307,7 @@ async function adjudicate() {
     status(`${data.orders.length} orders under rules ${data.rules}, ${Math.round(performance.now() - started)} ms`);
     updatePermalink();
   } catch (error) {
-    status(error.message, true);
+    if (asked === page.asked) status(error.message, true);
   }
 }
 
@@ -745,12 +750,14 @@ async function start() {
     }
     updatePermalink();
   });
-  $("#phase").addEventListener("change", () => {
-    if (!page.drawn) return;
-    const state = editableState();
-    state.phase = $("#phase").value.trim();
-    setPosition(state);
-  });
+  for (const part of ["#season", "#year", "#kind"]) {  // the season, year and kind of the phase to play
+    $(part).addEventListener("change", () => {
+      if (!page.drawn) return;
+      const state = editableState();
+      state.phase = {year: Number($("#year").value), season: $("#season").value, kind: $("#kind").value};
+      setPosition(state);
+    });
+  }
   const rules = call("/api/rules").then((catalogue) => {
     for (const p of catalogue.profiles) $("#rules").append(new Option(`${p.name}: ${p.title}`, p.name));
   });
