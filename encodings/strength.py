@@ -201,10 +201,15 @@ def _attack_strength(enc: Encoding, m: int) -> Term:
     full = _supports(enc, m)
     cases: list[tuple[list[Condition], Term]] = [([negate(path)], _constant(0))]  # 5.B.8: no PATH
     u = enc.problem.unit_at.get(move.dest)
+    if u is None:
+        cases.append(([path], full))  # the destination is empty
+        return _cases(enc, f"attack_strength[{m}]", cases)
+    occupant = enc.problem.units[u]
     # 5.B.8: a unit never attacks its own power's unit; against another's, its power's supports do not count.
-    blocked = _constant(0) if u is None or enc.problem.units[u].power == move.power else \
-        _supports(enc, m, enc.problem.units[u].power)
-    empty = vacated(enc, m)
-    cases.append(([path, empty], full))  # the destination is empty or emptied
-    cases.append(([path, negate(empty)], blocked))  # its unit stays: it holds, fails to move or meets m head to head
+    blocked = _constant(0) if occupant.power == move.power else _supports(enc, m, occupant.power)
+    emptied = vacated(enc, m)
+    if emptied is not False:
+        cases.append(([path, emptied], full))  # its unit moves away
+    if emptied is not True:
+        cases.append(([path, negate(emptied)], blocked))  # it stays: it holds, fails to move or meets m head to head
     return _cases(enc, f"attack_strength[{m}]", cases)

@@ -426,7 +426,7 @@ def cyclic_components(deps: dict[Decision, set[Decision]]) -> list[list[Decision
 
 def _solver() -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1  # DESIGN 7: one worker for models this small
+    solver.parameters.num_workers = 1  # one worker: a turn's model is too small to share out
     solver.parameters.max_time_in_seconds = TIME_LIMIT
     # After folding, a turn's model is small and almost all boolean: presolve and the
     # LP relaxation cost more than they save (measured: a trivial solve 0.22 -> 0.11 ms).
