@@ -21,7 +21,7 @@ def define_support(enc: Encoding, s: int) -> None:
     failing: list[Condition] = []
     for m in enc.problem.moves_into.get(support.province, []):
         attack = attack_on_support(enc, m, s)
-        if attack.dislodges is not None:
+        if attack.dislodges is not None:  # an exception to the cut rule applies (own power, target, convoy rule)
             failing += (attack.dislodges, attack.cuts)
             continue
         failing.append(attack.cuts)
@@ -50,7 +50,7 @@ def attack_on_support(enc: Reads, m: int, s: int) -> AttackOnSupport:
         if attack.fallback:  # it may come over land after all: then it cuts and dislodges as usual
             land = by_land(enc, m)
             return AttackOnSupport(enc.both(enc.cond((MOVE, m)), land), False if from_target else land)
-        return AttackOnSupport(False, False)  # the rulebook's convoy rule takes precedence over dislodgement too (6.F.17)
+        return AttackOnSupport(False, False)  # the convoy rule takes precedence over dislodgement too (6.F.17)
     if attack.power == support.power:
         # 5.B.2: a unit does not cut the support of its own power (and own units never dislodge)
         return AttackOnSupport(enc.cond((MOVE, m)), False)

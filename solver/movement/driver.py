@@ -85,6 +85,10 @@ class Resolutions:
 
 @dataclass
 class Solved:
+    """What the driver found for a turn: every decision's value, the strengths the model
+    built (by :class:`~dipsat.encodings.decisions.TermKind` and move), the solver calls
+    made, the resolutions before any backup rule and the backup rules applied."""
+
     values: dict[Decision, bool]
     strengths: Strengths
     calls: int
