@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..board import Power, Unit
 from .driver import Solved, solve, solve_batch
 from ..encodings import Problem
+from ..encodings.decisions import CONVOY, MOVE, PATH, Decision
 from ..encodings.support import same_model
 from ..orders import Order
 from ..outcomes import Outcome
@@ -90,7 +91,7 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
         same = kept if kept is not None and orders[kept] == order else k  # an identical copy: the kept order's outcome
         results.append(OrderResult(order, units[u], _outcome(same, order, scan, reading)))
     dislodged = reading.dislodged_units()
-    moved = {p.moves[m].unit: scan.dest_of[m] for m in range(len(p.moves)) if v[("move", m)]}
+    moved = {p.moves[m].unit: scan.dest_of[m] for m in range(len(p.moves)) if v[(MOVE, m)]}
     gone = {d.unit for d in dislodged}
     new_units = [Unit(u.power, u.kind, moved.get(i, u.location)) for i, u in enumerate(units) if u not in gone]
     standoffs = reading.standoffs({u.province for u in new_units})
@@ -116,13 +117,13 @@ def _outcome(k: int, order: Order, scan: _Prescan, reading: Resolution) -> Outco
     return reading.hold(scan.problem.unit_at[order.unit.province])  # a hold, given or implicit
 
 
-def _describe_key(key, p: Problem, units: list[Unit]) -> str:
+def _describe_key(key: Decision, p: Problem, units: list[Unit]) -> str:
     kind, i = key
-    if kind == "convoy":
+    if kind is CONVOY:
         u = units[p.convoys[i].unit]
         return f"convoy by {u.kind} {u.location}"
-    if kind in ("move", "path"):
+    if kind is MOVE or kind is PATH:
         move = p.moves[i]
         u = units[move.unit]
-        return f"{u.kind} {u.location} - {move.dest}" + (" (its convoy)" if kind == "path" else "")
+        return f"{u.kind} {u.location} - {move.dest}" + (" (its convoy)" if kind is PATH else "")
     return f"{kind} {i}"
