@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..board import PhaseKind, Unit
 from ..notation import format_order
-from ..results import PhaseResult
+from ..results import OrderResult, PhaseResult
 
 __all__ = ["Difference", "comparison_rows"]
 
@@ -39,7 +39,7 @@ class Difference:
         return {"what": self.what, "subject": self.subject, "results": dict(zip(names, self.values))}
 
 
-def _status(result) -> str:
+def _status(result: OrderResult) -> str:
     return "succeeds" if result.succeeded else str(result.reason) if result.reason else "fails"
 
 

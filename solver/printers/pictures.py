@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DipsatError
 
@@ -37,7 +37,7 @@ def render(text: str, fmt: str) -> bytes:
     return bytes(resvg_py.svg_to_bytes(svg_string=text))
 
 
-def board(*args, **kwargs) -> str:
+def board(*args: Any, **kwargs: Any) -> str:
     """svg.board, with a map that has no geometry reported as a :class:`PictureError`."""
     from . import svg  # imported when a picture is drawn: the command line starts without it
     from ..errors import MapError
