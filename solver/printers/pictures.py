@@ -80,8 +80,8 @@ def case_pictures(directory: str, case_id: str, result: PhaseResult) -> list[Pat
     before, after = folder / f"{stem}.before.svg", folder / f"{stem}.after.svg"
     before.write_text(result_picture(result, case_id, True), encoding="utf-8")
     touched = sorted({u.province for u in [*result.before.units, *result.after.units]})
-    after.write_text(board(result.after, area=touched or None, title=f"{case_id}: after, {result.after.phase}"),
-                     encoding="utf-8")
+    after.write_text(board(result.after, area=touched or None, title=f"{case_id}: after, {result.after.phase}",
+                           retreat_options=result.retreat_options), encoding="utf-8")
     return [before, after]
 
 
