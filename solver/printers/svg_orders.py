@@ -3,6 +3,7 @@ each drawing the order with its outcome (:mod:`dipsat.outcomes`) as the picture'
 
 from __future__ import annotations
 
+import enum
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,34 +23,48 @@ from ..results import PhaseResult
 from ..state import State
 from .palette import mix
 from .placement import sea_route
-from .svg_draw import FAILED, INK, OPTION, PARADOX, Drawn, Ids, Point, fmt, lerp, loc_id, slug, toward, unit_symbol
+from .svg_draw import FAILED, INK, OPTION, PARADOX, Drawn, el, Ids, Point, fmt, lerp, loc_id, slug, toward, unit_symbol
 
-__all__ = ["OrderLayer", "Pen", "Said", "mark_of"]
+__all__ = ["Mark", "OrderLayer", "Pen", "Said", "mark_of"]
 
 
-def mark_of(outcome: Outcome) -> str:
-    """The CSS class of an outcome in a picture: ``succeeds``, or what failed it (``bounced``,
-    ``cut``, ``dislodged``, ``no-convoy``, ``paradox``, ``illegal``, ``void``, ``blocked``)."""
+class Mark(enum.Enum):
+    """How a picture marks an order's outcome: the CSS class of its group (``order move failed
+    bounced``) and of the cross on it."""
+
+    SUCCEEDS = "succeeds"
+    BOUNCED = "bounced"
+    CUT = "cut"
+    DISLODGED = "dislodged"
+    NO_CONVOY = "no-convoy"
+    PARADOX = "paradox"
+    ILLEGAL = "illegal"
+    VOID = "void"
+    BLOCKED = "blocked"
+
+
+def mark_of(outcome: Outcome) -> Mark:
+    """How a picture marks an outcome: it succeeded, or what failed it."""
     match outcome:
         case (Succeeds() | Moves() | Given() | Convoys() | Holds() | Retreats() | Disbands() | Built() | Removed()
               | Waived()):
-            return "succeeds"
+            return Mark.SUCCEEDS
         case Bounced() | RetreatBounced():
-            return "bounced"
+            return Mark.BOUNCED
         case Cut():
-            return "cut"
+            return Mark.CUT
         case SupportDislodged() | ConvoyDislodged() | HoldDislodged():
-            return "dislodged"
+            return Mark.DISLODGED
         case NoPath():
-            return "no-convoy"
+            return Mark.NO_CONVOY
         case Paradox():
-            return "paradox"
+            return Mark.PARADOX
         case Illegal() | RetreatRefused() | BuildRefused():
-            return "illegal"
+            return Mark.ILLEGAL
         case Void():
-            return "void"
+            return Mark.VOID
         case NoBuildsLeft() | NoRemovalsLeft():
-            return "blocked"
+            return Mark.BLOCKED
         case _:
             assert_never(outcome)
 
@@ -63,7 +78,7 @@ class Said:
     text: str
 
     @property
-    def mark(self) -> str:
+    def mark(self) -> Mark:
         return mark_of(self.outcome)
 
 
@@ -153,9 +168,13 @@ class OrderLayer:
         if said.outcome.succeeds:
             return f"order {kind} succeeds"
         self.used.add("failed")
-        if said.mark in ("paradox", "cut", "bounced", "void", "illegal"):
-            self.used.add(said.mark)
-        return f"order {kind} failed {said.mark}"
+        if said.mark in (Mark.PARADOX, Mark.CUT, Mark.BOUNCED, Mark.VOID, Mark.ILLEGAL):
+            self.used.add(said.mark.value)  # its own legend entry
+        return f"order {kind} failed {said.mark.value}"
+
+    def _group(self, oid: str, kind: str, pen: Pen, *parts: str) -> None:
+        """An order's element: its id, its classes (kind and outcome), the tooltip and its marks."""
+        self.marks.append(el("g", [("id", oid), ("class", self._classes(kind, pen.said))], pen.tip, *parts))
 
     def _order(self, order: Order, said: Said | None, unit: Unit | None) -> None:
         """Draw one order: what every drawer needs, then the drawer of its kind."""
@@ -195,7 +214,7 @@ class OrderLayer:
     def _waive(self, pen: Pen) -> None:
         who = pen.power or "?"
         oid = self.ids(f"order-waive-{slug(who)}")
-        self.marks.append(f'<g id="{oid}" class="{self._classes("waive", pen.said)}">{pen.tip}</g>')
+        self._group(oid, "waive", pen)
         self.notes.append(f"{who} waives a build" + (f" ({pen.said.text})" if pen.said and pen.failed else ""))
 
     def _move(self, order: Move | Retreat, pen: Pen) -> None:
@@ -226,10 +245,10 @@ class OrderLayer:
         if pen.said is not None and pen.failed:
             mid = lerp(pts[-2], pts[-1], 0.55)
             mark = self._fail_mark(mid, pen.said)
-            if pen.said.mark == "bounced":
+            if pen.said.mark is Mark.BOUNCED:
                 mark += self._bar(pts[-2], pts[-1])
         self.used.add("convoyed" if len(points) > 2 else kind)
-        self.marks.append(f'<g id="{oid}" class="{self._classes(kind, pen.said)}">{pen.tip}{extra}{body}{mark}</g>')
+        self._group(oid, kind, pen, extra, body, mark)
 
     def _hold(self, order: Hold, pen: Pen) -> None:
         src, src_id = self._source(order, pen)
@@ -238,7 +257,7 @@ class OrderLayer:
                 f'stroke="{pen.colour}" stroke-width="{fmt(self.r * 0.28)}"/>')
         mark = self._fail_mark(toward(src, (src[0] + 1, src[1] - 1), self.r * 1.45), pen.said) if pen.failed else ""
         self.used.add("hold")
-        self.marks.append(f'<g id="{oid}" class="{self._classes("hold", pen.said)}">{pen.tip}{body}{mark}</g>')
+        self._group(oid, "hold", pen, body, mark)
 
     def _support_hold(self, order: SupportHold, pen: Pen) -> None:
         src, src_id = self._source(order, pen)
@@ -287,7 +306,7 @@ class OrderLayer:
                      f'stroke-dasharray="{fmt(self.r * 0.7)} {fmt(self.r * 0.3)}"/>')
         mark = self._fail_mark(toward(src, (src[0] + 1, src[1] - 1), self.r * 1.45), pen.said) if pen.failed else ""
         self.used.add("convoy")
-        self.marks.append(f'<g id="{oid}" class="{self._classes("convoy", pen.said)}">{pen.tip}{body}{mark}</g>')
+        self._group(oid, "convoy", pen, body, mark)
 
     def _removal(self, order: Disband | Remove, pen: Pen) -> None:
         src, src_id = self._source(order, pen)
@@ -307,7 +326,7 @@ class OrderLayer:
     def _support(self, oid: str, pen: Pen, body: str, at: Point) -> None:
         mark = self._fail_mark(at, pen.said) if pen.failed else ""
         self.used.add("support")
-        self.marks.append(f'<g id="{oid}" class="{self._classes("support", pen.said)}">{pen.tip}{body}{mark}</g>')
+        self._group(oid, "support", pen, body, mark)
 
     def _build(self, order: Build, pen: Pen) -> None:
         loc = order.location
@@ -319,7 +338,7 @@ class OrderLayer:
         body = unit_symbol(p, self.r, colour, letter, ghost=True)
         mark = self._fail_mark((p[0] + self.r, p[1] - self.r), pen.said) if pen.failed else ""
         self.used.add("build")
-        self.marks.append(f'<g id="{oid}" class="{self._classes("build", pen.said)}">{pen.tip}{body}{mark}</g>')
+        self._group(oid, "build", pen, body, mark)
 
     def _cross(self, p: Point, oid: str, classes: str, tip: str, drawn: bool = True) -> None:
         s = self.r * 1.15
@@ -329,19 +348,19 @@ class OrderLayer:
                 f'stroke-linecap="round"/>')
         if not tip.startswith("<title>"):
             tip = f"<title>{escape(tip)}</title>"
-        self.marks.append(f'<g id="{oid}" class="{classes}">{tip}{body}</g>')
+        self.marks.append(el("g", [("id", oid), ("class", classes)], tip, body))
 
     def _fail_mark(self, p: Point, said: Said | None) -> str:
         if said is None:
             return ""
-        if said.mark == "paradox":
+        if said.mark is Mark.PARADOX:
             return (f'<g class="mark paradox"><circle cx="{fmt(p[0])}" cy="{fmt(p[1])}" r="{fmt(self.r * 0.75)}" '
                     f'fill="{PARADOX}" stroke="#ffffff" stroke-width="{fmt(self.r * 0.12)}"/>'
                     f'<text x="{fmt(p[0])}" y="{fmt(p[1] + self.r * 0.36)}" font-size="{fmt(self.r * 1.05)}" '
                     f'text-anchor="middle" fill="#ffffff" font-weight="bold">!</text></g>')
         s = self.r * 0.55
-        colour = OPTION if said.mark in ("void", "illegal") else FAILED
-        return (f'<path class="mark {said.mark}" d="M{fmt(p[0] - s)} {fmt(p[1] - s)}L{fmt(p[0] + s)} {fmt(p[1] + s)}'
+        colour = OPTION if said.mark in (Mark.VOID, Mark.ILLEGAL) else FAILED
+        return (f'<path class="mark {said.mark.value}" d="M{fmt(p[0] - s)} {fmt(p[1] - s)}L{fmt(p[0] + s)} {fmt(p[1] + s)}'
                 f'M{fmt(p[0] - s)} {fmt(p[1] + s)}L{fmt(p[0] + s)} {fmt(p[1] - s)}" stroke="{colour}" '
                 f'stroke-width="{fmt(self.r * 0.3)}" stroke-linecap="round"/>')
 
