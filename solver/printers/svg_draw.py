@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..board import Location, Unit
 
-__all__ = ["Point", "BORDER", "INK", "FAILED", "PARADOX", "OPTION", "HIGHLIGHT", "el", "loc_id", "unit_id", "slug",
+__all__ = ["Point", "BORDER", "INK", "FAILED", "PARADOX", "OPTION", "HIGHLIGHT", "el", "polyline", "cross", "circle", "loc_id", "unit_id", "slug",
            "fmt", "ink_on", "toward", "lerp", "at_least", "Ids", "Drawn", "unit_symbol"]
 
 Point = tuple[float, float]
@@ -28,6 +28,21 @@ def el(tag: str, attrs: Iterable[tuple[str, str]], *children: str) -> str:
     Attribute values are written as given (the callers write numbers with :func:`fmt`)."""
     head = tag + "".join(f' {name}="{value}"' for name, value in attrs)
     return f"<{head}>{''.join(children)}</{tag}>" if children else f"<{head}/>"
+
+
+def polyline(*points: Point) -> str:
+    """Path data through the points: ``M x yL x y...``."""
+    return "M" + "L".join(f"{fmt(x)} {fmt(y)}" for x, y in points)
+
+
+def cross(p: Point, s: float) -> str:
+    """Path data of an X of half-width `s` centred on `p`."""
+    return polyline((p[0] - s, p[1] - s), (p[0] + s, p[1] + s)) + polyline((p[0] - s, p[1] + s), (p[0] + s, p[1] - s))
+
+
+def circle(p: Point, r: float) -> list[tuple[str, str]]:
+    """The attributes placing a circle of radius `r` at `p`."""
+    return [("cx", fmt(p[0])), ("cy", fmt(p[1])), ("r", fmt(r))]
 
 
 def loc_id(loc: Location) -> str:

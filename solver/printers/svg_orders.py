@@ -23,7 +23,7 @@ from ..results import PhaseResult
 from ..state import State
 from .palette import mix
 from .placement import sea_route
-from .svg_draw import FAILED, INK, OPTION, PARADOX, Drawn, el, Ids, Point, fmt, lerp, loc_id, slug, toward, unit_symbol
+from .svg_draw import FAILED, INK, OPTION, PARADOX, Drawn, circle, cross, el, polyline, Ids, Point, fmt, lerp, loc_id, slug, toward, unit_symbol
 
 __all__ = ["Mark", "OrderLayer", "Pen", "Said", "mark_of"]
 
@@ -231,16 +231,16 @@ class OrderLayer:
         for other in routes[1:]:  # another route through other fleets: a thinner line
             chain = [src, *other, dst]
             ends = [toward(chain[0], chain[1], self.r), *chain[1:-1], toward(chain[-1], chain[-2], self.r)]
-            extra += (f'<path class="route" d="M{"L".join(f"{fmt(x)} {fmt(y)}" for x, y in ends)}" fill="none" '
-                      f'stroke="{colour}" stroke-width="{fmt(self.r * 0.14)}" stroke-linejoin="round"/>')
+            extra += el("path", [("class", "route"), ("d", polyline(*ends)), ("fill", "none"), ("stroke", colour),
+                                 ("stroke-width", fmt(self.r * 0.14)), ("stroke-linejoin", "round")])
         a = toward(points[0], points[1], self.r)
         # the arrowhead reaches 0.5 r past the line's end: it ends short of a unit there, so the head shows
         b = toward(points[-1], points[-2], self.r * (1.6 if self._occupied(dst_loc.province) else 0.4))
         pts = [a, *points[1:-1], b]
-        d = "M" + "L".join(f"{fmt(x)} {fmt(y)}" for x, y in pts)
         self.moves[order.unit.province] = Drawn(pts[-2], pts[-1], dst_loc.province)
-        body = (f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="{fmt(self.r * 0.32)}" '
-                f'stroke-linejoin="round" marker-end="url(#arrow-{slug(pen.power or "none")})"/>')
+        body = el("path", [("d", polyline(*pts)), ("fill", "none"), ("stroke", colour),
+                           ("stroke-width", fmt(self.r * 0.32)), ("stroke-linejoin", "round"),
+                           ("marker-end", f"url(#arrow-{slug(pen.power or 'none')})")])
         mark = ""
         if pen.said is not None and pen.failed:
             mid = lerp(pts[-2], pts[-1], 0.55)
@@ -253,8 +253,8 @@ class OrderLayer:
     def _hold(self, order: Hold, pen: Pen) -> None:
         src, src_id = self._source(order, pen)
         oid = self.ids(f"order-hold-{src_id}")
-        body = (f'<circle cx="{fmt(src[0])}" cy="{fmt(src[1])}" r="{fmt(self.r * 1.45)}" fill="none" '
-                f'stroke="{pen.colour}" stroke-width="{fmt(self.r * 0.28)}"/>')
+        body = el("circle", [*circle(src, self.r * 1.45), ("fill", "none"), ("stroke", pen.colour),
+                             ("stroke-width", fmt(self.r * 0.28))])
         mark = self._fail_mark(toward(src, (src[0] + 1, src[1] - 1), self.r * 1.45), pen.said) if pen.failed else ""
         self.used.add("hold")
         self._group(oid, "hold", pen, body, mark)
@@ -266,9 +266,8 @@ class OrderLayer:
         self.touched.add(order.target.province)
         oid = self.ids(f"order-support-{src_id}-{loc_id(order.target.location)}")
         a, b = toward(src, end, self.r), toward(end, src, self.r * 1.5)
-        body = (f'<path d="M{fmt(a[0])} {fmt(a[1])}L{fmt(b[0])} {fmt(b[1])}" {self._dashed(pen.colour, 0.22)}/>'
-                f'<circle cx="{fmt(end[0])}" cy="{fmt(end[1])}" r="{fmt(self.r * 1.5)}" '
-                f'{self._dashed(pen.colour, 0.18)}/>')
+        body = (el("path", [("d", polyline(a, b)), *self._dashed(pen.colour, 0.22)])
+                + el("circle", [*circle(end, self.r * 1.5), *self._dashed(pen.colour, 0.18)]))
         self._support(oid, pen, body, lerp(a, b, 0.25))
 
     def _support_move(self, order: SupportMove, pen: Pen) -> None:
@@ -284,8 +283,9 @@ class OrderLayer:
         oid = self.ids(f"order-support-{src_id}-{loc_id(order.target.location)}-{loc_id(order.dest)}")
         a = toward(src, end, self.r)
         ctrl = self._bend(a, end)
-        body = (f'<path d="M{fmt(a[0])} {fmt(a[1])}Q{fmt(ctrl[0])} {fmt(ctrl[1])} {fmt(end[0])} {fmt(end[1])}" '
-                f'{self._dashed(pen.colour, 0.22)} marker-end="url(#dot-{slug(pen.power or "none")})"/>')
+        curve = f"M{fmt(a[0])} {fmt(a[1])}Q{fmt(ctrl[0])} {fmt(ctrl[1])} {fmt(end[0])} {fmt(end[1])}"
+        body = el("path", [("d", curve), *self._dashed(pen.colour, 0.22),
+                           ("marker-end", f"url(#dot-{slug(pen.power or 'none')})")])
         self._support(oid, pen, body, lerp(a, end, 0.25))
 
     def _convoy(self, order: Convoy, pen: Pen) -> None:
@@ -293,17 +293,16 @@ class OrderLayer:
         colour = pen.colour
         self.touched |= {order.target.province, order.dest.province}
         oid = self.ids(f"order-convoy-{src_id}-{loc_id(order.target.location)}-{loc_id(order.dest)}")
-        body = (f'<circle cx="{fmt(src[0])}" cy="{fmt(src[1])}" r="{fmt(self.r * 1.45)}" fill="none" '
-                f'stroke="{colour}" stroke-width="{fmt(self.r * 0.26)}" '
-                f'stroke-dasharray="{fmt(self.r * 0.7)} {fmt(self.r * 0.3)}"/>')
+        dashes = ("stroke-dasharray", f"{fmt(self.r * 0.7)} {fmt(self.r * 0.3)}")
+        body = el("circle", [*circle(src, self.r * 1.45), ("fill", "none"), ("stroke", colour),
+                             ("stroke-width", fmt(self.r * 0.26)), dashes])
         if order.target.province not in self.moves:  # no convoyed move drawn: show where to
             t = self._at(order.target.location)
             dst = self._at(order.dest)
             a, b = toward(t, src, self.r), toward(src, t, self.r * 1.45)
             c, e = toward(src, dst, self.r * 1.45), toward(dst, src, self.r)
-            body += (f'<path d="M{fmt(a[0])} {fmt(a[1])}L{fmt(b[0])} {fmt(b[1])}M{fmt(c[0])} {fmt(c[1])}'
-                     f'L{fmt(e[0])} {fmt(e[1])}" fill="none" stroke="{colour}" stroke-width="{fmt(self.r * 0.18)}" '
-                     f'stroke-dasharray="{fmt(self.r * 0.7)} {fmt(self.r * 0.3)}"/>')
+            body += el("path", [("d", polyline(a, b) + polyline(c, e)), ("fill", "none"), ("stroke", colour),
+                                ("stroke-width", fmt(self.r * 0.18)), dashes])
         mark = self._fail_mark(toward(src, (src[0] + 1, src[1] - 1), self.r * 1.45), pen.said) if pen.failed else ""
         self.used.add("convoy")
         self._group(oid, "convoy", pen, body, mark)
@@ -318,10 +317,10 @@ class OrderLayer:
         self._cross(src, oid, self._classes(kind, pen.said), pen.tip, drawn=carried_out)
         self.used.add(kind)
 
-    def _dashed(self, colour: str, width: float) -> str:
+    def _dashed(self, colour: str, width: float) -> list[tuple[str, str]]:
         """The stroke of a support line."""
-        return (f'fill="none" stroke="{colour}" stroke-width="{fmt(self.r * width)}" '
-                f'stroke-dasharray="{fmt(self.r * 0.5)} {fmt(self.r * 0.35)}"')
+        return [("fill", "none"), ("stroke", colour), ("stroke-width", fmt(self.r * width)),
+                ("stroke-dasharray", f"{fmt(self.r * 0.5)} {fmt(self.r * 0.35)}")]
 
     def _support(self, oid: str, pen: Pen, body: str, at: Point) -> None:
         mark = self._fail_mark(at, pen.said) if pen.failed else ""
@@ -343,9 +342,8 @@ class OrderLayer:
     def _cross(self, p: Point, oid: str, classes: str, tip: str, drawn: bool = True) -> None:
         s = self.r * 1.15
         colour = FAILED if drawn else OPTION
-        body = (f'<path d="M{fmt(p[0] - s)} {fmt(p[1] - s)}L{fmt(p[0] + s)} {fmt(p[1] + s)}M{fmt(p[0] - s)} {fmt(p[1] + s)}'
-                f'L{fmt(p[0] + s)} {fmt(p[1] - s)}" stroke="{colour}" stroke-width="{fmt(self.r * 0.35)}" '
-                f'stroke-linecap="round"/>')
+        body = el("path", [("d", cross(p, s)), ("stroke", colour), ("stroke-width", fmt(self.r * 0.35)),
+                           ("stroke-linecap", "round")])
         if not tip.startswith("<title>"):
             tip = f"<title>{escape(tip)}</title>"
         self.marks.append(el("g", [("id", oid), ("class", classes)], tip, body))
@@ -354,15 +352,15 @@ class OrderLayer:
         if said is None:
             return ""
         if said.mark is Mark.PARADOX:
-            return (f'<g class="mark paradox"><circle cx="{fmt(p[0])}" cy="{fmt(p[1])}" r="{fmt(self.r * 0.75)}" '
-                    f'fill="{PARADOX}" stroke="#ffffff" stroke-width="{fmt(self.r * 0.12)}"/>'
-                    f'<text x="{fmt(p[0])}" y="{fmt(p[1] + self.r * 0.36)}" font-size="{fmt(self.r * 1.05)}" '
-                    f'text-anchor="middle" fill="#ffffff" font-weight="bold">!</text></g>')
+            return el("g", [("class", "mark paradox")],
+                      el("circle", [*circle(p, self.r * 0.75), ("fill", PARADOX), ("stroke", "#ffffff"),
+                                    ("stroke-width", fmt(self.r * 0.12))]),
+                      el("text", [("x", fmt(p[0])), ("y", fmt(p[1] + self.r * 0.36)), ("font-size", fmt(self.r * 1.05)),
+                                  ("text-anchor", "middle"), ("fill", "#ffffff"), ("font-weight", "bold")], "!"))
         s = self.r * 0.55
         colour = OPTION if said.mark in (Mark.VOID, Mark.ILLEGAL) else FAILED
-        return (f'<path class="mark {said.mark.value}" d="M{fmt(p[0] - s)} {fmt(p[1] - s)}L{fmt(p[0] + s)} {fmt(p[1] + s)}'
-                f'M{fmt(p[0] - s)} {fmt(p[1] + s)}L{fmt(p[0] + s)} {fmt(p[1] - s)}" stroke="{colour}" '
-                f'stroke-width="{fmt(self.r * 0.3)}" stroke-linecap="round"/>')
+        return el("path", [("class", f"mark {said.mark.value}"), ("d", cross(p, s)), ("stroke", colour),
+                           ("stroke-width", fmt(self.r * 0.3)), ("stroke-linecap", "round")])
 
     def _bar(self, a: Point, b: Point) -> str:
         """A bar across the arrow's tip: the move bounced."""
@@ -370,8 +368,8 @@ class OrderLayer:
         n = math.hypot(dx, dy) or 1.0
         nx, ny = -dy / n * self.r * 0.8, dx / n * self.r * 0.8
         c = toward(b, a, self.r * 0.6)
-        return (f'<path class="mark bounce" d="M{fmt(c[0] - nx)} {fmt(c[1] - ny)}L{fmt(c[0] + nx)} {fmt(c[1] + ny)}" '
-                f'stroke="{FAILED}" stroke-width="{fmt(self.r * 0.3)}" stroke-linecap="round"/>')
+        return el("path", [("class", "mark bounce"), ("d", polyline((c[0] - nx, c[1] - ny), (c[0] + nx, c[1] + ny))),
+                           ("stroke", FAILED), ("stroke-width", fmt(self.r * 0.3)), ("stroke-linecap", "round")])
 
     def _bend(self, a: Point, b: Point) -> Point:
         """The control point of a gently curved support line."""
