@@ -42,8 +42,8 @@ from .palette import IMPASSABLE, LAND, OFFBOARD, SEA, SPARE, shade
 from .palette import POWER_COLOURS as POWER_COLOURS  # (dipsat.svg.POWER_COLOURS)
 from .palette import mix
 from .placement import place_dislodged, place_labels, square
-from .svg_draw import (BORDER, FAILED, HIGHLIGHT, INK, OPTION, Drawn, Ids, Point, at_least, fmt, loc_id, slug, toward,
-                       unit_id, unit_symbol)
+from .svg_draw import (BORDER, FAILED, HIGHLIGHT, INK, OPTION, Drawn, Ids, Point, at_least, circle, el, fmt, loc_id,
+                       polyline, slug, toward, unit_id, unit_symbol)
 from .svg_legend import LEGEND, legend as draw_legend, legend_height
 from .svg_orders import OrderLayer
 
@@ -286,10 +286,11 @@ class _Painter(OrderLayer):
                 classes += " blockaded"
                 self.used.add("blockade")
                 bc = self.colours.get(blockaded[pid], INK)
-                extra = (f'<circle cx="{fmt(x)}" cy="{fmt(y)}" r="{fmt(r * 1.9)}" fill="none" stroke="{bc}" '
-                         f'stroke-width="{fmt(r * 0.45)}" stroke-dasharray="{fmt(r * 0.5)} {fmt(r * 0.35)}"/>')
-            out.append(f'<g id="centre-{pid}" class="{classes}"><circle cx="{fmt(x)}" cy="{fmt(y)}" r="{fmt(r)}" '
-                       f'fill="{fill}" stroke="{INK}" stroke-width="{fmt(r * 0.25)}"/>{extra}</g>')
+                extra = el("circle", [*circle((x, y), r * 1.9), ("fill", "none"), ("stroke", bc),
+                                      ("stroke-width", fmt(r * 0.45)),
+                                      ("stroke-dasharray", f"{fmt(r * 0.5)} {fmt(r * 0.35)}")])
+            dot = el("circle", [*circle((x, y), r), ("fill", fill), ("stroke", INK), ("stroke-width", fmt(r * 0.25))])
+            out.append(el("g", [("id", f"centre-{pid}"), ("class", classes)], dot, extra))
         return out
 
     def _units(self) -> list[str]:
@@ -301,27 +302,28 @@ class _Painter(OrderLayer):
             classes = f"unit {slug(unit.power)} {unit.kind.name.lower()}"
             if self._in_view(p):
                 self.used.add(f"unit {unit.kind.value}")
-            out.append(f'<g id="{unit_id("unit", unit)}" class="{classes}">'
-                       f'{unit_symbol(p, self.r, self.colours.get(unit.power, "#ffffff"), unit.kind.value)}</g>')
+            out.append(el("g", [("id", unit_id("unit", unit)), ("class", classes)],
+                          unit_symbol(p, self.r, self.colours.get(unit.power, "#ffffff"), unit.kind.value)))
         for unit, p in sorted(self.dislodged.items(), key=lambda kv: (kv[0].location, kv[0].power)):
             options = self.retreat_options.get(unit, ())
             lines = []
             for loc in options:
                 q = self._at(loc)
                 a, b = toward(p, q, self.r * 1.4), toward(q, p, self.r * 0.6)  # from the unit as drawn
-                lines.append(f'<path id="retreat-option-{loc_id(unit.location)}-{loc_id(loc)}" class="retreat-option" '
-                             f'd="M{fmt(a[0])} {fmt(a[1])}L{fmt(b[0])} {fmt(b[1])}" stroke="{OPTION}" '
-                             f'stroke-width="{fmt(self.r * 0.14)}" stroke-dasharray="{fmt(self.r * 0.2)} {fmt(self.r * 0.25)}" '
-                             f'marker-end="url(#option)" fill="none"/>')
+                lines.append(el("path", [("id", f"retreat-option-{loc_id(unit.location)}-{loc_id(loc)}"),
+                                         ("class", "retreat-option"), ("d", polyline(a, b)), ("stroke", OPTION),
+                                         ("stroke-width", fmt(self.r * 0.14)),
+                                         ("stroke-dasharray", f"{fmt(self.r * 0.2)} {fmt(self.r * 0.25)}"),
+                                         ("marker-end", "url(#option)"), ("fill", "none")]))
                 self.touched.add(loc.province)
             if options:
                 self.used.add("options")
             classes = f"unit dislodged {slug(unit.power)} {unit.kind.name.lower()}" + ("" if options else " disbanded")
             self.used.add("dislodged")
-            ring = (f'<circle cx="{fmt(p[0])}" cy="{fmt(p[1])}" r="{fmt(self.r * 1.3)}" fill="#ffffff" fill-opacity="0.6" '
-                    f'stroke="{FAILED}" stroke-width="{fmt(self.r * 0.18)}"/>')
-            out.append(f'<g id="{unit_id("dislodged", unit)}" class="{classes}">{"".join(lines)}{ring}'
-                       f'{unit_symbol(p, self.r, self.colours.get(unit.power, "#ffffff"), unit.kind.value)}</g>')
+            ring = el("circle", [*circle(p, self.r * 1.3), ("fill", "#ffffff"), ("fill-opacity", "0.6"),
+                                 ("stroke", FAILED), ("stroke-width", fmt(self.r * 0.18))])
+            out.append(el("g", [("id", unit_id("dislodged", unit)), ("class", classes)], *lines, ring,
+                          unit_symbol(p, self.r, self.colours.get(unit.power, "#ffffff"), unit.kind.value)))
         return out
 
     # --- the frame --------------------------------------------------------------------

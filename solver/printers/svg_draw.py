@@ -117,17 +117,18 @@ def unit_symbol(p: Point, r: float, colour: str, letter: str, ghost: bool = Fals
     """A unit of radius `r` at `p`: a circle (army), a rounded square (fleet) or a triangle
     (wing) in its power's colour, its letter on it; a ghost (a build) is dashed and pale."""
     x, y = p
-    style = (f'fill="{colour}" fill-opacity="0.45" stroke="{INK}" stroke-dasharray="{fmt(r * 0.4)} {fmt(r * 0.25)}"'
-             if ghost else f'fill="{colour}" stroke="{INK}"')
+    style = ([("fill", colour), ("fill-opacity", "0.45"), ("stroke", INK),
+              ("stroke-dasharray", f"{fmt(r * 0.4)} {fmt(r * 0.25)}")] if ghost else [("fill", colour), ("stroke", INK)])
+    width = ("stroke-width", fmt(r * 0.16))
     if letter == "F":
-        shape = (f'<rect x="{fmt(x - r)}" y="{fmt(y - r * 0.8)}" width="{fmt(2 * r)}" height="{fmt(1.6 * r)}" '
-                 f'rx="{fmt(r * 0.35)}" {style} stroke-width="{fmt(r * 0.16)}"/>')
+        shape = el("rect", [("x", fmt(x - r)), ("y", fmt(y - r * 0.8)), ("width", fmt(2 * r)), ("height", fmt(1.6 * r)),
+                            ("rx", fmt(r * 0.35)), *style, width])
     elif letter == "W":
-        shape = (f'<path d="M{fmt(x)} {fmt(y - r * 1.1)}L{fmt(x + r * 1.1)} {fmt(y + r * 0.8)}L{fmt(x - r * 1.1)} '
-                 f'{fmt(y + r * 0.8)}Z" {style} stroke-width="{fmt(r * 0.16)}" stroke-linejoin="round"/>')
+        triangle = polyline((x, y - r * 1.1), (x + r * 1.1, y + r * 0.8), (x - r * 1.1, y + r * 0.8)) + "Z"
+        shape = el("path", [("d", triangle), *style, width, ("stroke-linejoin", "round")])
     else:
-        shape = f'<circle cx="{fmt(x)}" cy="{fmt(y)}" r="{fmt(r)}" {style} stroke-width="{fmt(r * 0.16)}"/>'
+        shape = el("circle", [*circle(p, r), *style, width])
     ink = ink_on(colour) if not ghost else INK
-    text = (f'<text x="{fmt(x)}" y="{fmt(y + r * 0.42)}" font-size="{fmt(r * 1.2)}" text-anchor="middle" '
-            f'fill="{ink}" font-weight="bold">{letter}</text>')
+    text = el("text", [("x", fmt(x)), ("y", fmt(y + r * 0.42)), ("font-size", fmt(r * 1.2)), ("text-anchor", "middle"),
+                       ("fill", ink), ("font-weight", "bold")], letter)
     return shape + text
