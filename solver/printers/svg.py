@@ -181,12 +181,13 @@ class _Painter(OrderLayer):
 
     def _provinces(self, labels: bool) -> list[str]:
         geo, owners = self.geo, self.state.owner_of
-        out = [f'<rect class="sea-background" x="0" y="0" width="{fmt(geo.width)}" height="{fmt(geo.height)}" fill="{SEA}"/>']
+        out = [el("rect", [("class", "sea-background"), ("x", "0"), ("y", "0"), ("width", fmt(geo.width)),
+                           ("height", fmt(geo.height)), ("fill", SEA)])]
         if geo.offboard:
-            out.append(f'<path class="offboard" d="{geo.offboard_path}" fill="{OFFBOARD}" stroke="{BORDER}" '
-                       f'stroke-width="{fmt(self.r * 0.06)}" fill-rule="evenodd"/>')
+            out.append(el("path", [("class", "offboard"), ("d", geo.offboard_path), ("fill", OFFBOARD), ("stroke", BORDER),
+                                   ("stroke-width", fmt(self.r * 0.06)), ("fill-rule", "evenodd")]))
         if geo.water:
-            out.append(f'<path class="water" d="{geo.water_path}" fill="{SEA}" fill-rule="evenodd"/>')
+            out.append(el("path", [("class", "water"), ("d", geo.water_path), ("fill", SEA), ("fill-rule", "evenodd")]))
         width = fmt(self.r * 0.09)
         for pid, shape in geo.provinces.items():
             if not self._overlaps(shape.bounds):
@@ -205,53 +206,57 @@ class _Painter(OrderLayer):
                 classes += f" owner-{slug(owner)}"
                 if self._overlaps(shape.bounds):
                     self.used.add("shade")
-            out.append(f'<path id="province-{pid}" class="{classes}" d="{shape.path}" fill="{fill}" '
-                       f'stroke="{BORDER}" stroke-width="{width}" fill-rule="evenodd"/>')
+            out.append(el("path", [("id", f"province-{pid}"), ("class", classes), ("d", shape.path), ("fill", fill),
+                                   ("stroke", BORDER), ("stroke-width", width), ("fill-rule", "evenodd")]))
         for pid, shape in geo.impassable.items():
             if not self._overlaps(shape.bounds):
                 continue
             self.used.add("impassable")
-            out.append(f'<path id="impassable-{pid}" class="province impassable" d="{shape.path}" fill="{IMPASSABLE}" '
-                       f'stroke="{BORDER}" stroke-width="{width}" fill-rule="evenodd"/>')
+            out.append(el("path", [("id", f"impassable-{pid}"), ("class", "province impassable"), ("d", shape.path),
+                                   ("fill", IMPASSABLE), ("stroke", BORDER), ("stroke-width", width),
+                                   ("fill-rule", "evenodd")]))
         for pid in sorted(self.standoffs):
             if pid in geo.provinces:
                 if self._in_view(geo.provinces[pid].unit):
                     self.used.add("standoff")
-                out.append(f'<path id="standoff-{pid}" class="standoff" d="{geo.provinces[pid].path}" '
-                           f'fill="url(#standoff)" stroke="{FAILED}" stroke-width="{fmt(self.r * 0.2)}" '
-                           f'fill-rule="evenodd"/>')
+                out.append(el("path", [("id", f"standoff-{pid}"), ("class", "standoff"), ("d", geo.provinces[pid].path),
+                                       ("fill", "url(#standoff)"), ("stroke", FAILED), ("stroke-width", fmt(self.r * 0.2)),
+                                       ("fill-rule", "evenodd")]))
         for c in geo.crossings:
             (x1, y1), (x2, y2) = at_least(c.line, self.r * 3)  # a short strait still shows
             a, b = c.between
             if self._in_view((x1, y1)) or self._in_view((x2, y2)):
                 self.used.add("crossing")
-            out.append(f'<path id="crossing-{a}-{b}" class="crossing {c.kind}" d="M{fmt(x1)} {fmt(y1)}L{fmt(x2)} {fmt(y2)}" '
-                       f'stroke="{BORDER}" stroke-width="{fmt(self.r * 0.3)}" stroke-dasharray="{fmt(self.r * 0.3)} '
-                       f'{fmt(self.r * 0.25)}" fill="none"/>')
+            out.append(el("path", [("id", f"crossing-{a}-{b}"), ("class", f"crossing {c.kind}"),
+                                   ("d", polyline((x1, y1), (x2, y2))), ("stroke", BORDER),
+                                   ("stroke-width", fmt(self.r * 0.3)),
+                                   ("stroke-dasharray", f"{fmt(self.r * 0.3)} {fmt(self.r * 0.25)}"), ("fill", "none")]))
         for pid in self.highlight:
             lit = geo.provinces.get(pid) or geo.impassable.get(pid)
             if lit is None:
                 raise ValueError(f"highlight: unknown province {pid!r}")
             self.used.add("highlight")
-            out.append(f'<path id="highlight-{pid}" class="highlight" d="{lit.path}" fill="none" stroke="{HIGHLIGHT}" '
-                       f'stroke-width="{fmt(self.r * 0.3)}" stroke-opacity="0.8" stroke-linejoin="round"/>')
+            out.append(el("path", [("id", f"highlight-{pid}"), ("class", "highlight"), ("d", lit.path), ("fill", "none"),
+                                   ("stroke", HIGHLIGHT), ("stroke-width", fmt(self.r * 0.3)), ("stroke-opacity", "0.8"),
+                                   ("stroke-linejoin", "round")]))
         if labels:
             size = fmt(self.r * 1.0)
             texts = []
             for pid, (x, y) in self._label_points().items():
                 if not self._in_view((x, y)):
                     continue
-                texts.append(f'<text x="{fmt(x)}" y="{fmt(y + self.r * 0.35)}">{pid}</text>')
+                texts.append(el("text", [("x", fmt(x)), ("y", fmt(y + self.r * 0.35))], pid))
                 own = geo.provinces[pid]
                 if not contains(own.outline, (x, y)):  # beside a crowded province: a line to it
                     start, end = toward((x, y), own.label, self.r * 0.8), own.label
-                    texts.append(f'<path id="label-leader-{pid}" class="label-leader" d="M{fmt(start[0])} '
-                                 f'{fmt(start[1])}L{fmt(end[0])} {fmt(end[1])}" stroke="#4a463c" '
-                                 f'stroke-width="{fmt(self.r * 0.1)}"/>')
+                    texts.append(el("path", [("id", f"label-leader-{pid}"), ("class", "label-leader"),
+                                             ("d", polyline(start, end)), ("stroke", "#4a463c"),
+                                             ("stroke-width", fmt(self.r * 0.1))]))
             for pid, shape in geo.impassable.items():
                 x, y = shape.label
-                texts.append(f'<text x="{fmt(x)}" y="{fmt(y + self.r * 0.35)}" fill="#555555">{pid}</text>')
-            out.append(f'<g class="labels" font-size="{size}" text-anchor="middle" fill="#4a463c">{"".join(texts)}</g>')
+                texts.append(el("text", [("x", fmt(x)), ("y", fmt(y + self.r * 0.35)), ("fill", "#555555")], pid))
+            out.append(el("g", [("class", "labels"), ("font-size", size), ("text-anchor", "middle"), ("fill", "#4a463c")],
+                          "".join(texts)))
         return out
 
     def _label_points(self) -> dict[str, Point]:
