@@ -368,21 +368,27 @@ class _Painter(OrderLayer):
         return round(x0, 1), round(y0, 1), round(x1 - x0, 1), round(y1 - y0, 1)
 
     def _defs(self) -> str:
+        """The arrowheads and dots of each power's ink, the retreat options' arrowhead, the
+        standoff hatching."""
         r = self.r
-        parts = ['<defs>']
+        head = "M0 0L10 5L0 10Z"
+        parts = []
         for power, colour in sorted(self.colours.items()) + [("none", INK)]:
             ink = mix(colour, "#000000", 0.8) if power != "none" else INK
-            parts.append(f'<marker id="arrow-{slug(power)}" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" '
-                         f'markerHeight="4" orient="auto-start-reverse"><path d="M0 0L10 5L0 10Z" fill="{ink}"/></marker>')
-            parts.append(f'<marker id="dot-{slug(power)}" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.5" '
-                         f'markerHeight="3.5"><circle cx="5" cy="5" r="4" fill="{ink}"/></marker>')
-        parts.append(f'<marker id="option" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="5" markerHeight="5" '
-                     f'orient="auto"><path d="M0 0L10 5L0 10Z" fill="{OPTION}"/></marker>')
-        parts.append(f'<pattern id="standoff" patternUnits="userSpaceOnUse" width="{fmt(r)}" height="{fmt(r)}" '
-                     f'patternTransform="rotate(45)"><rect width="{fmt(r * 0.3)}" height="{fmt(r)}" fill="{FAILED}" '
-                     f'fill-opacity="0.45"/></pattern>')
-        parts.append('</defs>')
-        return "".join(parts)
+            parts.append(el("marker", [("id", f"arrow-{slug(power)}"), ("viewBox", "0 0 10 10"), ("refX", "6"),
+                                       ("refY", "5"), ("markerWidth", "4"), ("markerHeight", "4"),
+                                       ("orient", "auto-start-reverse")], el("path", [("d", head), ("fill", ink)])))
+            parts.append(el("marker", [("id", f"dot-{slug(power)}"), ("viewBox", "0 0 10 10"), ("refX", "5"),
+                                       ("refY", "5"), ("markerWidth", "3.5"), ("markerHeight", "3.5")],
+                            el("circle", [*circle((5, 5), 4), ("fill", ink)])))
+        parts.append(el("marker", [("id", "option"), ("viewBox", "0 0 10 10"), ("refX", "6"), ("refY", "5"),
+                                   ("markerWidth", "5"), ("markerHeight", "5"), ("orient", "auto")],
+                        el("path", [("d", head), ("fill", OPTION)])))
+        parts.append(el("pattern", [("id", "standoff"), ("patternUnits", "userSpaceOnUse"), ("width", fmt(r)),
+                                    ("height", fmt(r)), ("patternTransform", "rotate(45)")],
+                        el("rect", [("width", fmt(r * 0.3)), ("height", fmt(r)), ("fill", FAILED),
+                                    ("fill-opacity", "0.45")])))
+        return el("defs", [], *parts)
 
     def svg(self, box: tuple[float, float, float, float], size: int | None, legend: bool, labels: bool,
             title: str | None) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from .palette import IMPASSABLE, shade
-from .svg_draw import BORDER, FAILED, HIGHLIGHT, INK, OPTION, PARADOX, fmt
+from .svg_draw import BORDER, FAILED, HIGHLIGHT, INK, OPTION, PARADOX, el, fmt
 
 __all__ = ["LEGEND", "LEGEND_OWNED", "legend", "legend_height"]
 
@@ -55,9 +55,9 @@ def legend(rows: list[tuple[str, str]], width: int, top: int, caption: str, note
     columns = max(1, width // 250)
     col_w = width / columns
     seen: set[str] = set()
-    out = [f'<g id="legend" class="legend" transform="translate(0 {top})" font-size="12" fill="{INK}">',
-           f'<rect x="0" y="0" width="{width}" height="{legend_height(rows, width) + 16 * len(notes)}" fill="#ffffff"/>',
-           f'<text x="8" y="20" font-size="14" font-weight="bold">{escape(caption)}</text>']
+    out = [el("rect", [("x", "0"), ("y", "0"), ("width", str(width)),
+                       ("height", str(legend_height(rows, width) + 16 * len(notes))), ("fill", "#ffffff")]),
+           el("text", [("x", "8"), ("y", "20"), ("font-size", "14"), ("font-weight", "bold")], escape(caption))]
     shown = []
     for key, text in rows:
         if text in seen:
@@ -67,15 +67,15 @@ def legend(rows: list[tuple[str, str]], width: int, top: int, caption: str, note
     for i, (key, text) in enumerate(shown):
         col, line = i % columns, i // columns
         x, y = col * col_w + 10, 34 + line * 20
-        out.append(f'<g class="legend-entry {key.split()[0]}" transform="translate({fmt(x)} {y})">{_legend_symbol(key)}'
-                   f'<text x="30" y="12">{escape(text)}</text></g>')
+        out.append(el("g", [("class", f"legend-entry {key.split()[0]}"), ("transform", f"translate({fmt(x)} {y})")],
+                      _legend_symbol(key), el("text", [("x", "30"), ("y", "12")], escape(text))))
     y = legend_height(rows, width)
     for note in notes:
-        out.append(f'<text class="note" x="10" y="{y}" fill="{PARADOX if note.startswith("Backup") else INK}">'
-                   f'{escape(note)}</text>')
+        out.append(el("text", [("class", "note"), ("x", "10"), ("y", str(y)),
+                               ("fill", PARADOX if note.startswith("Backup") else INK)], escape(note)))
         y += 16
-    out.append('</g>')
-    return "".join(out)
+    return el("g", [("id", "legend"), ("class", "legend"), ("transform", f"translate(0 {top})"), ("font-size", "12"),
+                    ("fill", INK)], *out)
 
 
 def _legend_symbol(key: str) -> str:
