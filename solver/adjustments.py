@@ -11,7 +11,7 @@ from .maps import ProvinceKind
 from .orders import Build, Order, Remove, Waive, kind_name, order_power
 from .phases import after_adjustments
 from .outcomes import (BuildRefused, BuildRefusedCode, Built, DisorderRemoval, Illegal, IllegalCode, NoBuildsLeft,
-                       NoRemovalsLeft, Removed, Waived)
+                       NoRemovalsLeft, Removed, TieBreak, Waived)
 from .results import OrderResult, PhaseResult
 from .rules import (BuildCoast, CivilDisorderRemoval, FleetBuildInland, MissingBuildDesignation, MultipleBuilds,
                     Rules, TooManyBuilds, TooManyDisbands, WaivingBuilds)
@@ -275,20 +275,20 @@ def civil_disorder_removals(state: State, units: list[Unit], already: set[Unit],
     out = []
     for unit in chosen:
         if first_kept is None:
-            why = ""
+            why = TieBreak.NONE
         elif distance[unit] > distance[first_kept]:
-            why = "farther"
+            why = TieBreak.FARTHER
         elif unit.kind is UnitKind.FLEET and first_kept.kind is not UnitKind.FLEET:
-            why = "fleet before army"
+            why = TieBreak.FLEET
         else:
-            why = "alphabetical" if not reading.ties_by_abbreviation else "by abbreviation"
+            why = TieBreak.ALPHABETICAL if not reading.ties_by_abbreviation else TieBreak.ABBREVIATION
         names: tuple[str, ...] = ()
-        if why in ("alphabetical", "by abbreviation"):
+        if why in (TieBreak.ALPHABETICAL, TieBreak.ABBREVIATION):
             assert first_kept is not None
             shown = (lambda u: u.province) if reading.ties_by_abbreviation else \
                 (lambda u: state.map.province_title(u.province))
             names = (shown(unit), shown(first_kept))
-        out.append(DisorderRemoval(unit, distance[unit], reading.key, why,
+        out.append(DisorderRemoval(unit, distance[unit], reading, why,
                                    tuple((u, distance[u]) for u in kept), names))
     return out
 

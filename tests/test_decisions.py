@@ -8,6 +8,7 @@ import json
 import pytest
 
 import dipsat
+from dipsat.formats.outcome_json import outcome_json
 from dipsat.encodings.decisions import CONVOY, MOVE, SUPPORT, BackupRule, DecisionKind
 from dipsat.encodings.support import attack_on_support
 from dipsat.encodings.values import Values
@@ -93,7 +94,7 @@ def test_a_paradox_outcome_prints_the_rule_by_its_old_name(datc):
     assert paradoxes
     for case_id, outcome in paradoxes:
         rule = BackupRule(outcome.rule)
-        assert json.loads(json.dumps(outcome.to_json()))["rule"] == rule.value, case_id
+        assert json.loads(json.dumps(outcome_json(outcome)))["rule"] == rule.value, case_id
         assert f"{outcome.rule}" == rule.value and str(outcome.rule) == rule.value
 
 

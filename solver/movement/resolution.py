@@ -21,7 +21,7 @@ from ..encodings import Problem
 from ..encodings.decisions import ATTACK, CONVOY, MOVE, PATH, PREVENT, RESISTING, BackupRule, Decision
 from ..encodings.options import ConvoyParadox, ModelOptions
 from ..encodings.values import Values
-from ..outcomes import (AttackNote, Bounced, Later, ConvoyDislodged, Convoys, Cut, Cutter, Dislodgement, Given,
+from ..outcomes import (AttackNote, Bounced, Later, NoCut, ConvoyDislodged, Convoys, Cut, Cutter, Dislodgement, Given,
                        HoldDislodged, Holds, MoveFacts, MoveRef, Moves, NoPath, Opposition, Outcome, Paradox,
                        PreventFact, Resistance, Route, Stance, Strength, StrengthKind, SupportDislodged, SupportFailure,
                        SupportPart, ZeroReason)
@@ -249,20 +249,20 @@ class Resolution:
             attack = self.p.moves[m]
             ref = self.ref(m)
             if attack.power == support.power:
-                notes.append(AttackNote(ref, "same power"))
+                notes.append(AttackNote(ref, NoCut.SAME_POWER))
             elif self.d.protected(m, s):
                 fleets = tuple(sorted({self.unit(self.p.convoys[c].unit) for route in attack.routes for c in route
                                        if self.p.convoys[c].province == support.target}))
-                notes.append(AttackNote(ref, "protected", fleets, CONVOY_RULE_REFS[rule] if rule else None))
+                notes.append(AttackNote(ref, NoCut.PROTECTED, fleets, CONVOY_RULE_REFS[rule] if rule else None))
             elif (support.move is not None and attack.origin == support.target and not self.d.moves(m)
                   and not self.d.cuts(m, s)):
-                notes.append(AttackNote(ref, "from target"))
+                notes.append(AttackNote(ref, NoCut.FROM_TARGET))
             elif not self.d.has_path(m):
-                notes.append(AttackNote(ref, "no path"))
+                notes.append(AttackNote(ref, NoCut.NO_PATH))
             elif self.d.cuts(m, s) and support.move is not None and rule is not None:
                 free = [r for r in attack.routes if all(self.p.convoys[c].province != support.target for c in r)]
                 if free and len(free) < len(attack.routes):
-                    notes.append(AttackNote(ref, "unprotected route",
+                    notes.append(AttackNote(ref, NoCut.UNPROTECTED_ROUTE,
                                             tuple(self.unit(self.p.convoys[c].unit) for c in free[0]),
                                             ALTERNATIVE_ROUTE_REFS.get(rule), target=support.target))
         return tuple(notes)
