@@ -38,12 +38,12 @@ def designation_note(written: UnitRef, unit: Unit, rules: Rules) -> str:
     """Which DATC 4.C rule let an order reach `unit` although it names no unit type or the
     wrong one ('' when the order names the unit's type)."""
     if written.kind is None:
-        choice = rules.missing_unit_designation
-        key = "c: no other order for the unit names it" if choice is MissingUnitDesignation.UNLESS_OTHER else choice.v3
+        missing = rules.missing_unit_designation
+        key = "c: no other order for the unit names it" if missing is MissingUnitDesignation.UNLESS_OTHER else missing.v3
         return f"the order names no unit type: read as the {_word(unit.kind)} in {unit.location} (DATC 4.C.1 {key})"
     if written.kind is not unit.kind:
-        choice = rules.wrong_unit_designation
-        key = "c: no other order for the unit names it" if choice is WrongUnitDesignation.UNLESS_OTHER else choice.v3
+        wrong = rules.wrong_unit_designation
+        key = "c: no other order for the unit names it" if wrong is WrongUnitDesignation.UNLESS_OTHER else wrong.v3
         article = "an" if unit.kind is UnitKind.ARMY else "a"
         return (f"the order says {written.kind}, but the unit in {unit.location} is {article} {_word(unit.kind)}: "
                 f"the order is read as the {_word(unit.kind)}'s (DATC 4.C.2 {key})")
@@ -210,7 +210,7 @@ def convoy_problem(state: State, unit: Unit, order: Convoy) -> Illegal | None:
     return None
 
 
-def order_problem(state: State, unit: Unit, order, rules: Rules) -> Illegal | None:
+def order_problem(state: State, unit: Unit, order: Order, rules: Rules) -> Illegal | None:
     """Why a movement-phase order is illegal, or None."""
     if isinstance(order, Hold):
         return None
