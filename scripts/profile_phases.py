@@ -6,7 +6,7 @@ ways ``dipsat bench`` times them: one ``dipsat.adjudicate`` call a phase, and ba
 (tottime) and by cumulative time, and the share of the time spent in the prescan, the
 model building (encodings), the CP-SAT solve and the result building.
 
-``--mode stages`` times the stages by the clock instead (no profiler: real shares).
+``--mode stages`` times the stages in CPU time instead (no profiler: real shares).
 
 Usage: ``python scripts/profile_phases.py [--mode single|batch|both|stages] [--top 25] [--phases N] [PATHS...]``.
 The machine may be shared: compare shares and orderings, not absolute times.
@@ -57,8 +57,9 @@ def run_batch(phases: list[CorpusPhase]) -> None:
 
 
 def stage_times(phases: list[CorpusPhase], rounds: int = 3) -> None:
-    """Wall-clock time of each stage of a movement phase, no profiler: prescan, solve
-    (model building, CP-SAT, reading the solution), result building; best of `rounds`."""
+    """CPU time of each stage of a movement phase, no profiler: prescan, solve (model
+    building, CP-SAT, reading the solution), result building; best of `rounds`. CPU time,
+    not the clock: on a shared machine the waits for a core are not counted."""
     from dipsat.movement.driver import solve
     from dipsat.movement.prescan import prescan
     from dipsat.movement.turn import _result
@@ -67,19 +68,19 @@ def stage_times(phases: list[CorpusPhase], rounds: int = 3) -> None:
     for _ in range(rounds):
         spent = dict.fromkeys(best, 0.0)
         for p in phases:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             scan = prescan(p.state, p.orders, p.rules)
-            t1 = time.perf_counter()
+            t1 = time.process_time()
             solved = solve(scan.problem, p.rules)
-            t2 = time.perf_counter()
+            t2 = time.process_time()
             _result(p.state, p.orders, p.rules, scan, solved)
-            t3 = time.perf_counter()
+            t3 = time.process_time()
             spent["prescan"] += t1 - t0
             spent["solve"] += t2 - t1
             spent["result"] += t3 - t2
         best = {k: min(best[k], spent[k]) for k in best}
     total = sum(best.values())
-    print(f"=== {len(phases)} movement phases, stages without the profiler (best of {rounds}): "
+    print(f"=== {len(phases)} movement phases, stages in CPU time, no profiler (best of {rounds}): "
           f"{1000 * total / len(phases):.3f} ms a phase")
     for stage, seconds in best.items():
         print(f"  {stage:<10}{1000 * seconds / len(phases):8.3f} ms a phase {100 * seconds / total:5.1f}%")

@@ -22,12 +22,18 @@ def impassable_problem(the_map: Map, order: Order) -> Illegal | None:
     """An order naming an impassable area (Switzerland; Modern: Iceland and the islands) is
     illegal (DATC 4.E.1): no unit can stand in, enter, support into or retreat to it."""
     provinces = the_map.provinces
+    if isinstance(order, (Build, Waive)):
+        return _impassable_named(the_map, order)
     dest = getattr(order, "dest", None)
     target = getattr(order, "target", None)
-    if not isinstance(order, (Build, Waive)) and order.unit.province in provinces and \
-            (dest is None or dest.province in provinces) and (target is None or target.province in provinces) and \
-            not getattr(order, "path", ()):
+    if order.unit.location.province in provinces and (dest is None or dest.province in provinces) and \
+            (target is None or target.location.province in provinces) and not getattr(order, "path", ()):
         return None  # the common case, without building the list of every location named
+    return _impassable_named(the_map, order)
+
+
+def _impassable_named(the_map: Map, order: Order) -> Illegal | None:
+    provinces = the_map.provinces
     for loc in order_locations(order):
         if loc.province not in provinces:
             return Illegal(IllegalCode.IMPASSABLE, f"{the_map.province_title(loc.province)} is impassable")
@@ -78,9 +84,10 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
         if why is not None and the_map.provinces[dest.province].kind is ProvinceKind.LAND:
             why = Illegal(why.why, _designated(why.text, order.unit, unit, rules))  # a fleet inland
         return found, why
-    if dest.coast is not None and rules.unknown_coast is UnknownCoast.FAILS:
-        return None, Illegal(IllegalCode.COAST, "an army move names a coast (DATC 4.B.6 a)")
-    dest = Location(dest.province)
+    if dest.coast is not None:
+        if rules.unknown_coast is UnknownCoast.FAILS:
+            return None, Illegal(IllegalCode.COAST, "an army move names a coast (DATC 4.B.6 a)")
+        dest = Location(dest.province)
     if unit.kind is UnitKind.WING:
         if order.via_convoy:
             return None, Illegal(IllegalCode.CONVOY, "a wing cannot be convoyed (Modern rules 4.4)")
@@ -167,7 +174,8 @@ def can_move_somehow(state: State, unit: Unit, dest: str, without: str | None = 
 
 def support_problem(state: State, unit: Unit, order: SupportHold | SupportMove, rules: Rules) -> Illegal | None:
     """Why a support order is illegal, or None."""
-    target = state.unit_at(order.target.province)
+    the_map = state.map
+    target = state.unit_at(order.target.location.province)
     if isinstance(order, SupportHold):
         where = order.target.province
         if where == unit.province:
@@ -178,7 +186,7 @@ def support_problem(state: State, unit: Unit, order: SupportHold | SupportMove, 
             return Illegal(IllegalCode.SELF, "a unit cannot support a move into its own area (DATC 6.D.34)")
         if order.target.province == unit.province:
             return Illegal(IllegalCode.SELF, "a unit cannot support its own move")
-    if not state.map.can_reach_province(unit.kind, unit.location, where):
+    if not the_map.can_reach_province(unit.kind, unit.location, where):
         return Illegal(IllegalCode.SUPPORT, _designated(
             f"{unit.kind} {unit.location} could not move to {where} itself (DATC 6.A.10, 6.B.5)", order.unit, unit, rules))
     if target is None:

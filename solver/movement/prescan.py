@@ -71,7 +71,7 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     for u, ks in legal.items():
         if strict:
             ks = _drop_weak_orders(state, orders, ks, rules, scan, units[u])
-        scan.chosen[u] = _one_order(orders, ks, rules, scan, units[u])
+        scan.chosen[u] = ks[0] if len(ks) == 1 else _one_order(orders, ks, rules, scan, units[u])
     if rules.implicit_orders is ImplicitOrders.ALLOWED:  # DATC 4.E.3 a
         orders = orders + _implicit_moves(state, orders, scan, units, rules)
     scan.orders = orders
@@ -151,13 +151,16 @@ def _ordered_unit(state: State, order: Order, index_of: dict[str, int],
                   rules: Rules) -> tuple[int | None, Illegal | None]:
     if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
         return None, Illegal(IllegalCode.WRONG_PHASE, f"a {kind_name(order)} order is not a movement-phase order")
-    u = index_of.get(order.unit.province)
+    u = index_of.get(order.unit.location.province)
     closed = impassable_problem(state.map, order)
     if closed is not None:
         return u, closed
     if u is None:
         return None, Illegal(IllegalCode.NO_UNIT, f"there is no unit in {order.unit.province}")
     unit = state.units[u]
+    if order.unit.kind is unit.kind and order.unit.location.coast == unit.location.coast and \
+            (order.power is None or order.power == unit.power):
+        return u, None  # the common case: the order names the unit as it stands
     if order.power is not None and order.power != unit.power:
         return u, Illegal(IllegalCode.FOREIGN_UNIT, f"the unit in {unit.province} belongs to {unit.power} (DATC 6.A.6)")
     if order.unit.location.coast not in (None, unit.location.coast) and rules.ordered_unit_coast is WrongUnitCoast.FAILS:

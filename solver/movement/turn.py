@@ -90,7 +90,8 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
         assert not isinstance(order, (Build, Waive))  # an order with no unit gets a verdict in the prescan
         u = unit_at[order.unit.location.province]
         kept = chosen.get(u)
-        same = kept if kept is not None and orders[kept] == order else k  # an identical copy: the kept order's outcome
+        same = k if kept == k else kept if kept is not None and orders[kept] == order else k  # an identical
+        # copy of the kept order: the kept order's outcome
         results.append(OrderResult(order, units[u], _outcome(same, order, scan, reading)))
     dislodged = reading.dislodged_units()
     moved = {p.moves[m].unit: scan.dest_of[m] for m in range(len(p.moves)) if v[("move", m)]}
