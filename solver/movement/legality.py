@@ -163,13 +163,11 @@ def convoy_route_on_board(state: State, origin: str, dest: str, without: str | N
 
 def can_move_somehow(state: State, unit: Unit, dest: str, without: str | None = None) -> bool:
     """Could `unit` move into province `dest` at all (for supports, DATC 6.D.22-24, 6.D.31)."""
-    the_map = state.map
-    if unit.province == dest:
+    if unit.location.province == dest:
         return False
-    if unit.kind is UnitKind.ARMY:
-        return (the_map.can_move(unit.kind, unit.location, Location(dest))
-                or convoy_route_on_board(state, unit.province, dest, without))
-    return the_map.can_reach_province(unit.kind, unit.location, dest)
+    if state.map.can_reach_province(unit.kind, unit.location, dest):  # an army by land: the same as can_move
+        return True
+    return unit.kind is UnitKind.ARMY and convoy_route_on_board(state, unit.location.province, dest, without)
 
 
 def support_problem(state: State, unit: Unit, order: SupportHold | SupportMove, rules: Rules) -> Illegal | None:
