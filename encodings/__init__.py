@@ -2,8 +2,8 @@
 
 The encodings see only the indexed :class:`Problem` (what the prescan left of the
 orders: legal, matched, which move uses a convoy) — never text or files. Each
-decision of DATC 5.A is one boolean, defined by an equivalence with the rule it
-encodes; :class:`Encoding` builds them on demand and records which decision's
+decision of DATC 5.A is one boolean (its typed key: :mod:`.decisions`), defined by an
+equivalence with the rule it encodes; :class:`Encoding` builds them on demand and records which decision's
 definition reads which other decision: the dependency graph the solve driver
 uses for the acyclic fast path and for applying backup rules per cycle.
 """
@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .decisions import BackupRule, Decision, DecisionKind, TermKey, TermKind
 from .problem import ConvoyOrder, Key, MoveOrder, Problem, SupportOrder, UnitSlot
 
 if TYPE_CHECKING:
     from .model import Encoding
 
-__all__ = ["ConvoyOrder", "Encoding", "Key", "MoveOrder", "Problem", "SupportOrder", "UnitSlot"]
+__all__ = ["BackupRule", "ConvoyOrder", "Decision", "DecisionKind", "Encoding", "Key", "MoveOrder", "Problem",
+           "SupportOrder", "TermKey", "TermKind", "UnitSlot"]
 
 
 def __getattr__(name: str) -> object:

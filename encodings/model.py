@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, TypeAlias, TypeVar
 from ortools.sat.python import cp_model
 
 from . import move, path, support
+from .decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision, DecisionKind, TermKey
 from .literals import Condition, negate
 from .options import ModelOptions
-from .problem import Key, Problem
+from .problem import Problem
 
 __all__ = ["Condition", "Encoding", "PhaseModel", "negate"]
 
@@ -59,8 +60,8 @@ class Encoding:
     methods), which attaches these enforcement literals as the constraint is made.
     """
 
-    def __init__(self, problem: Problem, options: ModelOptions, overrides: dict[Key, bool] | None = None,
-                 roots: Iterable[Key] | None = None, assumptions: bool = False,
+    def __init__(self, problem: Problem, options: ModelOptions, overrides: dict[Decision, bool] | None = None,
+                 roots: Iterable[Decision] | None = None, assumptions: bool = False,
                  model: cp_model.CpModel | None = None, switch: cp_model.IntVar | None = None) -> None:
         self.problem = problem
         self.options = options  # the rule options the definitions read (DATC 4.A.1, 4.A.2, 4.A.4, 4.A.7)
@@ -68,15 +69,15 @@ class Encoding:
         self.model = model if model is not None else PhaseModel()  # batches share one model
         self._switch: list[cp_model.IntVar] = [] if switch is None else [switch]
         self._enforcement = self._switch  # the literals every new constraint gets
-        self.lits: dict[Key, cp_model.IntVar] = {}  # decisions that needed a variable
-        self.known: dict[Key, bool] = {}  # decisions fixed while building
-        self.deps: dict[Key, set[Key]] = {}
-        self.cache: dict[tuple[str, int], object] = {}  # strengths and conditions, by name
-        self._reads: dict[tuple[str, int], set[Key]] = {}  # decisions each cached term reads
-        self._collecting: list[set[Key]] = []
-        self._pending: list[Key] = []
-        self._current: Key | None = None
-        self.assumed: dict[Key, cp_model.IntVar] = {}  # per decision: its definition holds
+        self.lits: dict[Decision, cp_model.IntVar] = {}  # decisions that needed a variable
+        self.known: dict[Decision, bool] = {}  # decisions fixed while building
+        self.deps: dict[Decision, set[Decision]] = {}
+        self.cache: dict[TermKey, object] = {}  # strengths and conditions, by kind and move
+        self._reads: dict[TermKey, set[Decision]] = {}  # decisions each cached term reads
+        self._collecting: list[set[Decision]] = []
+        self._pending: list[Decision] = []
+        self._current: Decision | None = None
+        self.assumed: dict[Decision, cp_model.IntVar] = {}  # per decision: its definition holds
         self._assumptions = assumptions
         self._fold = not assumptions
         for key in (problem.decisions() if roots is None else roots):
@@ -105,7 +106,7 @@ class Encoding:
         return self.enforce(self.model.add_implication(a, b))
 
     # --- reading decisions -------------------------------------------------------------
-    def cond(self, key: Key) -> bool | cp_model.IntVar:
+    def cond(self, key: Decision) -> bool | cp_model.IntVar:
         """A decision as a condition: its value when already fixed, else its literal.
         Reading it from a definition records a dependency."""
         self._note((key,))
@@ -118,7 +119,7 @@ class Encoding:
         known = self.known.get(key)
         return self.var(key) if known is None else known
 
-    def var(self, key: Key) -> cp_model.IntVar:
+    def var(self, key: Decision) -> cp_model.IntVar:
         """The boolean variable of a decision, made on first use: a decision whose
         value is fixed while building needs none unless an open definition reads it."""
         var = self.lits.get(key)
@@ -129,7 +130,7 @@ class Encoding:
                 self.add(var == int(self.known[key]))
         return var
 
-    def fix(self, key: Key, value: bool) -> None:
+    def fix(self, key: Decision, value: bool) -> None:
         """The definition settles the decision: a constant, depending on nothing."""
         if self._fold:
             self.known[key] = value
@@ -139,13 +140,13 @@ class Encoding:
         else:
             self.add(self.var(key) == int(value))
 
-    def values(self, solution: Sequence[int]) -> dict[Key, bool]:
+    def values(self, solution: Sequence[int]) -> dict[Decision, bool]:
         """Every decision's value in a solution (a list indexed by variable index)."""
         out = {k: bool(solution[v.index]) for k, v in self.lits.items()}
         out.update(self.known)
         return out
 
-    def memo(self, key: tuple[str, int], build: Callable[[], T]) -> T:
+    def memo(self, key: TermKey, build: Callable[[], T]) -> T:
         """A term (strength, condition) built once; every definition using it depends on what it reads."""
         if key not in self.cache:
             self._collecting.append(set())
@@ -154,7 +155,7 @@ class Encoding:
         self._note(self._reads[key])
         return self.cache[key]  # type: ignore[return-value]  # a key names one kind of term, the T it was built as
 
-    def _note(self, keys: Iterable[Key]) -> None:
+    def _note(self, keys: Iterable[Decision]) -> None:
         for collector in self._collecting:
             collector.update(keys)
         current = self._current
@@ -164,7 +165,7 @@ class Encoding:
             deps.discard(current)  # reading itself is no dependency
 
     # --- defining decisions ------------------------------------------------------------
-    def _define(self, key: Key) -> None:
+    def _define(self, key: Decision) -> None:
         saved = self._current, self._collecting, self._enforcement
         self._current, self._collecting = key, []
         if self._assumptions:
@@ -185,7 +186,7 @@ class Encoding:
             self._define(self._pending.pop())
 
     # --- small helpers shared by the rule families --------------------------------------
-    def iff_and(self, target: Key, conjuncts: Sequence[Condition]) -> None:
+    def iff_and(self, target: Decision, conjuncts: Sequence[Condition]) -> None:
         """decision <-> AND(conjuncts), folded when the known conjuncts settle it."""
         if any(c is False for c in conjuncts):
             self.fix(target, False)
@@ -196,7 +197,7 @@ class Encoding:
             return
         self.literal_and(self.var(target), live)
 
-    def iff_or(self, target: Key, disjuncts: Sequence[Condition]) -> None:
+    def iff_or(self, target: Decision, disjuncts: Sequence[Condition]) -> None:
         """decision <-> OR(disjuncts), folded when the known disjuncts settle it."""
         if any(d is True for d in disjuncts):
             self.fix(target, True)
@@ -228,7 +229,7 @@ class Encoding:
         return var
 
 
-_DEFINITIONS: dict[str, Callable[[Encoding, int], None]] = {
+_DEFINITIONS: dict[DecisionKind, Callable[[Encoding, int], None]] = {
     # the rule family defining each kind of decision (they read the Encoding only through its methods)
-    "move": move.define_move, "dislodged": move.define_dislodged, "support": support.define_support,
-    "path": path.define_path, "convoy": path.define_convoy}
+    MOVE: move.define_move, DISLODGED: move.define_dislodged, SUPPORT: support.define_support,
+    PATH: path.define_path, CONVOY: path.define_convoy}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .decisions import DISLODGED, MOVE
 from .literals import negate
 from .strength import attack_strength, prevent_strength, resisting_strength
 
@@ -19,11 +20,11 @@ def define_move(enc: Encoding, m: int) -> None:
     # 5.B.1: and beat the prevent strength of every other unit moving to the same area
     opponents += [prevent_strength(enc, other) for other in enc.problem.moves_into[move.dest] if other != m]
     if any(attack.hi <= opponent.lo for opponent in opponents):
-        enc.fix(("move", m), False)  # some opposing strength is surely at least the attack
+        enc.fix((MOVE, m), False)  # some opposing strength is surely at least the attack
         return
     open_ = [opponent for opponent in opponents if attack.lo <= opponent.hi]
     if not open_:
-        enc.fix(("move", m), True)  # the attack surely beats every opposing strength
+        enc.fix((MOVE, m), True)  # the attack surely beats every opposing strength
         return
     beats = []
     attack_expr = attack.expr
@@ -33,31 +34,31 @@ def define_move(enc: Encoding, m: int) -> None:
         enc.add(attack_expr > opponent_expr).only_enforce_if(beat)
         enc.add(attack_expr <= opponent_expr).only_enforce_if(beat.Not())
         beats.append(beat)
-    enc.iff_and(("move", m), beats)
+    enc.iff_and((MOVE, m), beats)
 
 
 def define_dislodged(enc: Encoding, u: int) -> None:
     """dislodged[u] <-> u does not move away and some move into its area succeeds (5.A)."""
     unit = enc.problem.units[u]
-    entering = [enc.cond(("move", m)) for m in enc.problem.moves_into.get(unit.province, [])]
+    entering = [enc.cond((MOVE, m)) for m in enc.problem.moves_into.get(unit.province, [])]
     if unit.move is None:
-        enc.iff_or(("dislodged", u), entering)
+        enc.iff_or((DISLODGED, u), entering)
         return
-    stays = negate(enc.cond(("move", unit.move)))
+    stays = negate(enc.cond((MOVE, unit.move)))
     if stays is False:
-        enc.fix(("dislodged", u), False)  # it moved away
+        enc.fix((DISLODGED, u), False)  # it moved away
         return
     entered = [e for e in entering if e is not False]
     if not entered:
-        enc.fix(("dislodged", u), False)
+        enc.fix((DISLODGED, u), False)
         return
     if stays is True:
-        enc.iff_or(("dislodged", u), entered)
+        enc.iff_or((DISLODGED, u), entered)
         return
-    dislodged = enc.var(("dislodged", u))
+    dislodged = enc.var((DISLODGED, u))
     live = [e for e in entered if e is not True]
     if len(live) < len(entered):  # some move in surely succeeds: dislodged iff it stays
-        enc.add(dislodged + enc.var(("move", unit.move)) == 1)
+        enc.add(dislodged + enc.var((MOVE, unit.move)) == 1)
         return
     enc.add_bool_or(live).only_enforce_if(dislodged)
     enc.add_implication(dislodged, stays)

@@ -1,6 +1,8 @@
 """The rule options the CP-SAT model reads: DATC 4.A.1, 4.A.2, 4.A.4 and 4.A.7.
 
-Each DATC chapter-4 issue is an enum whose members are its readings (:class:`Option`).
+Each DATC chapter-4 issue is an enum whose members are its readings (:class:`Option`),
+and the enum class is the issue's one declaration: its class keywords give the DATC
+number, title, DATC v3.0's preference and the stages that read it (:class:`Issued`).
 The issues the encodings read live here, so that the encodings depend on nothing
 outside themselves; :mod:`dipsat.rules` holds them together with every other issue
 and builds :class:`ModelOptions` from a :class:`~dipsat.rules.Rules` value.
@@ -10,6 +12,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import ClassVar
+
+
+class Stage(Enum):
+    """A part of the adjudication that reads a rule option."""
+
+    PRESCAN = "prescan"  # movement/prescan.py and movement/legality.py: which orders reach the model, and how
+    MODEL = "model"  # the encodings, through ModelOptions
+    RETREAT = "retreat"  # retreats.py and the retreat options of phases.py
+    ADJUSTMENT = "adjustment"  # adjustments.py
+
+
+@dataclass(frozen=True)
+class Issued:
+    """What an issue's enum declares about the issue (its class keywords)."""
+
+    number: str  # "4.A.1"
+    title: str  # "multi-route convoy disruption"
+    preferred: str  # the key of DATC v3.0's preference
+    read_by: tuple[Stage, ...]  # the stages that read the option (none where it has one reading)
 
 
 def option(text: str, v3: str | None = None, v2: str | None = None, name: str | None = None,
@@ -28,9 +50,18 @@ class Option(Enum):
     :attr:`v2` is its letter in DATC v2.x where v2.x lists it. The member's docstring
     is the option in the DATC's words."""
 
+    issue: ClassVar[Issued]  # set by the class keywords of an issue's enum (none for a base class)
     v3: str | None
     v2: str | None
     aliases: tuple[str, ...]
+
+    def __init_subclass__(cls, *, number: str | None = None, title: str = "", preferred: str = "",
+                          read_by: tuple[Stage, ...] = (), **kwargs: object) -> None:
+        """``class MultiRouteDisruption(Option, number="4.A.1", title=..., preferred="b",
+        read_by=(Stage.PRESCAN, Stage.MODEL))``: the declaration of the issue."""
+        super().__init_subclass__(**kwargs)
+        if number is not None:
+            cls.issue = Issued(number, title, preferred, read_by)
 
     def __new__(cls, v3: str | None, v2: str | None, name: str | None, aliases: tuple[str, ...],
                 text: str) -> Option:
@@ -55,7 +86,8 @@ class Option(Enum):
         return self.key
 
 
-class MultiRouteDisruption(Option):
+class MultiRouteDisruption(Option, number="4.A.1", title="multi-route convoy disruption", preferred="b",
+                           read_by=(Stage.PRESCAN, Stage.MODEL)):
     """DATC 4.A.1 Multi-route convoy disruption: when is a convoy with several routes disrupted?"""
 
     ANY_ROUTE = option("The convoy is disrupted when one of the routes is disrupted (the 1971 rulebook).",
@@ -72,7 +104,8 @@ class MultiRouteDisruption(Option):
         return self is not MultiRouteDisruption.EVERY_ROUTE
 
 
-class ConvoyParadox(Option):
+class ConvoyParadox(Option, number="4.A.2", title="convoy disruption paradoxes", preferred="f",
+                    read_by=(Stage.MODEL,)):
     """DATC 4.A.2 Convoy disruption paradoxes: the rulebooks' rules for a possibly
     disrupted convoy with no resolution or several, and the backup rules for what
     paradox they leave (a paradox as the DATC defines it, without the rulebooks'
@@ -128,7 +161,8 @@ _RULEBOOK_RULE = {
 }
 
 
-class SelfAttackViaConvoy(Option):
+class SelfAttackViaConvoy(Option, number="4.A.4", title="support cut on attack on itself via convoy",
+                          preferred="a", read_by=(Stage.MODEL,)):
     """DATC 4.A.4 Support cut on attack on itself via convoy: a support for an attack
     on a unit, and that unit attacks the supporter by convoy."""
 
@@ -138,7 +172,8 @@ class SelfAttackViaConvoy(Option):
                  aliases=("cut",))
 
 
-class DislodgedUnitEffect(Option):
+class DislodgedUnitEffect(Option, number="4.A.7", title="avoiding a head-to-head battle to bounce a unit",
+                          preferred="b", read_by=(Stage.MODEL,)):
     """DATC 4.A.7 Avoiding a head-to-head battle to bounce a unit: may a dislodged unit
     still bounce a third unit in the area its attacker came from?"""
 
@@ -151,7 +186,9 @@ class DislodgedUnitEffect(Option):
 
 @dataclass(frozen=True)
 class ModelOptions:
-    """The options the movement model reads, and only those."""
+    """The options the movement model reads, and only those: a field (named as in
+    :class:`~dipsat.rules.Rules`) for each issue whose enum is read by :attr:`Stage.MODEL`
+    (:mod:`dipsat.rules` checks this when it is imported, and fills the fields)."""
 
     multi_route_disruption: MultiRouteDisruption  # DATC 4.A.1
     convoy_paradox: ConvoyParadox  # DATC 4.A.2: the rulebooks' exceptions to cutting support

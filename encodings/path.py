@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .decisions import CONVOY, DISLODGED, PATH
 from .literals import Condition
 
 if TYPE_CHECKING:
@@ -15,15 +16,15 @@ def define_path(enc: Encoding, m: int) -> None:
     4.A.1 a (1971) every route does (a convoy is disrupted when one route is)."""
     move = enc.problem.moves[m]
     if not move.routes:
-        enc.fix(("path", m), False)  # 5.B.4: no chain of convoy orders
+        enc.fix((PATH, m), False)  # 5.B.4: no chain of convoy orders
         return
     if enc.options.multi_route_disruption.any_route_disrupts:  # DATC 4.A.1 a (and the DPTG's reading)
         fleets = sorted({c for route in move.routes for c in route})
-        enc.iff_and(("path", m), [enc.cond(("convoy", c)) for c in fleets])
+        enc.iff_and((PATH, m), [enc.cond((CONVOY, c)) for c in fleets])
         return
     routes: list[Condition] = []
     for r, route in enumerate(move.routes):
-        carrying = [enc.cond(("convoy", c)) for c in route]
+        carrying = [enc.cond((CONVOY, c)) for c in route]
         if any(f is False for f in carrying):
             continue  # this route is broken
         live = [f for f in carrying if not isinstance(f, bool)]  # the rest are True
@@ -35,17 +36,17 @@ def define_path(enc: Encoding, m: int) -> None:
             alive = enc.model.new_bool_var(f"route[{m},{r}]")
             enc.literal_and(alive, live)
             routes.append(alive)
-    enc.iff_or(("path", m), routes)
+    enc.iff_or((PATH, m), routes)
 
 
 def define_convoy(enc: Encoding, c: int) -> None:
     """convoys[c] <-> the convoying fleet is not dislodged (5.B.3)."""
     convoy = enc.problem.convoys[c]
     if not enc.problem.moves_into.get(convoy.province):
-        enc.fix(("convoy", c), True)  # nobody attacks it
+        enc.fix((CONVOY, c), True)  # nobody attacks it
         return
-    dislodged = enc.cond(("dislodged", convoy.unit))
+    dislodged = enc.cond((DISLODGED, convoy.unit))
     if isinstance(dislodged, bool):
-        enc.fix(("convoy", c), not dislodged)
+        enc.fix((CONVOY, c), not dislodged)
         return
-    enc.add(enc.var(("convoy", c)) + dislodged == 1)
+    enc.add(enc.var((CONVOY, c)) + dislodged == 1)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-Key = tuple[str, int]
-"""A decision: ("move", m), ("support", s), ("dislodged", u), ("path", m), ("convoy", c)."""
+from .decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision
+
+Key = Decision
+"""A decision (:data:`~.decisions.Decision`): ``(MOVE, m)``, ``(SUPPORT, s)``, ``(DISLODGED, u)``,
+``(PATH, m)``, ``(CONVOY, c)``."""
 
 
 @dataclass(slots=True)
@@ -70,9 +73,9 @@ class Problem:
     moves_into: dict[str, list[int]]  # province -> moves whose destination it is
 
     def decisions(self) -> list[Key]:
-        keys: list[Key] = [("move", m.index) for m in self.moves]
-        keys += [("support", s.index) for s in self.supports]
-        keys += [("dislodged", u.index) for u in self.units if self.moves_into.get(u.province)]
-        keys += [("path", m.index) for m in self.moves if m.convoyed]
-        keys += [("convoy", c.index) for c in self.convoys]
+        keys: list[Decision] = [(MOVE, m.index) for m in self.moves]
+        keys += [(SUPPORT, s.index) for s in self.supports]
+        keys += [(DISLODGED, u.index) for u in self.units if self.moves_into.get(u.province)]
+        keys += [(PATH, m.index) for m in self.moves if m.convoyed]
+        keys += [(CONVOY, c.index) for c in self.convoys]
         return keys

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ortools.sat.python import cp_model
 
-from .literals import Condition, negate
+from .decisions import ATTACK, HEAD_TO_HEAD, MOVE, PATH, PREVENT, RESISTING, SUPPORT, Decision
+from .literals import Condition, Reads, negate
 from .options import DislodgedUnitEffect
-from .problem import Key
 
 if TYPE_CHECKING:
     from .model import Encoding
@@ -46,7 +46,7 @@ def _constant(value: int) -> Term:
     return Term(value, value, value)
 
 
-def _count(enc: Encoding, keys: list[Key]) -> Term:
+def _count(enc: Reads, keys: list[Decision]) -> Term:
     """1 + the number of these support decisions that hold."""
     lo = hi = 1
     coefs = []
@@ -63,7 +63,7 @@ def _count(enc: Encoding, keys: list[Key]) -> Term:
 def _supports(enc: Encoding, m: int, excluded_power: str | None = None) -> Term:
     """1 + successful supports of move m, not counting `excluded_power`'s."""
     move = enc.problem.moves[m]
-    return _count(enc, [("support", s) for s in move.supports
+    return _count(enc, [(SUPPORT, s) for s in move.supports
                         if excluded_power is None or enc.problem.supports[s].power != excluded_power])
 
 
@@ -87,41 +87,55 @@ def _variable(var: cp_model.IntVar, lo: int, hi: int) -> Term:
     return Term(lo, hi, 0, ((var, 1),))
 
 
-def by_land(enc: Encoding, m: int) -> Condition:
+def by_land(enc: Reads, m: int) -> Condition:
     """Does move m go over land? (convoy-only: never; with a fallback: when PATH fails)."""
     move = enc.problem.moves[m]
     if move.land_only:
         return True
     if move.convoy_only:
         return False
-    return negate(enc.cond(("path", m)))  # 4.A.3: the land route when no convoy route is alive
+    return negate(enc.cond((PATH, m)))  # 4.A.3: the land route when no convoy route is alive
 
 
-def has_path(enc: Encoding, m: int) -> Condition:
+def has_path(enc: Reads, m: int) -> Condition:
     """5.B.4 PATH of move m (a land route, or a land fallback, always has one)."""
     if not enc.problem.moves[m].convoy_only:
         return True
-    return enc.cond(("path", m))
+    return enc.cond((PATH, m))
 
 
-def head_to_head(enc: Encoding, m: int) -> Condition:
+def head_to_head(enc: Reads, m: int) -> Condition:
     """5.B.1: m and the opposite move meet head to head when both go over land."""
     opposite = enc.problem.moves[m].opposite
     if opposite is None:
         return False
-    return enc.memo(("h2h", m), lambda: enc.both(by_land(enc, m), by_land(enc, opposite)))
+    return enc.memo((HEAD_TO_HEAD, m), lambda: enc.both(by_land(enc, m), by_land(enc, opposite)))
 
 
-def hold_strength(enc: Encoding, province: str) -> Term:
+def vacated(enc: Reads, m: int) -> Condition:
+    """DATC 5.B.8: the destination of move m is empty, or its unit moves away without
+    meeting m head to head (else it stays to face m: its power's supports do not count)."""
+    move = enc.problem.moves[m]
+    u = enc.problem.unit_at.get(move.dest)
+    if u is None:
+        return True
+    occupant = enc.problem.units[u]
+    if occupant.move is None:
+        return False
+    h2h = head_to_head(enc, m) if occupant.move == move.opposite else False
+    return enc.both(negate(h2h), enc.cond((MOVE, occupant.move)))
+
+
+def hold_strength(enc: Reads, province: str) -> Term:
     """DATC 5.B.5: 0 if empty or its unit moves away, 1 if its move fails, else 1 + hold supports."""
     u = enc.problem.unit_at.get(province)
     if u is None:
         return _constant(0)  # empty area
     unit = enc.problem.units[u]
     if unit.move is not None:
-        moved = enc.cond(("move", unit.move))  # moved away: 0; failed move: 1
+        moved = enc.cond((MOVE, unit.move))  # moved away: 0; failed move: 1
         return _constant(int(not moved)) if isinstance(moved, bool) else Term(0, 1, 1, ((moved, -1),))
-    return _count(enc, [("support", s) for s in unit.hold_supports])
+    return _count(enc, [(SUPPORT, s) for s in unit.hold_supports])
 
 
 def defend_strength(enc: Encoding, m: int) -> Term:
@@ -138,7 +152,7 @@ def resisting_strength(enc: Encoding, m: int) -> Term:
         if move.opposite is not None:
             cases.append(([h2h], defend_strength(enc, move.opposite)))
         return _cases(enc, f"resisting_strength[{m}]", cases)
-    return enc.memo(("resisting", m), build)
+    return enc.memo((RESISTING, m), build)
 
 
 def prevent_strength(enc: Encoding, m: int) -> Term:
@@ -146,19 +160,19 @@ def prevent_strength(enc: Encoding, m: int) -> Term:
 
     Under DATC 4.A.7 a, a unit dislodged from the area it moves to prevents
     nothing there even without a head-to-head battle."""
-    return enc.memo(("prevent", m), lambda: _prevent_strength(enc, m))
+    return enc.memo((PREVENT, m), lambda: _prevent_strength(enc, m))
 
 
 def _prevent_strength(enc: Encoding, m: int) -> Term:
     move = enc.problem.moves[m]
     zero_if: list[Condition] = [negate(has_path(enc, m))]  # 5.B.6: PATH fails
     if move.opposite is not None:
-        beaten = enc.cond(("move", move.opposite))
+        beaten = enc.cond((MOVE, move.opposite))
         if enc.options.dislodged_unit_effect is DislodgedUnitEffect.NEVER:
             # 4.A.7 a: a *dislodged* unit has no effect on the area its attacker came from,
             # by any route: the opposite move succeeds and this one fails (a unit that
             # moved away, e.g. in a convoyed swap, is not dislodged and still prevents).
-            zero_if.append(enc.both(beaten, negate(enc.cond(("move", m)))))
+            zero_if.append(enc.both(beaten, negate(enc.cond((MOVE, m)))))
         else:
             zero_if.append(enc.both(head_to_head(enc, m), beaten))  # 5.B.6: head-to-head lost
     if any(z is True for z in zero_if):
@@ -178,7 +192,7 @@ def attack_strength(enc: Encoding, m: int) -> Term:
     """DATC 5.B.8: 0 without PATH; full support if the destination is empty or
     emptied (no head-to-head); 0 against a unit of the same power; else 1 +
     supports of powers other than the defender's."""
-    return enc.memo(("attack", m), lambda: _attack_strength(enc, m))
+    return enc.memo((ATTACK, m), lambda: _attack_strength(enc, m))
 
 
 def _attack_strength(enc: Encoding, m: int) -> Term:
@@ -188,17 +202,14 @@ def _attack_strength(enc: Encoding, m: int) -> Term:
     cases: list[tuple[list[Condition], Term]] = [([negate(path)], _constant(0))]  # 5.B.8: no PATH
     u = enc.problem.unit_at.get(move.dest)
     if u is None:
-        cases.append(([path], full))  # destination empty
-    else:
-        occupant = enc.problem.units[u]
-        # 5.B.8: a unit never attacks its own power's unit; others' supports count.
-        blocked = _constant(0) if occupant.power == move.power else _supports(enc, m, occupant.power)
-        if occupant.move is None:
-            cases.append(([path], blocked))
-        else:
-            h2h = head_to_head(enc, m) if occupant.move == move.opposite else False
-            leaves = enc.cond(("move", occupant.move))
-            cases.append(([path, h2h], blocked))  # head-to-head: it stays to fight
-            cases.append(([path, negate(h2h), leaves], full))  # it moves away
-            cases.append(([path, negate(h2h), negate(leaves)], blocked))
+        cases.append(([path], full))  # the destination is empty
+        return _cases(enc, f"attack_strength[{m}]", cases)
+    occupant = enc.problem.units[u]
+    # 5.B.8: a unit never attacks its own power's unit; against another's, its power's supports do not count.
+    blocked = _constant(0) if occupant.power == move.power else _supports(enc, m, occupant.power)
+    emptied = vacated(enc, m)
+    if emptied is not False:
+        cases.append(([path, emptied], full))  # its unit moves away
+    if emptied is not True:
+        cases.append(([path, negate(emptied)], blocked))  # it stays: it holds, fails to move or meets m head to head
     return _cases(enc, f"attack_strength[{m}]", cases)

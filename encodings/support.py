@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from .literals import Condition, negate
+from .decisions import MOVE, PATH, SUPPORT
+from .literals import Condition, Reads, negate
 from .options import ConvoyParadox, ModelOptions, SelfAttackViaConvoy
 from .problem import MoveOrder, Problem, SupportOrder
 from .strength import by_land
@@ -13,37 +14,57 @@ from .strength import by_land
 if TYPE_CHECKING:
     from .model import Encoding
 
+
 def define_support(enc: Encoding, s: int) -> None:
     """support_given[s] <-> not dislodged and not cut (5.B.2)."""
     support = enc.problem.supports[s]
     failing: list[Condition] = []
     for m in enc.problem.moves_into.get(support.province, []):
-        attack = enc.problem.moves[m]
-        if protected_by_convoy_rule(enc.problem, enc.options, attack, support):
-            if attack.fallback:  # it may come over land after all: then it cuts and dislodges as usual
-                land = by_land(enc, m)
-                failing.append(enc.both(enc.cond(("move", m)), land))
-                if not (support.move is not None and attack.origin == support.target):
-                    failing.append(land)
-            continue  # the rulebook's convoy rule takes precedence over dislodgement too (DATC 6.F.17)
-        if attack.power == support.power:
-            failing.append(enc.cond(("move", m)))  # 5.B.2: dislodgement cuts (own units never dislodge)
-            continue  # 5.B.2: a unit does not cut the support of its own power
-        if support.move is not None and attack.origin == support.target:
-            failing.append(enc.cond(("move", m)))  # 5.B.2: dislodgement cuts
-            if enc.options.self_attack_via_convoy is SelfAttackViaConvoy.CUT and not attack.land_only:
-                failing.append(enc.cond(("path", m)))  # 4.A.4 b: an attack from there by convoy cuts
-            continue  # 5.B.2 / 4.A.4 a: not cut from the area the support is directed at
-        land = by_land(enc, m)
-        if land is True:
-            failing.append(True)  # cut by an attack over land, whatever happens
-        elif land is False:
-            failing.append(enc.cond(("path", m)))  # 5.B.2: a convoyed attack cuts if its PATH succeeds
-        else:
-            failing.append(True)  # with a land fallback the attack arrives by one route or the other
-        if failing[-1] is True:
-            break
-    enc.iff_and(("support", s), [negate(f) for f in failing])
+        attack = attack_on_support(enc, m, s)
+        if attack.dislodges is not None:  # an exception to the cut rule applies (own power, target, convoy rule)
+            failing += (attack.dislodges, attack.cuts)
+            continue
+        failing.append(attack.cuts)
+        if attack.cuts is True:
+            break  # cut, whatever the other attacks do
+    enc.iff_and((SUPPORT, s), [negate(f) for f in failing])
+
+
+class AttackOnSupport(NamedTuple):
+    """What move m does to support s (DATC 5.B.2): each a condition."""
+
+    dislodges: Condition | None
+    """It dislodges the supporting unit, where that is not already a cut (None: only a cut
+    fails the support: an attack that can succeed has come and cut it)."""
+    cuts: Condition
+    """It cuts the support: it arrives (over land, or by its convoy's PATH) and no rule keeps it from cutting."""
+
+
+def attack_on_support(enc: Reads, m: int, s: int) -> AttackOnSupport:
+    """Does move m into the supporting unit's area dislodge or cut support s (DATC 5.B.2,
+    with 4.A.2's convoy rules and 4.A.4)? The one definition of the cut rule: the support
+    decision is built from it, and the outcomes read it off the solution (who cut it)."""
+    attack, support = enc.problem.moves[m], enc.problem.supports[s]
+    from_target = support.move is not None and attack.origin == support.target
+    if protected_by_convoy_rule(enc.problem, enc.options, attack, support):
+        if attack.fallback:  # it may come over land after all: then it cuts and dislodges as usual
+            land = by_land(enc, m)
+            return AttackOnSupport(enc.both(enc.cond((MOVE, m)), land), False if from_target else land)
+        return AttackOnSupport(False, False)  # the convoy rule takes precedence over dislodgement too (6.F.17)
+    if attack.power == support.power:
+        # 5.B.2: a unit does not cut the support of its own power (and own units never dislodge)
+        return AttackOnSupport(enc.cond((MOVE, m)), False)
+    if from_target:
+        dislodges = enc.cond((MOVE, m))  # 5.B.2: dislodgement cuts
+        if enc.options.self_attack_via_convoy is SelfAttackViaConvoy.CUT and not attack.land_only:
+            return AttackOnSupport(dislodges, enc.cond((PATH, m)))  # 4.A.4 b: an attack from there by convoy cuts
+        return AttackOnSupport(dislodges, False)  # 5.B.2 / 4.A.4 a: not cut from the area the support is directed at
+    land = by_land(enc, m)
+    if land is True:
+        return AttackOnSupport(None, True)  # cut by an attack over land, whatever happens
+    if land is False:
+        return AttackOnSupport(None, enc.cond((PATH, m)))  # 5.B.2: a convoyed attack cuts if its PATH succeeds
+    return AttackOnSupport(None, True)  # with a land fallback the attack arrives by one route or the other
 
 
 def protected_by_convoy_rule(problem: Problem, options: ModelOptions, attack: MoveOrder,

@@ -72,8 +72,8 @@ def fold(name: str) -> str:
     return " ".join(plain.split())
 
 
-_CACHED = (("fleet_locations", None), ("reachable_coasts", None), ("can_reach_province", None),
-           ("_convoy_routes", 4096))  # bounded: the seas with fleets differ from game to game
+_CACHED = (("fleet_locations", None), ("reachable_coasts", None),
+           ("_convoy_routes", 4096), ("_convoy_coasts", 4096))  # bounded: the seas with fleets differ from game to game
 """The methods of :class:`Map` each map caches for itself, with the size of the cache."""
 
 
@@ -159,8 +159,18 @@ class Map:
     def can_reach_province(self, kind: UnitKind, src: Location, dst_province: str) -> bool:
         """Could the unit move into the province at all (any coast)? DATC 6.B.4."""
         if kind is UnitKind.FLEET:
-            return bool(self.reachable_coasts(src, dst_province))
-        return self.can_move(kind, src, Location(dst_province))
+            return dst_province in self._fleet_reach.get((src.province, src.coast), ())
+        if kind is UnitKind.ARMY:
+            return dst_province in self.army_adjacency.get(src.province, ())
+        return dst_province in self.wing_adjacency.get(src.province, ())
+
+    @functools.cached_property
+    def _fleet_reach(self) -> dict[tuple[str, str | None], frozenset[str]]:
+        """The provinces a fleet at each location can move into (some coast of them, as
+        :meth:`reachable_coasts` finds), keyed by (province, coast): a table made once per map."""
+        return {(src.province, src.coast): frozenset(dst.province for dst in dsts
+                                                     if dst in self.fleet_locations(dst.province))
+                for src, dsts in self.fleet_adjacency.items()}
 
     def neighbours(self, pid: str) -> frozenset[str]:
         """Provinces sharing a border with pid (any unit kind)."""
@@ -185,17 +195,22 @@ class Map:
         allowed = self.sea_provinces if seas is None else frozenset(seas)
         if self.provinces[src].kind is not ProvinceKind.COAST or self.provinces[dst].kind is not ProvinceKind.COAST:
             return False
-        frontier = [s for s in self.sea_neighbours[src] if s in allowed]
-        seen = set(frontier)
+        return any(dst in self._convoy_coasts(sea, allowed) for sea in self.sea_neighbours[src] if sea in allowed)
+
+    def _convoy_coasts(self, start: str, allowed: frozenset[str]) -> frozenset[str]:
+        """The provinces a chain of `allowed` seas from the sea `start` touches (cached: the
+        same fleets at sea are asked about again and again)."""
+        seen = {start}
+        frontier = [start]
+        coasts: set[str] = set()
         while frontier:
             sea = frontier.pop()
-            if dst in self._coast_neighbours(sea):
-                return True
+            coasts |= self._coast_neighbours(sea)
             for nxt in self.sea_neighbours[sea]:
                 if nxt in allowed and nxt not in seen:
                     seen.add(nxt)
                     frontier.append(nxt)
-        return False
+        return frozenset(coasts)
 
     def convoy_routes(self, src: str, dst: str, seas: Iterable[str]) -> tuple[frozenset[str], ...]:
         """Minimal chains of `seas` from src to dst: no route contains another (DATC 6.G.19)."""

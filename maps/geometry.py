@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..board import Location
 from ..errors import MapError
@@ -85,7 +87,7 @@ class Geometry:
         return rings_path(self.water)
 
 
-def contains(rings, point: Point) -> bool:
+def contains(rings: Iterable[Ring], point: Point) -> bool:
     """Is `point` inside the rings (even-odd rule: holes are outside)?"""
     x, y = point
     result = False
@@ -116,13 +118,13 @@ def load_geometry(map_name: str) -> Geometry:
     except (OSError, json.JSONDecodeError) as exc:
         raise MapError(f"{path.name}: {exc}") from None
 
-    def ring(points) -> Ring:
+    def ring(points: Sequence[Sequence[float]]) -> Ring:
         return tuple((float(x), float(y)) for x, y in points)
 
-    def point(p) -> Point:
+    def point(p: Sequence[float]) -> Point:
         return (float(p[0]), float(p[1]))
 
-    def shape(pid: str, entry: dict) -> Shape:
+    def shape(pid: str, entry: dict[str, Any]) -> Shape:
         try:
             return Shape(pid, tuple(ring(r) for r in entry["outline"]), point(entry["label"]),
                          point(entry.get("unit", entry["label"])),

@@ -70,7 +70,16 @@ def main() -> None:
             tab.mouse.wheel(0, -200)
             tab.wait_for_timeout(50)
         tab.screenshot(path=str(out / "serve-retreat.png"), full_page=True)
-    print(f"wrote {out}/serve-paradox.png, serve-compare.png, serve-retreat.png")
+
+        ready(url)  # the five-player game, orders typed with mistakes: each marked beside its line
+        tab.select_option("#players", "5")
+        tab.fill("#orders", "France: A par - bur\nFrance: A mar S A par - bru\nGermany: A mun - bur\n"
+                            "England: F lon - Nrth Sea\nEngland: F edi - nwg")
+        tab.click("#adjudicate")
+        tab.wait_for_selector("#results tbody tr")
+        tab.wait_for_selector("#orders-marks .line.bad")
+        tab.screenshot(path=str(out / "serve-setup.png"), full_page=True)
+    print(f"wrote {out}/serve-paradox.png, serve-compare.png, serve-retreat.png, serve-setup.png")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from .maps import ProvinceKind
 from .orders import Build, Order, Remove, Waive, kind_name, order_power
 from .phases import after_adjustments
 from .outcomes import (BuildRefused, BuildRefusedCode, Built, DisorderRemoval, Illegal, IllegalCode, NoBuildsLeft,
-                       NoRemovalsLeft, Removed, Waived)
+                       NoRemovalsLeft, Removed, TieBreak, Waived)
 from .results import OrderResult, PhaseResult
 from .rules import (BuildCoast, CivilDisorderRemoval, FleetBuildInland, MissingBuildDesignation, MultipleBuilds,
                     Rules, TooManyBuilds, TooManyDisbands, WaivingBuilds)
@@ -52,7 +52,7 @@ def adjudicate_adjustments(state: State, orders: list[Order], rules: Rules,
     disorder: list[DisorderRemoval] = []
     for k, order in enumerate(orders):
         power = _power_of(state, order)
-        if silent and power in silent:
+        if silent and power is not None and power in silent:
             results[k] = OrderResult(order, None, Illegal(IllegalCode.SILENCED, silent[power]))
     for power in powers:
         mine = [k for k, o in enumerate(orders) if _power_of(state, o) == power and k not in results]
@@ -104,9 +104,10 @@ def _builds(state: State, orders: list[Order], mine: list[int], allowed: int, ru
     if rules.too_many_builds is TooManyBuilds.LAST:  # DATC 4.D.4 c
         candidates = list(reversed(candidates))
     candidates = _one_build_per_province(orders, candidates, rules, results)
-    legal = []
+    legal: list[tuple[int, Unit | None]] = []  # a build's unit, None for a waive
     for k in candidates:
         order = orders[k]
+        assert isinstance(order, (Build, Waive))  # the candidates are builds and waives
         if isinstance(order, Waive):
             if rules.waiving_builds is WaivingBuilds.FORBIDDEN:
                 results[k] = OrderResult(order, None, BuildRefused(
@@ -139,11 +140,11 @@ def _one_build_per_province(orders: list[Order], candidates: list[int], rules: R
                             results: dict[int, OrderResult]) -> list[int]:
     """DATC 4.D.5: several builds for one province: the first (b), the last (c) or none (a)."""
     choice = rules.builds_in_one_province
+    builds = {k: order for k in candidates if isinstance(order := orders[k], Build)}
     by_province: dict[str, list[int]] = {}
-    for k in candidates:
-        if isinstance(orders[k], Build):
-            by_province.setdefault(orders[k].location.province, []).append(k)
-    dropped = set()
+    for k, build in builds.items():
+        by_province.setdefault(build.location.province, []).append(k)
+    dropped: set[int] = set()
     for province, ks in by_province.items():
         if len(ks) > 1 and choice is MultipleBuilds.BOTH_FAIL:
             dropped |= set(ks)
@@ -151,7 +152,7 @@ def _one_build_per_province(orders: list[Order], candidates: list[int], rules: R
             dropped |= set(ks[:-1])
     for k in dropped:
         results[k] = OrderResult(orders[k], None, BuildRefused(
-            IllegalCode.ADJUSTMENT, f"several builds for {orders[k].location.province} (DATC 4.D.5 {choice})",
+            IllegalCode.ADJUSTMENT, f"several builds for {builds[k].location.province} (DATC 4.D.5 {choice})",
             BuildRefusedCode.SEVERAL))
     return [k for k in candidates if k not in dropped]
 
@@ -168,6 +169,8 @@ def _build_unit(state: State, order: Build, pending: list[Unit],
         return None, BuildRefused(IllegalCode.IMPASSABLE, closed.text, BuildRefusedCode.NOT_HOME)
     province = order.location.province
     power = order.power or state.variant.home_of.get(province)
+    if power is None:  # no power named, and not a home centre
+        return _refused(BuildRefusedCode.NOT_HOME, f"{province} is not a home centre (DATC 6.I.6)")
     if state.variant.home_of.get(province) != power:
         return _refused(BuildRefusedCode.NOT_HOME, f"{province} is not a home centre of {power} (DATC 6.I.6)")
     if state.owner_of.get(province) != power:
@@ -235,7 +238,7 @@ def _removals(state: State, power: Power, orders: list[Order], mine: list[int], 
             results[k] = OrderResult(orders[k], unit, Illegal(IllegalCode.ADJUSTMENT, "too many removals (DATC 4.D.6 a)"))
         legal = []
     elif choice is TooManyDisbands.LAST:
-        legal.reverse()  # 4.D.6 c: the last ones count
+        legal.reverse()  # 4.D.6 c: the last legal disband orders are used
     removed: set[Unit] = set()
     for k, unit in legal:
         if len(removed) >= required:
@@ -272,20 +275,20 @@ def civil_disorder_removals(state: State, units: list[Unit], already: set[Unit],
     out = []
     for unit in chosen:
         if first_kept is None:
-            why = ""
+            why = TieBreak.NONE
         elif distance[unit] > distance[first_kept]:
-            why = "farther"
+            why = TieBreak.FARTHER
         elif unit.kind is UnitKind.FLEET and first_kept.kind is not UnitKind.FLEET:
-            why = "fleet before army"
+            why = TieBreak.FLEET
         else:
-            why = "alphabetical" if not reading.ties_by_abbreviation else "by abbreviation"
+            why = TieBreak.ALPHABETICAL if not reading.ties_by_abbreviation else TieBreak.ABBREVIATION
         names: tuple[str, ...] = ()
-        if why in ("alphabetical", "by abbreviation"):
+        if why in (TieBreak.ALPHABETICAL, TieBreak.ABBREVIATION):
             assert first_kept is not None
             shown = (lambda u: u.province) if reading.ties_by_abbreviation else \
                 (lambda u: state.map.province_title(u.province))
             names = (shown(unit), shown(first_kept))
-        out.append(DisorderRemoval(unit, distance[unit], reading.key, why,
+        out.append(DisorderRemoval(unit, distance[unit], reading, why,
                                    tuple((u, distance[u]) for u in kept), names))
     return out
 
@@ -376,7 +379,13 @@ def _fleet_distance(state: State, unit: Unit, targets: set[str]) -> int:
         if any(loc.province in targets for loc in frontier):
             return steps
         steps += 1
-        frontier = [n for loc in frontier for n in sorted(adjacency.get(loc, ())) if n not in seen and not seen.add(n)]
+        reached = []
+        for loc in frontier:
+            for n in sorted(adjacency.get(loc, ())):
+                if n not in seen:
+                    seen.add(n)
+                    reached.append(n)
+        frontier = reached
     return UNREACHABLE
 
 

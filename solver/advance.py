@@ -122,8 +122,8 @@ class AdvanceRetreats:
             return None
         the_map = state.map
 
-        def rank(loc: Location):
-            out = []
+        def rank(loc: Location) -> tuple[bool | str, ...]:
+            out: list[bool | str] = []
             for key in keys:
                 if key == "centres":
                     out.append(not the_map.provinces[loc.province].centre)
@@ -223,6 +223,8 @@ def _plan(line: str, power: Power | None, body: str, variant: Variant) -> Retrea
     for word in (w for w in _SPLIT.split(dests_text) if w.strip()):
         if fold(word) in _DISBAND:
             order = parse_order(f"{prefix}{unit_text} D", variant, PhaseKind.RETREAT)
+            if not isinstance(order, Disband):
+                raise ValueError(f"not a disband: {format_order(order)}")
             dests.append(None)
         else:
             order = parse_order(f"{prefix}{unit_text} R {word}", variant, PhaseKind.RETREAT)

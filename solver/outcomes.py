@@ -1,9 +1,9 @@
 """What happened to each order, as values: the outcome names what decided it.
 
-An :class:`~dipsat.results.OrderResult` carries one outcome. Every outcome reduces
-to succeeds/fails (:attr:`Outcome.succeeds`) and a result code
-(:attr:`Outcome.code`, a :class:`Reason`), and carries the facts that decided it in
-the terms of DATC chapter 5: strengths with the supports that counted and those that
+An :class:`~dipsat.results.OrderResult` carries one outcome, a member of the closed set
+:data:`Outcome`. Every outcome reduces to succeeds/fails (:attr:`OutcomeBase.succeeds`) and
+a result code (:attr:`OutcomeBase.code`, a :class:`Reason`), and carries the facts that
+decided it (:mod:`dipsat.facts`) in the terms of DATC chapter 5: strengths with the supports that counted and those that
 did not (and why), the orders that stopped a move, cut a support or dislodged a
 unit, the convoy routes tried, the backup rule that settled a paradox. The movement
 outcomes are read once from the solved model by :mod:`dipsat.movement.resolution`; retreat
@@ -11,7 +11,8 @@ and adjustment outcomes come from :mod:`dipsat.retreats` and
 :mod:`dipsat.adjustments`, illegal and void orders from the prescan
 (:mod:`dipsat.movement.legality`, :mod:`dipsat.movement.turn`). Everything else -- the text
 report, ``--explain``, JSON, case files, validation reports, board pictures --
-only formats these values.
+only formats these values. A fact read off the model only when asked for sits in a
+:class:`Later` cell: the outcome itself never changes after it is made.
 
 ``str(outcome)`` is the short note the text report prints beside a result
 (``attack 2 vs hold 1``); :mod:`dipsat.printers.explain` says it in full.
@@ -22,14 +23,20 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeAlias, TypeVar, Union
 
 from .board import Location, Unit
+from .facts import (AttackNote, Cutter, Dislodgement, MoveFacts, MoveRef, NoCut, Opposition, PreventFact, Resistance,
+                    Route, Stance, Strength, StrengthKind, SupportFailure, SupportPart, ZeroReason)
+
+if TYPE_CHECKING:
+    from .rules import CivilDisorderRemoval
 
 __all__ = [
-    "Reason", "IllegalCode", "VoidCode", "StrengthKind", "SupportFailure", "Stance", "ZeroReason",
+    "Reason", "IllegalCode", "VoidCode", "StrengthKind", "SupportFailure", "Stance", "ZeroReason", "NoCut", "TieBreak",
     "MoveRef", "SupportPart", "Strength", "Cutter", "Dislodgement", "Route", "Resistance", "PreventFact", "Opposition",
-    "AttackNote", "MoveFacts", "Later", "Outcome", "Illegal", "Void", "Moves", "Bounced", "NoPath", "Paradox", "Given",
+    "AttackNote", "MoveFacts", "Later", "Outcome", "OutcomeBase", "OUTCOME_TYPES", "Illegal", "Void", "Moves",
+    "Bounced", "NoPath", "Paradox", "Given",
     "Cut", "SupportDislodged", "Convoys", "ConvoyDislodged", "Holds", "HoldDislodged", "Succeeds",
     "RetreatCode", "RetreatRefused", "Retreats", "Disbands", "RetreatBounced", "Built", "BuildRefusedCode", "NoBuildsLeft",
     "Removed", "NoRemovalsLeft", "Waived", "DisorderRemoval", "BuildRefused",
@@ -83,225 +90,54 @@ class VoidCode(enum.Enum):
     NO_ROUTE = "no route"  # the fleet is on no complete convoy route
 
 
-class StrengthKind(enum.Enum):
-    """The four strengths of DATC 5.B.5-5.B.8."""
-
-    ATTACK = "attack"
-    HOLD = "hold"
-    DEFEND = "defend"
-    PREVENT = "prevent"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class SupportFailure(enum.Enum):
-    """Why a support did not count in a strength."""
-
-    CUT = "cut"  # DATC 5.B.2
-    DISLODGED = "dislodged"  # DATC 5.B.2
-    AGAINST_OWN_UNIT = "against own unit"  # DATC 5.B.8: not counted against a unit of its own power
-
-
-class Stance(enum.Enum):
-    """What a unit that faces an attack is doing."""
-
-    HOLDS = "holds"
-    SUPPORTS = "stays to support"
-    CONVOYS = "stays to convoy"
-    MOVES_AWAY = "moves away"
-    FAILS_TO_MOVE = "fails to move away"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class ZeroReason(enum.Enum):
-    """Why a prevent (or attack) strength is 0."""
-
-    NO_PATH = "no convoy route"  # DATC 5.B.6, 5.B.8
-    LOST_HEAD_TO_HEAD = "lost head to head"  # DATC 5.B.6
-    DISLODGED_FROM_THERE = "dislodged from there"  # DATC 4.A.7 a
-
-
-@dataclass(frozen=True, slots=True)
-class MoveRef:
-    """A move as the outcomes name it: the unit and where it goes (``A bur - mun``)."""
-
-    unit: Unit
-    dest: str
-    by_convoy: bool = False
-
-    def __str__(self) -> str:
-        return f"{self.unit.kind} {self.unit.location} - {self.dest}"
-
-    @property
-    def order(self) -> str:
-        """The move as an order with its power (``Germany: A mun - bur``)."""
-        return f"{self.unit.power}: {self}"
-
-
-@dataclass(frozen=True, slots=True)
-class SupportPart:
-    """One support order's part in a strength: counted, or not and why (and by whom)."""
-
-    supporter: Unit
-    counted: bool
-    failure: SupportFailure | None = None
-    by: tuple[Cutter, ...] = ()  # cut: the attacks that cut it; dislodged: the dislodging attack
-    power: str | None = None  # against own unit: the power whose unit it would have attacked
-
-
-@dataclass(frozen=True, slots=True)
-class Strength:
-    """A strength of DATC 5.B.5-5.B.8 in the solution: its value and the supports it counted."""
-
-    kind: StrengthKind
-    value: int | None  # None: not needed by the model (settled by a backup rule)
-    unit: Unit  # whose strength (the moving or holding unit)
-    supports: tuple[SupportPart, ...] = ()
-    move: MoveRef | None = None  # attack, defend and prevent strengths belong to a move
-
-    def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind.value, "value": self.value, "of": self.move.order if self.move else _unit(self.unit),
-                "supports": [_unit(p.supporter) for p in self.supports if p.counted],
-                "not_counted": [{"unit": _unit(p.supporter), "why": p.failure.value if p.failure else None,
-                                 "by": [c.move.order for c in p.by]} for p in self.supports if not p.counted]}
-
-
-@dataclass(frozen=True, slots=True)
-class Cutter:
-    """A move that cut a support (DATC 5.B.2) or dislodged its unit."""
-
-    move: MoveRef
-    dislodged: bool = False  # the cutting unit is itself dislodged (it still cuts, DATC 5.B.2)
-
-
-@dataclass(frozen=True, slots=True)
-class Dislodgement:
-    """Who dislodged a unit: the successful move into its area, its attack strength and
-    the supports that counted (DATC 5.A, 5.B.8)."""
-
-    unit: Unit
-    by: MoveRef
-    attack: int | None
-    supports: tuple[Unit, ...] = ()
-
-    def to_json(self) -> dict[str, object]:
-        return {"unit": _unit(self.unit), "by": self.by.order, "by_convoy": self.by.by_convoy, "attack": self.attack,
-                "supports": [_unit(u) for u in self.supports]}
-
-
-@dataclass(frozen=True, slots=True)
-class Route:
-    """One convoy route (a chain of convoying fleets) of a convoyed move, and its fate."""
-
-    fleets: tuple[Unit, ...]
-    carries: bool
-    failed: tuple[tuple[Unit, Unit | None], ...] = ()  # fleets that did not convoy, and who dislodged them
-
-
-@dataclass(frozen=True, slots=True)
-class Resistance:
-    """What a move meets in its destination (DATC 5.B.1): an empty area, a head-to-head
-    battle (the opposite move's defend strength), or the occupant's hold strength."""
-
-    occupant: Unit | None = None
-    stance: Stance | None = None
-    strength: Strength | None = None  # hold strength, or the opposite move's defend strength
-    head_to_head: MoveRef | None = None
-    opposite_by_convoy: bool = False  # the occupant moves the opposite way, but one of the two by convoy
-
-
-@dataclass(frozen=True, slots=True)
-class PreventFact:
-    """Another move into the same area, with its prevent strength (DATC 5.B.6)."""
-
-    move: MoveRef
-    strength: Strength | None
-    zero: ZeroReason | None = None
-    head_to_head: bool = False  # its zero came from a head-to-head battle (else 4.A.7 a)
-    beaten_by: MoveRef | None = None  # the opposite move that dislodged it
-    dislodged_elsewhere: bool = False  # dislodged, but not from this area: it still prevents
-
-
-@dataclass(frozen=True, slots=True)
-class Opposition:
-    """An opposing strength at least a move's attack (the culprit of a bounce)."""
-
-    strength: Strength | None  # None: the own-unit rule (attack strength 0)
-    against: Unit | None = None  # the unit defending or holding, or preventing
-    move: MoveRef | None = None  # the opposing move (head to head, or prevent)
-    stance: Stance | None = None
-    head_to_head: bool = False
-    own_unit: bool = False  # DATC 5.B.8: a unit of its own power stays there
-
-    def standoff(self, attack: int) -> bool:
-        return self.strength is not None and self.strength.value == attack
-
-    def to_json(self) -> dict[str, object]:
-        return {"strength": self.strength.to_json() if self.strength else None,
-                "unit": _unit(self.against) if self.against else None, "order": self.move.order if self.move else None,
-                "head_to_head": self.head_to_head, "own_unit": self.own_unit}
-
-
-@dataclass(frozen=True, slots=True)
-class AttackNote:
-    """An attack on a supporting unit that did not cut the support, and why (DATC 5.B.2, 4.A.2)."""
-
-    move: MoveRef
-    why: str  # "same power", "protected", "from target", "no path", "unprotected route"
-    fleets: tuple[Unit, ...] = ()  # protected: the fleets the support attacks; unprotected route: a free route
-    rule: str | None = None  # protected: the rulebook's convoy rule
-    target: str = ""  # unprotected route: the area the support is for
-
-
-@dataclass(frozen=True, slots=True)
-class MoveFacts:
-    """Everything the solved model says about one move."""
-
-    move: MoveRef
-    attack: Strength | None
-    resistance: Resistance
-    prevents: tuple[PreventFact, ...] = ()
-    routes: tuple[Route, ...] | None = None  # None: not convoyed
-    backup: str | None = None  # the backup rule that settled it
-    dislodged_by: Dislodgement | None = None
-    keeps_out: Strength | None = None
-    """The move's own prevent strength when it attacks a unit of its own power (its attack
-    strength is 0, DATC 5.B.8): with it the move still keeps others out (rulebook figure 26)."""
-
-
 # --- outcomes ----------------------------------------------------------------------------
 
+T = TypeVar("T")
 
-class Later:
-    """A part of an outcome read off the solved model only when it is first asked for
-    (a validator that compares result codes never builds the strengths behind them)."""
 
-    __slots__ = ("read",)
+class Later(Generic[T]):
+    """A part of an outcome read off the solved model only when it is first asked for (a
+    validator that compares result codes never builds the strengths behind them): a typed
+    cell that reads its value once and keeps it. The outcome holding it never changes."""
 
-    def __init__(self, read: Callable[[], object]) -> None:
-        self.read = read
+    __slots__ = ("_read", "_value", "_done")
+
+    def __init__(self, read: Callable[[], T]) -> None:
+        self._read: Callable[[], T] | None = read
+        self._value: T | None = None
+        self._done = False
+
+    @classmethod
+    def ready(cls, value: T) -> Later[T]:
+        """A cell already read (what a pickled outcome carries: no reader crosses processes)."""
+        cell: Later[T] = cls(lambda: value)
+        cell.get()
+        return cell
+
+    def get(self) -> T:
+        if not self._done:
+            assert self._read is not None
+            self._value, self._done, self._read = self._read(), True, None
+        return self._value  # type: ignore[return-value]  # T itself may be optional
+
+    def __reduce__(self) -> tuple[object, tuple[T]]:
+        return Later.ready, (self.get(),)
 
     def __eq__(self, other: object) -> bool:  # outcomes compare by what they say
-        return self.read() == (other.read() if isinstance(other, Later) else other)
+        return bool(self.get() == (other.get() if isinstance(other, Later) else other))
 
     def __hash__(self) -> int:
-        return hash(self.read())
+        return hash(self.get())
 
 
-def _now(outcome: object, name: str) -> Any:
-    value = object.__getattribute__(outcome, name)
-    if isinstance(value, Later):
-        value = value.read()
-        object.__setattr__(outcome, name, value)
-    return value
+def _read(value: T | Later[T]) -> T:
+    return value.get() if isinstance(value, Later) else value
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """What happened to one order; subclasses name what decided it."""
+class OutcomeBase:
+    """What every outcome says: whether the order succeeded, its result code and its short
+    note. The outcomes themselves are the closed set :data:`Outcome`."""
 
     succeeds: ClassVar[bool] = True
     code: ClassVar[Reason | None] = None
@@ -310,24 +146,17 @@ class Outcome:
     def detail(self) -> str:
         return ""
 
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled (a process pool) with every part read: no reader crosses processes."""
-        return {name: _now(self, name) for name in self.__dict__}
-
     def __str__(self) -> str:
         return self.detail
 
-    def to_json(self) -> dict[str, object]:
-        return {"kind": _kind_name(type(self))}
-
 
 @dataclass(frozen=True)
-class Succeeds(Outcome):
+class Succeeds(OutcomeBase):
     """An order that simply succeeds (a hold that stands, a retreat or build made ...)."""
 
 
 @dataclass(frozen=True)
-class Illegal(Outcome):
+class Illegal(OutcomeBase):
     """DATC 4.E.1: an order that cannot be carried out; it is ignored and the unit holds."""
 
     succeeds: ClassVar[bool] = False
@@ -339,12 +168,9 @@ class Illegal(Outcome):
     def detail(self) -> str:
         return self.text
 
-    def to_json(self) -> dict[str, object]:
-        return {"kind": "illegal", "code": self.why.value}
-
 
 @dataclass(frozen=True)
-class Void(Outcome):
+class Void(OutcomeBase):
     """A support or convoy that matches no order: it has no effect (the unit holds)."""
 
     succeeds: ClassVar[bool] = False
@@ -355,9 +181,6 @@ class Void(Outcome):
     @property
     def detail(self) -> str:
         return self.text
-
-    def to_json(self) -> dict[str, object]:
-        return {"kind": "void", "code": self.why.value}
 
 
 def _strongest(facts: MoveFacts) -> tuple[int, str, str]:
@@ -379,76 +202,74 @@ def _note(facts: MoveFacts) -> str:
     return f"attack {facts.attack.value} vs {what} {value}{who}"
 
 
+Facts: TypeAlias = "MoveFacts | Later[MoveFacts] | None"
+
+
+def _facts_of(value: Facts) -> MoveFacts | None:
+    return value.get() if isinstance(value, Later) else value
+
+
 @dataclass(frozen=True)
-class Moves(Outcome):
+class Moves(OutcomeBase):
     """DATC 5.B.1: the attack beats the resistance and every prevent strength (or a
     circular movement's backup rule moves it, DATC 5.B.9)."""
 
-    _facts: MoveFacts | Later | None = None
+    _facts: Facts = None
 
     @property
     def facts(self) -> MoveFacts | None:
         """What the solved model says about the move, read when asked for."""
-        return _now(self, "_facts")  # type: ignore[no-any-return]
+        return _facts_of(self._facts)
 
     @property
     def detail(self) -> str:
         return _note(self.facts) if self.facts else ""
 
-    def to_json(self) -> dict[str, object]:
-        return _move_json("moves", self.facts)
-
 
 @dataclass(frozen=True)
-class Bounced(Outcome):
+class Bounced(OutcomeBase):
     """DATC 5.B.1: some opposing strength is at least the attack: `by` names them."""
 
     succeeds: ClassVar[bool] = False
     code: ClassVar[Reason | None] = Reason.BOUNCED
-    _facts: MoveFacts | Later | None = None
-    _by: tuple[Opposition, ...] | Later = ()
+    _facts: Facts = None
+    _by: tuple[Opposition, ...] | Later[tuple[Opposition, ...]] = ()
 
     @property
     def by(self) -> tuple[Opposition, ...]:
         """The opposing strengths at least the attack (the culprits), read when asked for."""
-        return _now(self, "_by")  # type: ignore[no-any-return]
+        return _read(self._by)
 
     @property
     def facts(self) -> MoveFacts | None:
         """What the solved model says about the move, read when asked for."""
-        return _now(self, "_facts")  # type: ignore[no-any-return]
+        return _facts_of(self._facts)
 
     @property
     def detail(self) -> str:
         return _note(self.facts) if self.facts else ""
 
-    def to_json(self) -> dict[str, object]:
-        return {**_move_json("bounced", self.facts), "by": [o.to_json() for o in self.by]}
-
 
 @dataclass(frozen=True)
-class NoPath(Outcome):
+class NoPath(OutcomeBase):
     """DATC 5.B.4: no convoy route of convoying fleets carries the army (attack 0)."""
 
     succeeds: ClassVar[bool] = False
     code: ClassVar[Reason | None] = Reason.NO_PATH
-    _facts: MoveFacts | Later | None = None
+    _facts: Facts = None
 
     @property
     def facts(self) -> MoveFacts | None:
         """What the solved model says about the move, read when asked for."""
-        return _now(self, "_facts")  # type: ignore[no-any-return]
+        return _facts_of(self._facts)
 
     @property
     def detail(self) -> str:
         return "no convoy route of undislodged convoying fleets"
 
-    def to_json(self) -> dict[str, object]:
-        return _move_json("no_path", self.facts)
-
 
 @dataclass(frozen=True)
-class Paradox(Outcome):
+class Paradox(OutcomeBase):
     """Settled by a backup rule (DATC 4.A.2, 5.B.9): a move or convoy in a paradox.
 
     For a convoy, the rule says only that the fleet does not convoy; what happened to the
@@ -460,7 +281,7 @@ class Paradox(Outcome):
     code: ClassVar[Reason | None] = Reason.PARADOX
     rule: str = ""  # "szykman", "all hold", "dptg"
     text: str = ""
-    _facts: MoveFacts | Later | None = None  # for a move
+    _facts: Facts = None  # for a move
     attacked_by: tuple[MoveRef, ...] = ()  # for a convoy: the moves into the fleet's area
     hold: Strength | None = None  # for a convoy: the fleet's hold strength (DATC 5.B.5)
     dislodged_by: Dislodgement | None = None  # for a convoy: the fleet was dislodged (DATC 5.A)
@@ -468,7 +289,7 @@ class Paradox(Outcome):
     @property
     def facts(self) -> MoveFacts | None:
         """What the solved model says about the move, read when asked for."""
-        return _now(self, "_facts")  # type: ignore[no-any-return]
+        return _facts_of(self._facts)
 
     @property
     def detail(self) -> str:
@@ -482,17 +303,9 @@ class Paradox(Outcome):
                 (f" ({hold})" if hold else "")
         return self.text
 
-    def to_json(self) -> dict[str, object]:
-        out = {**_move_json("paradox", self.facts), "rule": self.rule, "text": self.text}
-        if self.hold is not None:  # a convoy: what happened to the fleet
-            out["attacked_by"] = [m.order for m in self.attacked_by]
-            out["hold"] = self.hold.to_json()
-            out["dislodged_by"] = self.dislodged_by.to_json() if self.dislodged_by else None
-        return out
-
 
 @dataclass(frozen=True)
-class Given(Outcome):
+class Given(OutcomeBase):
     """DATC 5.B.2: the support is neither cut nor dislodged."""
 
     supported: MoveRef | None = None  # a support to move: the move
@@ -502,19 +315,9 @@ class Given(Outcome):
     kept_though_dislodged: Dislodgement | None = None  # the rulebook's convoy rule (DATC 4.A.2, 6.F.17)
     attacks: tuple[AttackNote, ...] = ()
 
-    def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"kind": "given", "supported": self.supported.order if self.supported else None,
-                                  "held": self.held, "attacks": [_attack_json(a) for a in self.attacks]}
-        if self.not_counted_against is not None:  # DATC 5.B.8
-            out["not_counted_against"] = _unit(self.not_counted_against)
-            out["still_prevents"] = [r.order for r in self.rivals]
-        if self.kept_though_dislodged is not None:  # DATC 4.A.2, 6.F.17
-            out["kept_though_dislodged"] = self.kept_though_dislodged.to_json()
-        return out
-
 
 @dataclass(frozen=True)
-class Cut(Outcome):
+class Cut(OutcomeBase):
     """DATC 5.B.2: an attack on the supporting unit cut the support."""
 
     succeeds: ClassVar[bool] = False
@@ -526,12 +329,9 @@ class Cut(Outcome):
     def detail(self) -> str:
         return ("cut by " + ", ".join(f"{c.move.unit.kind} {c.move.unit.location}" for c in self.by)) if self.by else "cut"
 
-    def to_json(self) -> dict[str, object]:
-        return {"kind": "cut", "by": [c.move.order for c in self.by], "attacks": [_attack_json(a) for a in self.attacks]}
-
 
 @dataclass(frozen=True)
-class SupportDislodged(Outcome):
+class SupportDislodged(OutcomeBase):
     """DATC 5.B.2: the supporting unit was dislodged (the support fails)."""
 
     succeeds: ClassVar[bool] = False
@@ -544,17 +344,14 @@ class SupportDislodged(Outcome):
     def detail(self) -> str:
         return "the supporting unit was dislodged"
 
-    def to_json(self) -> dict[str, object]:
-        return {"kind": "dislodged", "by": self.by.to_json() if self.by else None}
-
 
 @dataclass(frozen=True)
-class Convoys(Outcome):
+class Convoys(OutcomeBase):
     """DATC 5.B.3: the convoying fleet is not dislodged."""
 
 
 @dataclass(frozen=True)
-class ConvoyDislodged(Outcome):
+class ConvoyDislodged(OutcomeBase):
     """DATC 5.B.3: the convoying fleet was dislodged."""
 
     succeeds: ClassVar[bool] = False
@@ -565,30 +362,21 @@ class ConvoyDislodged(Outcome):
     def detail(self) -> str:
         return "the convoying fleet was dislodged"
 
-    def to_json(self) -> dict[str, object]:
-        return {"kind": "dislodged", "by": self.by.to_json() if self.by else None}
-
 
 @dataclass(frozen=True)
-class Holds(Outcome):
+class Holds(OutcomeBase):
     """A unit that holds (or whose move, support or convoy order left it in place) stands."""
 
     hold: Strength | None = None
 
-    def to_json(self) -> dict[str, object]:
-        return {"kind": "holds", "hold": self.hold.to_json() if self.hold is not None else None}
-
 
 @dataclass(frozen=True)
-class HoldDislodged(Outcome):
+class HoldDislodged(OutcomeBase):
     """The unit was dislodged where it held (DATC 5.A)."""
 
     succeeds: ClassVar[bool] = False
     code: ClassVar[Reason | None] = Reason.DISLODGED
     by: Dislodgement | None = None
-
-    def to_json(self) -> dict[str, object]:
-        return {"kind": "dislodged", "by": self.by.to_json() if self.by else None}
 
 
 # --- retreats and adjustments ----------------------------------------------------------------
@@ -611,27 +399,21 @@ class RetreatRefused(Illegal):
 
     refused: RetreatCode = RetreatCode.NOT_ADJACENT
 
-    def to_json(self) -> dict[str, object]:
-        return {"kind": "illegal", "code": self.why.value, "retreat": self.refused.value}
-
 
 @dataclass(frozen=True)
-class Retreats(Outcome):
+class Retreats(OutcomeBase):
     """The unit retreats to `to`."""
 
     to: Location | None = None
 
-    def to_json(self) -> dict[str, object]:
-        return {"kind": "retreats", "to": str(self.to) if self.to is not None else None}
-
 
 @dataclass(frozen=True)
-class Disbands(Outcome):
+class Disbands(OutcomeBase):
     """The dislodged unit is disbanded as ordered."""
 
 
 @dataclass(frozen=True)
-class RetreatBounced(Outcome):
+class RetreatBounced(OutcomeBase):
     """Several units retreat to one area: all are disbanded (DATC 6.H)."""
 
     succeeds: ClassVar[bool] = False
@@ -642,10 +424,6 @@ class RetreatBounced(Outcome):
     @property
     def detail(self) -> str:
         return f"several units retreat to {self.area}: all are disbanded"
-
-    def to_json(self) -> dict[str, object]:
-        return {"kind": "retreat_bounced", "code": RetreatCode.CONTESTED.value, "area": self.area,
-                "others": [_unit(u) for u in self.others]}
 
 
 class BuildRefusedCode(enum.Enum):
@@ -669,22 +447,16 @@ class BuildRefused(Illegal):
 
     refused: BuildRefusedCode = BuildRefusedCode.NOT_HOME
 
-    def to_json(self) -> dict[str, object]:
-        return {"kind": "illegal", "code": self.why.value, "build": self.refused.value}
-
 
 @dataclass(frozen=True)
-class Built(Outcome):
+class Built(OutcomeBase):
     """A unit is built (or a build waived)."""
 
     unit: Unit | None = None
 
-    def to_json(self) -> dict[str, object]:
-        return {"kind": "built", "unit": _unit(self.unit) if self.unit is not None else None}
-
 
 @dataclass(frozen=True)
-class NoBuildsLeft(Outcome):
+class NoBuildsLeft(OutcomeBase):
     """A legal build beyond the power's builds (DATC 4.D.4)."""
 
     succeeds: ClassVar[bool] = False
@@ -696,12 +468,12 @@ class NoBuildsLeft(Outcome):
 
 
 @dataclass(frozen=True)
-class Removed(Outcome):
+class Removed(OutcomeBase):
     """The unit is removed as ordered."""
 
 
 @dataclass(frozen=True)
-class NoRemovalsLeft(Outcome):
+class NoRemovalsLeft(OutcomeBase):
     """A removal beyond the removals the power must make (DATC 4.D.6)."""
 
     succeeds: ClassVar[bool] = False
@@ -713,8 +485,31 @@ class NoRemovalsLeft(Outcome):
 
 
 @dataclass(frozen=True)
-class Waived(Outcome):
+class Waived(OutcomeBase):
     """A build waived (DATC 4.D.7 a)."""
+
+
+Outcome: TypeAlias = Union[Succeeds, Illegal, RetreatRefused, BuildRefused, Void, Moves, Bounced, NoPath, Paradox,
+                           Given, Cut, SupportDislodged, Convoys, ConvoyDislodged, Holds, HoldDislodged, Retreats,
+                           Disbands, RetreatBounced, Built, NoBuildsLeft, Removed, NoRemovalsLeft, Waived]
+"""What happened to one order: a closed set. Printers dispatch on it with ``match`` and end
+with ``assert_never``, so that a new outcome fails type checking until each says it."""
+
+OUTCOME_TYPES: tuple[type[OutcomeBase], ...] = Outcome.__args__  # type: ignore[attr-defined]
+"""The classes of :data:`Outcome`, for ``isinstance``."""
+
+
+class TieBreak(enum.Enum):
+    """What chose a unit removed in civil disorder over the first unit kept (DATC 4.D.8)."""
+
+    NONE = ""  # every unit goes
+    FARTHER = "farther"
+    FLEET = "fleet before army"
+    ALPHABETICAL = "alphabetical"  # by English name, as the DATC says
+    ABBREVIATION = "by abbreviation"  # by abbreviation, as the `diplomacy` package and godip read it
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -724,59 +519,7 @@ class DisorderRemoval:
 
     unit: Unit
     distance: int
-    reading: str  # the 4.D.8 option
-    tie_break: str = ""  # "farther", "fleet before army", "alphabetical" ("" when every unit goes)
+    reading: CivilDisorderRemoval  # the 4.D.8 option
+    tie_break: TieBreak = TieBreak.NONE
     others: tuple[tuple[Unit, int], ...] = ()  # the power's units kept, with their distances
     names: tuple[str, ...] = ()  # a tie by name: the names compared, the removed unit's area's and the first kept's
-
-    def to_json(self) -> dict[str, object]:
-        out = {"unit": _unit(self.unit), "distance": self.distance, "reading": self.reading,
-               "tie_break": self.tie_break, "kept": [{"unit": _unit(u), "distance": d} for u, d in self.others]}
-        if self.names:
-            out["names"] = list(self.names)
-        return out
-
-
-# --- JSON helpers -------------------------------------------------------------------------------
-
-
-def _unit(unit: Unit) -> str:
-    return f"{unit.power}: {unit.kind} {unit.location}"
-
-
-def _kind_name(cls: type) -> str:
-    out = []
-    for ch in cls.__name__:
-        if ch.isupper() and out:
-            out.append("_")
-        out.append(ch.lower())
-    return "".join(out)
-
-
-def _move_json(kind: str, facts: MoveFacts | None) -> dict[str, object]:
-    out: dict[str, object] = {"kind": kind}
-    if facts is None:
-        return out
-    out["attack"] = facts.attack.to_json() if facts.attack else None
-    resistance = facts.resistance
-    if resistance.strength is None:  # an empty area
-        out["resistance"] = {"kind": "hold", "value": 0, "of": None, "unit": None, "head_to_head": None}
-    else:
-        out["resistance"] = {**resistance.strength.to_json(),
-                             "unit": _unit(resistance.occupant) if resistance.occupant else None,
-                             "head_to_head": resistance.head_to_head.order if resistance.head_to_head else None}
-    out["prevent"] = [{"order": p.move.order, "value": p.strength.value if p.strength else None,
-                       "zero": p.zero.value if p.zero else None} for p in facts.prevents]
-    if facts.routes is not None:
-        out["routes"] = [{"fleets": [_unit(f) for f in r.fleets], "carries": r.carries} for r in facts.routes]
-    if facts.backup:
-        out["backup_rule"] = facts.backup
-    if facts.dislodged_by:
-        out["dislodged_by"] = facts.dislodged_by.to_json()
-    if facts.keeps_out is not None:
-        out["keeps_out"] = facts.keeps_out.to_json()
-    return out
-
-
-def _attack_json(note: AttackNote) -> dict[str, object]:
-    return {"order": note.move.order, "no_cut": note.why}

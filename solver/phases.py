@@ -71,8 +71,10 @@ def owners_after_fall(state: State, units: tuple[Unit, ...]) -> tuple[tuple[str,
     """After the fall turn a centre belongs to the power whose unit stands in it
     (wings cannot capture centres)."""
     owners = dict(state.owners)
+    provinces = state.map.provinces
     for unit in units:
-        if state.map.provinces[unit.province].centre and unit.kind is not UnitKind.WING:
-            owners[unit.province] = unit.power
+        province = unit.location.province
+        if provinces[province].centre and unit.kind is not UnitKind.WING:
+            owners[province] = unit.power
     return tuple(owners.items())
 

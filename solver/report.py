@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .board import Location, PhaseKind, Unit, UnitKind
 from .orders import Build, Order, Waive, ordered_province
-from .outcomes import Built, DisorderRemoval, Illegal, Reason, Waived
+from .outcomes import Built, DisorderRemoval, Illegal, Reason, TieBreak, Waived
 from .results import OrderResult, PhaseResult
 from .state import Dislodged
 
@@ -194,16 +194,17 @@ def disorder_reason(d: DisorderRemoval) -> str:
     text = f"distance {d.distance} (DATC 4.D.8, reading {d.reading})"
     if d.others:
         kept, distance = d.others[0]
-        how = {"farther": "farther than", "fleet before army": "a fleet before the army",
-               "alphabetical": "alphabetically before", "by abbreviation": "by abbreviation before"}.get(d.tie_break, "before")
-        if d.tie_break in ("alphabetical", "by abbreviation") and d.unit.kind is UnitKind.FLEET:
+        how = {TieBreak.FARTHER: "farther than", TieBreak.FLEET: "a fleet before the army",
+               TieBreak.ALPHABETICAL: "alphabetically before", TieBreak.ABBREVIATION: "by abbreviation before",
+               TieBreak.NONE: "before"}[d.tie_break]
+        if d.tie_break in (TieBreak.ALPHABETICAL, TieBreak.ABBREVIATION) and d.unit.kind is UnitKind.FLEET:
             armies = [u for u, n in d.others if n == d.distance and u.kind is not UnitKind.FLEET]
             if armies:  # fleets go before armies at the same distance, then the names decide among fleets
                 text += "; a fleet before the " + ("army " if len(armies) == 1 else "armies ") + \
                     ", ".join(f"{u.kind} {u.location}" for u in armies) + f" ({d.distance})"
         text += f"; {how} {kept.kind} {kept.location} ({distance})"
         if d.names:
-            names = "abbreviations" if d.tie_break == "by abbreviation" else "English names"
+            names = "abbreviations" if d.tie_break is TieBreak.ABBREVIATION else "English names"
             text += f": {d.names[0]} before {d.names[1]} ({names})"
     return text
 
@@ -213,7 +214,7 @@ def disorder_alphabet(d: DisorderRemoval) -> str:
     when no tie by name chose the unit."""
     if not d.names:
         return ""
-    if d.tie_break == "by abbreviation":
+    if d.tie_break is TieBreak.ABBREVIATION:
         return f"the tie is broken by the map's province abbreviations, a to z: {d.names[0]} before {d.names[1]}"
     return (f"the tie is broken by the map's English province names, letters a to z, ignoring case, spaces, dots "
             f"and hyphens: {d.names[0]} before {d.names[1]} (DATC 4.D.8 prefers English)")

@@ -68,6 +68,9 @@ class PhaseResult:
     trace: MovementTrace | None = field(default=None, compare=False, repr=False)
     """Movement only: the prescan and the solved model, for ``--all`` (the consistent
     resolutions before any backup rule, and a paradox's core)."""
+    retreat_choices: dict[Unit, tuple[Location, ...]] = field(default_factory=dict)
+    """Retreat phase: where each dislodged unit could retreat (DATC 4.A.5, 6.H), under these
+    rules: what its order chose from (:attr:`retreat_options` are those of the next phase)."""
     resolutions_capped: bool = False
     """Movement: there are more consistent resolutions than :attr:`resolutions` (the
     driver stops enumerating at its cap, ``dipsat.movement.driver.MAX_RESOLUTIONS`` per independent part)."""

@@ -65,7 +65,8 @@ def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
         if where is not None and targets[where.province] == 1:
             survivors.append(Unit(unit.power, unit.kind, where))
     after = after_retreats(state.with_(units=state.units + tuple(survivors)))
-    return PhaseResult(state, after, tuple(results[k] for k in range(len(orders))), rules)
+    return PhaseResult(state, after, tuple(results[k] for k in range(len(orders))), rules,
+                       retreat_choices={d.unit: retreat_options(state, d, rules) for d in state.dislodged})
 
 
 def _one_order(orders: list[Order], candidates: list[tuple[int, Location | None]],

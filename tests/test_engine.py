@@ -9,6 +9,7 @@ from dipsat.printers.alternatives import alternatives
 from dipsat.runners.cases import build_position, case_rules
 from dipsat.printers.explain import explain
 from dipsat.notation import format_order
+from dipsat.encodings.decisions import TermKind
 
 from .conftest import CASES, all_cases, case_position, datc_case
 
@@ -17,11 +18,11 @@ def _datc(case_id: str):
     return dipsat.adjudicate(*case_position(datc_case(case_id)))
 
 
-def _strength(result, name: str, order_text: str) -> int:
+def _strength(result, kind: TermKind, order_text: str) -> int:
     trace = result.trace
     for k, order in enumerate(trace.orders):
         if format_order(order).endswith(order_text):
-            return trace.solved.strengths[(name, trace.scan.move_of[k])]
+            return trace.solved.strengths[(kind, trace.scan.move_of[k])]
     raise KeyError(order_text)
 
 
@@ -33,15 +34,15 @@ def test_acyclic_phase_takes_one_solver_call():
 
 def test_6_A_11_bounce_strengths():
     result = _datc("6.A.11")
-    assert _strength(result, "attack", "A ven - tyr") == 1
-    assert _strength(result, "prevent", "A vie - tyr") == 1
+    assert _strength(result, TermKind.ATTACK, "A ven - tyr") == 1
+    assert _strength(result, TermKind.PREVENT, "A vie - tyr") == 1
     assert not any(r.succeeded for r in result.results)
 
 
 def test_6_E_1_head_to_head_defend_strength():
     result = _datc("6.E.1")
     # Germany A ber - pru supported by A sil: attack 2 beats the Russian defend strength 1
-    assert _strength(result, "attack", "A ber - pru") == 2
+    assert _strength(result, TermKind.ATTACK, "A ber - pru") == 2
 
 
 def test_6_C_1_circular_movement_has_two_resolutions_and_all_moves_succeed():

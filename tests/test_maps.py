@@ -56,3 +56,31 @@ def test_only_bundled_variants_are_loaded_by_name(name):
     """Issue 12 item 10: a variant name read from a file was used as a path."""
     with pytest.raises(dipsat.MapError, match=r"^unknown variant .* \(known: modern, standard\)$"):
         dipsat.load_variant(name)
+
+
+@pytest.mark.parametrize("name", ["standard", "modern"])
+def test_can_reach_province_agrees_with_the_adjacency(name):
+    # the table can_reach_province reads (per map, by name) says what the adjacency says:
+    # a fleet reaches a province when it can move to one of its locations, an army or a
+    # wing when it can move there
+    from dipsat.board import Location, UnitKind
+
+    the_map = dipsat.load_variant(name).map
+    places = [Location(p) for p in the_map.provinces] + [loc for p in the_map.provinces
+                                                        for loc in the_map.fleet_locations(p) if loc.coast]
+    for src in places:
+        for dst in the_map.provinces:
+            fleet = any(the_map.can_move(UnitKind.FLEET, src, loc) for loc in the_map.fleet_locations(dst))
+            assert the_map.can_reach_province(UnitKind.FLEET, src, dst) is fleet, (src, dst)
+            for kind in (UnitKind.ARMY, UnitKind.WING):
+                assert the_map.can_reach_province(kind, src, dst) is the_map.can_move(kind, src, Location(dst))
+
+
+def test_convoy_possible_follows_chains_of_the_given_seas():
+    the_map = dipsat.load_variant("standard").map
+    assert the_map.convoy_possible("lon", "nwy", {"nth"})
+    assert not the_map.convoy_possible("lon", "nwy", {"eng"})
+    assert the_map.convoy_possible("lon", "tun", {"eng", "mao", "wes"})
+    assert not the_map.convoy_possible("lon", "tun", {"eng", "wes"})  # the chain is broken at mao
+    assert not the_map.convoy_possible("lon", "mun", None)  # inland
+    assert the_map.convoy_possible("lon", "tun", {"eng", "mao", "wes"})  # asked again: the cache answers alike

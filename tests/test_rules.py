@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 
 import pytest
 
+from dipsat.encodings.options import ModelOptions, option
+from dipsat.movement.prescan import PRESCAN_OPTIONS
+
 from dipsat.runners.cases import case_rules
 from dipsat.rules import (ISSUES, NOT_APPLICABLE, PROFILES, AdjacentConvoy, CivilDisorderRemoval, ConvoyParadox,
-                          Option, Rules, RulesError)
+                          Option, Rules, RulesError, Stage, _catalogue)
 
 from .conftest import all_cases
 
@@ -83,6 +87,54 @@ def test_catalogue_keeps_the_letters_and_names_validate_walks():
             assert issue.resolve(key).key == key and text
         for alias, key in issue.names.items():
             assert issue.resolve(alias).key == key
+
+
+class Undeclared(Option):
+    """An enum of readings that declares no issue."""
+
+    ONE = option("One reading.", v3="a")
+
+
+class BadPreference(Option, number="4.Z.1", title="a test issue", preferred="z", read_by=(Stage.PRESCAN,)):
+    """DATC 4.Z.1 A test issue whose preference names no member."""
+
+    ONE = option("One reading.", v3="a")
+
+
+@dataclasses.dataclass(frozen=True)
+class RulesWithAnUndeclaredEnum:
+    profile_name: str
+    thing: Undeclared
+
+
+@dataclasses.dataclass(frozen=True)
+class RulesWithABadPreference:
+    profile_name: str
+    thing: BadPreference
+
+
+def test_each_issue_is_declared_once_by_its_enum():
+    """ISSUES comes from the Rules fields and their enums' class keywords; ModelOptions and
+    the prescan's option set are the issues their stage reads."""
+    assert [i.field for i in ISSUES.values()] == [f.name for f in dataclasses.fields(Rules)][1:]
+    for number, issue in ISSUES.items():
+        declared = issue.kind.issue
+        assert (declared.number, declared.title, declared.read_by) == (number, issue.title, issue.read_by)
+        assert issue.preferred.key == declared.preferred
+    assert [f.name for f in dataclasses.fields(ModelOptions)] == \
+        [i.field for i in ISSUES.values() if Stage.MODEL in i.read_by]
+    prescan = {i.field for i in ISSUES.values() if Stage.PRESCAN in i.read_by}
+    assert set(PRESCAN_OPTIONS) | {"adjacent_convoy"} == prescan
+    rules = Rules.profile("dptg")
+    model = {i.field: rules.option(n) for n, i in ISSUES.items() if Stage.MODEL in i.read_by}
+    assert rules.model == ModelOptions(**model) and rules.model.convoy_paradox is ConvoyParadox.DPTG
+
+
+def test_a_field_whose_enum_declares_no_issue_is_refused_on_import():
+    with pytest.raises(TypeError, match="RulesWithAnUndeclaredEnum.thing: .*not an issue's enum"):
+        _catalogue(RulesWithAnUndeclaredEnum)
+    with pytest.raises(TypeError, match="BadPreference: preferred='z' names no member"):
+        _catalogue(RulesWithABadPreference)
 
 
 def test_model_options_are_only_what_the_model_reads():

@@ -320,3 +320,59 @@ def test_a_recorded_game_is_read_phase_by_phase(client):
         assert "game.txt" not in missing.text and "/tmp" not in missing.text  # the server's own file is not named
     wrong = client.post("/api/adjudicate", json={"position": "standard", "phase": "S1901M"})
     assert wrong.status_code == 400 and "recorded game" in wrong.json()["error"]
+
+
+def test_a_player_set_up_ignores_the_neutral_powers_orders_as_cases_do(client, tmp_path):
+    body = {"position": "standard", "players": 5, "pictures": False,
+            "orders": "Germany: A mun - bur\nFrance: A par - bur\nItaly: A ven - pie"}
+    data = client.post("/api/adjudicate", json=body).json()
+    got = {o["order"]: (o["result"], o.get("detail", "")) for o in data["orders"]}
+    assert got["France: A par - bur"][0] == "succeeds"
+    assert got["Germany: A mun - bur"] == ("illegal", "Germany is neutral in the 5-player game: its orders are ignored")
+    assert data["input"]["players"] == 5 and data["input"]["neutral"] == ["Germany", "Italy"]
+    case = tmp_path / "five.txt"  # the case it exports says PLAYERS 5, and `dipsat cases` reruns it
+    case.write_text(data["input"]["case"], encoding="utf-8")
+    assert "\nPLAYERS 5\n" in data["input"]["case"]
+    assert CliRunner().invoke(main, ["cases", str(case)]).exit_code == 0
+    as_case = client.post("/api/adjudicate", json={"position": data["input"]["case"], "pictures": False}).json()
+    assert {o["order"]: o["result"] for o in as_case["orders"]} == {k: v[0] for k, v in got.items()}
+    over = client.post("/api/adjudicate", json={"position": data["input"]["case"], "players": 7, "pictures": False}).json()
+    assert {o["order"]: o["result"] for o in over["orders"]}["Germany: A mun - bur"] == "bounced"  # the request's set-up
+    two = client.post("/api/adjudicate", json={"position": "standard", "players": 2, "pictures": False,
+                                               "orders": "Austria: A vie - tyr\nAustria: A tri - ven"}).json()
+    assert {o["order"]: o["result"] for o in two["orders"]}["Austria: A tri - ven"] == "illegal"  # Italy is closed
+    draw = client.post("/api/draw", json={"position": "standard", "pictures": False}).json()
+    assert [s["players"] for s in draw["setups"]] == [2, 3, 4, 5, 6, 7] and draw["pictures"] == {}
+    assert draw["setups"][0] == {"players": 2, "controls": ["England/France/Russia", "Austria/Germany/Turkey"],
+                                 "neutral": ["Italy"]}
+
+
+@pytest.mark.parametrize("body, problem", [
+    ({"position": "standard", "players": 9}, "players: the standard variant has no set-up for 9 players"),
+    ({"position": "modern", "players": 2}, "players: the modern variant has no set-up for 2 players"),
+    ({"position": "standard", "players": "five"}, "players: expected int"),
+    ({"position": '{"phases": [{"name": "S1901M", "state": {}}]}', "players": 3}, "players: a recorded game"),
+])
+def test_a_set_up_the_variant_does_not_offer_is_a_400(client, body, problem):
+    answer = client.post("/api/adjudicate", json=body)
+    assert answer.status_code == 400 and answer.json()["problems"][0].startswith(problem), answer.text
+
+
+def test_unread_lines_say_where_they_are_for_the_page(client):
+    orders = "France: A par - bur\n  England: F lon - Nrth Sea\n\nGermany: A mun - xyz"
+    data = client.post("/api/adjudicate", json={"orders": orders, "pictures": False}).json()
+    assert data["input"]["unread"] == [
+        {"line": 2, "column": 20, "length": 4,
+         "message": "expected a province name or abbreviation, found 'Nrth'; did you mean North Sea (nth)?"},
+        {"line": 4, "column": 18, "length": 3, "message": "expected a province name or abbreviation, found 'xyz'"}]
+    lines = orders.splitlines()
+    assert [lines[u["line"] - 1][u["column"] - 1:][:u["length"]] for u in data["input"]["unread"]] == ["Nrth", "xyz"]
+    assert [r["line"] for r in data["rejected"]] == [2, 4]  # as the command line lists them
+
+
+def test_lone_surrogates_and_bad_lengths_are_400(client):
+    for content in (b'{"orders": "France: A par - bur\\ud800"}', b'{"position": "\\udfff"}'):
+        answer = client.post("/api/adjudicate", content=content)
+        assert answer.status_code == 400 and "surrogate" in answer.json()["error"]
+    answer = client.post("/api/adjudicate", content=b"{}", headers={"content-length": "abc"})
+    assert answer.status_code == 400

@@ -78,3 +78,17 @@ def test_states_and_results_show_compactly_and_as_pictures() -> None:
                             "next Fall 1901, Movement>")
     drawn, with_result = state._repr_svg_(), result._repr_svg_()
     assert drawn.startswith("<svg") and with_result.startswith("<svg") and drawn != with_result
+
+
+def test_units_are_sorted_by_province_then_coast_even_when_a_province_repeats():
+    # an invalid position (two units in one province) keeps the (province, coast) order it had
+    from dipsat.board import Location, Unit, UnitKind
+    from dipsat.maps import load_variant
+
+    variant = load_variant("standard")
+    start = variant.initial_state()
+    units = (Unit("France", UnitKind.FLEET, Location("spa", "sc")), Unit("Italy", UnitKind.ARMY, Location("spa")),
+             Unit("England", UnitKind.FLEET, Location("nwy")), Unit("Russia", UnitKind.FLEET, Location("spa", "nc")))
+    state = start.with_(units=units)
+    assert [str(u.location) for u in state.units] == ["nwy", "spa", "spa/nc", "spa/sc"]
+    assert [str(u.location) for u in start.with_(units=units[2:]).units] == ["nwy", "spa/nc"]

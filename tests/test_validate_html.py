@@ -127,8 +127,11 @@ def test_pages_are_well_formed_and_self_contained(run: dict) -> None:
         page = Page(text)
         assert page.errors == [], (path.name, page.errors[:5])
         assert len(page.ids) == len(set(page.ids)), path.name
-        assert "http" not in text and "<script" not in text and "@import" not in text and "url(" not in text
-        for href in page.links:  # every link leads to a file of the report (and its anchor)
+        local = re.sub(r'<a class="sandbox" href="http://127\.0\.0\.1:8765/#s=[A-Za-z0-9_-]+">', "", text)
+        assert "http" not in local and "<script" not in text and "@import" not in text and "url(" not in text
+        for href in page.links:  # every link leads to a file of the report (and its anchor), or to the sandbox
+            if href.startswith("http://127.0.0.1:8765/#s="):
+                continue
             target, _, anchor = href.partition("#")
             file = folder / target if target else path
             assert file.is_file(), href
@@ -252,3 +255,23 @@ def test_case_file_inputs_get_their_sections(tmp_path: Path) -> None:
     (img,) = section["images"]
     picture = (tmp_path / "out" / img["src"]).read_text(encoding="utf-8")
     assert 'id="order-move-lvp-edi"' in picture and 'id="unit-england-A-lvp"' in picture
+
+
+def test_sandbox_links_decode_to_the_case_and_can_be_left_out(tmp_path: Path) -> None:
+    import base64
+    from html import unescape
+
+    from dipsat.runners.html import sandbox_link
+
+    link = sandbox_link("http://host:9/", "CASE x\nEND\n", "2000 4.A.2=d", "2000,datc")
+    fragment = link.split("#s=")[1]
+    assert link.startswith("http://host:9/#s=") and "=" not in fragment
+    assert json.loads(base64.urlsafe_b64decode(fragment + "=" * (-len(fragment) % 4))) == {
+        "p": "CASE x\nEND\n", "o": "", "r": "2000", "x": "4.A.2=d", "c": "2000,datc", "a": True, "g": "", "n": ""}
+    games = tmp_path / "games.jsonl"
+    games.write_text(_records()[1] + "\n", encoding="utf-8")
+    for sandbox, links in (("", 0), ("http://example.org:1/", 2)):
+        out = tmp_path / f"out{links}"
+        CliRunner().invoke(validate_command, [str(games), "--html", str(out), "--sandbox", sandbox])
+        hrefs = [unescape(h) for h in re.findall(r'<a class="sandbox" href="([^"]+)"', (out / "index.html").read_text())]
+        assert len(hrefs) == links and all(h.startswith("http://example.org:1/#s=") for h in hrefs)

@@ -311,6 +311,9 @@ class _Progress:
 @click.option("--html", "html_dir", type=click.Path(file_okay=False), default=None,
               help="Write an HTML report in this folder: the summary, then each disagreement, rule difference and "
                    "rejection with pictures of the board, the explanation and its case file (index.html).")
+@click.option("--sandbox", default=None, metavar="URL",
+              help="With --html: the `dipsat serve` address each case file's 'open it in the sandbox' link "
+                   "points to, the state being in the link itself (default http://127.0.0.1:8765/; '' for no links).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
               help="Write a JSONL report: one line per disagreement, rule difference and rejected record, "
                    "and a `record` line with the counts of every record.")
@@ -336,7 +339,7 @@ class _Progress:
 @click.option("--seed", type=int, default=0, show_default=True, help="With --against: the games' seed.")
 def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tuple[str, ...], infer: str,
                      show_count: int, summary_format: str, cases_dir: str | None, html_dir: str | None,
-                     report_path: str | None,
+                     sandbox: str | None, report_path: str | None,
                      workers: int | None, timeout: float, resume_path: str | None, scheduler: str | None,
                      tls_ca_file: str | None, tls_cert: str | None, tls_key: str | None,
                      progress: bool | None, against: str | None, random_games: int, seed: int) -> None:
@@ -370,9 +373,9 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
             os.makedirs(folder, exist_ok=True)
         except OSError as exc:
             raise click.FileError(folder, str(exc)) from None
-    from ..runners.html import HtmlReport
+    from ..runners.html import SANDBOX, HtmlReport
 
-    html = HtmlReport(html_dir) if html_dir is not None else None
+    html = HtmlReport(html_dir, sandbox=SANDBOX if sandbox is None else sandbox or None) if html_dir is not None else None
     if resume_path and report_path and os.path.abspath(resume_path) != os.path.abspath(report_path):
         raise click.UsageError("--resume completes the report it names: give the same file to --report (or none)")
     report_path = report_path or resume_path

@@ -23,6 +23,7 @@ from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from ..errors import DipsatError, NotationError
 from ..maps import Variant, bundled_variants, fold, load_variant
 from ..notation import format_order, parse_location
+from .outcome_json import disorder_json, outcome_json
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                       SupportMove, Waive)
 from ..report import adjustment_counts, disbanded_report, dislodged_report, loc_key, order_power, sorted_results, status_word, unit_key
@@ -109,12 +110,12 @@ def result_to_json(result: PhaseResult) -> dict[str, Any]:
             "result": status_word(r),
             "reason": str(r.reason) if r.reason else None,
             "detail": r.detail,
-            "outcome": r.outcome.to_json(),
+            "outcome": outcome_json(r.outcome),
         })
     dislodged = [{**_dislodged_to_json(i.dislodged), "retreat_options": [str(o) for o in sorted(i.options, key=loc_key)]}
                  for i in dislodged_report(result)]
     disbanded = [{**unit_to_json(i.unit), "reason": i.reason} for i in disbanded_report(result)]
-    disorder = [d.to_json() for d in result.civil_disorder]
+    disorder = [disorder_json(d) for d in result.civil_disorder]
     return {
         "format": FORMAT,
         "type": "result",

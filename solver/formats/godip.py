@@ -177,11 +177,12 @@ class _Reader:
             self.phases.append(entry)
 
         for number, text in lines:
-            if text is not None and not text.strip():
+            line = text.strip() if text is not None else ""
+            if text is not None and not line:
                 continue
-            if text is not None and text.lstrip().startswith("PHASE"):
+            if line.startswith("PHASE"):
                 close()
-                entry = self.header(number, text.strip())
+                entry = self.header(number, line)
                 section, units, dislodged, owners, order_lines = "", {}, {}, {}, []
                 if stray is not None:
                     self.fail(entry, stray[0], f"expected a 'PHASE <year> <season> <kind>' line first, found {stray[1]!r}")
@@ -196,7 +197,6 @@ class _Reader:
             if text is None:
                 self.fail(entry, number, "bytes that are not UTF-8 (expected a text line in UTF-8)")
                 continue
-            line = text.strip()
             try:
                 if line in ("POSITIONS", "ORDERS"):
                     expected = "" if line == "POSITIONS" else "POSITIONS"

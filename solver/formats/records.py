@@ -290,8 +290,8 @@ def position_contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | Non
             if d.unit.province in retreats:
                 allowed.add((d.unit.power, d.unit.kind, retreats[d.unit.province]))
         extra = [u for u in after.units if (u.power, u.kind, u.province) not in allowed]
-        missing = [u for u in before.units if (u.power, u.kind, u.province) not in
-                   {(a.power, a.kind, a.province) for a in after.units}]
+        after_keys = {(a.power, a.kind, a.location.province) for a in after.units}
+        missing = [u for u in before.units if (u.power, u.kind, u.location.province) not in after_keys]
         if extra:
             problems.append("found " + ", ".join(f"{u.power} {format_unit(u)}" for u in extra[:6])
                             + " unaccounted for")

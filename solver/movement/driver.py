@@ -10,7 +10,8 @@ circular movements: 2**7 = 128, from seven enumerations of two). A part that has
 not exactly one resolution is settled by the backup rule of DATC 5.B.9 per strongly
 connected component, dependencies first: moves only -> all moves in the cycle
 succeed (circular movement); convoys involved -> the convoying fleets in it do not
-convoy (Szykman).
+convoy (Szykman). The rules applied are reported as :class:`Backup` values: the
+:class:`~dipsat.encodings.decisions.BackupRule` and the decisions it settled.
 
 Every solver call has a time limit and every CP-SAT status is handled: what the
 adjudicator cannot use (an invalid model, a model without the solution it must have,
@@ -23,13 +24,14 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import cast
+from typing import NamedTuple, cast
 
 from ortools.sat.python import cp_model
 
 from ..errors import SolverError
 from ..rules import ConvoyParadox, Rules
-from ..encodings import Encoding, Key, Problem
+from ..encodings import Encoding, Problem
+from ..encodings.decisions import CONVOY, MOVE, PATH, BackupRule, Decision, TermKey, TermKind
 from ..encodings.options import ModelOptions
 from ..encodings.model import PhaseModel
 from ..encodings.strength import Term
@@ -43,9 +45,16 @@ with more is a :class:`SolverError`."""
 TIME_LIMIT = 10.0
 """Seconds per solver call. A turn's model solves in milliseconds; reaching this is a
 :class:`SolverError`, not a result."""
-STRENGTHS = ("attack", "prevent", "resisting")
+STRENGTHS = frozenset(kind for kind in TermKind if kind.strength)
 
-Strengths = dict[tuple[str, int], int]
+Strengths = dict[TermKey, int]
+
+
+class Backup(NamedTuple):
+    """A backup rule applied (DATC 5.B.9, 4.A.2) and the decisions it settled."""
+
+    rule: BackupRule
+    settled: tuple[Decision, ...]
 
 
 @dataclass(frozen=True)
@@ -57,8 +66,8 @@ class Resolutions:
     dict of that part's decisions. A whole-board resolution is ``common`` plus one
     resolution of every part: iterating gives them all, made on demand."""
 
-    common: dict[Key, bool]
-    parts: tuple[tuple[dict[Key, bool], ...], ...]
+    common: dict[Decision, bool]
+    parts: tuple[tuple[dict[Decision, bool], ...], ...]
     capped: bool = False
     """A part had more than :data:`MAX_RESOLUTIONS`: there are more than ``len()`` resolutions."""
 
@@ -66,7 +75,7 @@ class Resolutions:
         """The number of resolutions found (the product over the parts)."""
         return math.prod(len(part) for part in self.parts)
 
-    def __iter__(self) -> Iterator[dict[Key, bool]]:
+    def __iter__(self) -> Iterator[dict[Decision, bool]]:
         for combination in itertools.product(*self.parts):
             resolution = dict(self.common)
             for values in combination:
@@ -76,11 +85,15 @@ class Resolutions:
 
 @dataclass
 class Solved:
-    values: dict[Key, bool]
+    """What the driver found for a turn: every decision's value, the strengths the model
+    built (by :class:`~dipsat.encodings.decisions.TermKind` and move), the solver calls
+    made, the resolutions before any backup rule and the backup rules applied."""
+
+    values: dict[Decision, bool]
     strengths: Strengths
     calls: int
     resolutions: Resolutions | None  # None: acyclic, not enumerated
-    backups: list[tuple[str, tuple[Key, ...]]] = field(default_factory=list)
+    backups: list[Backup] = field(default_factory=list)
 
 
 def solve(problem: Problem, rules: Rules) -> Solved:
@@ -124,8 +137,8 @@ def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
     calls = 0
     parts = []
     capped = False
-    overrides: dict[Key, bool] = {}
-    backups: list[tuple[str, tuple[Key, ...]]] = []
+    overrides: dict[Decision, bool] = {}
+    backups: list[Backup] = []
     final: _Found | None = None  # a whole-board enumeration with exactly one resolution
     for part in cyclic:
         part_enc = enc if alone else _part_encoding(problem, options, known, part)
@@ -143,7 +156,7 @@ def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
         calls += 1
     if len(final.solutions) != 1 or final.capped:
         raise SolverError(f"{'several' if final.capped else 'no'} resolutions after the backup rules "
-                          f"{', '.join(name for name, _ in backups) or '(none)'}")
+                          f"{', '.join(backup.rule for backup in backups) or '(none)'}")
     values, strengths = final.solutions[0]
     in_parts = {k for part in cyclic for k in part}
     common = {k: v for k, v in values.items() if k not in in_parts}
@@ -171,8 +184,8 @@ def _resolutions(problem: Problem, options: ModelOptions, enc: Encoding) -> tupl
     return count, capped
 
 
-def _settle(problem: Problem, rules: Rules, part: list[Key], current: Encoding, known: dict[Key, bool],
-            overrides: dict[Key, bool], backups: list[tuple[str, tuple[Key, ...]]],
+def _settle(problem: Problem, rules: Rules, part: list[Decision], current: Encoding, known: dict[Decision, bool],
+            overrides: dict[Decision, bool], backups: list[Backup],
             whole: bool) -> tuple[_Found, int]:
     """The backup rules (DATC 5.B.9) for one independent part without exactly one
     resolution, one cycle at a time, dependencies first, until it has exactly one.
@@ -192,7 +205,7 @@ def _settle(problem: Problem, rules: Rules, part: list[Key], current: Encoding, 
             if rule is not None:
                 name, decided = rule
                 overrides.update(decided)
-                backups.append((name, tuple(sorted(decided))))
+                backups.append(Backup(name, tuple(sorted(decided))))
                 break
         else:
             raise SolverError(f"{len(part)} decisions without exactly one resolution but no cycle to settle")
@@ -205,8 +218,8 @@ def _settle(problem: Problem, rules: Rules, part: list[Key], current: Encoding, 
             return found, calls
 
 
-def _part_encoding(problem: Problem, options: ModelOptions, fixed: dict[Key, bool], roots: list[Key],
-                   part: list[Key] | None = None) -> Encoding:
+def _part_encoding(problem: Problem, options: ModelOptions, fixed: dict[Decision, bool], roots: list[Decision],
+                   part: list[Decision] | None = None) -> Encoding:
     """The encoding of `roots` (and what they read, all in `part`, default: `roots`), the
     decisions in `fixed` taken as settled."""
     enc = Encoding(problem, options, fixed, roots=roots)
@@ -216,14 +229,15 @@ def _part_encoding(problem: Problem, options: ModelOptions, fixed: dict[Key, boo
     return enc
 
 
-def _parts(deps: dict[Key, set[Key]], known: dict[Key, bool]) -> tuple[list[list[Key]], list[Key]]:
+def _parts(deps: dict[Decision, set[Decision]],
+           known: dict[Decision, bool]) -> tuple[list[list[Decision]], list[Decision]]:
     """The independent parts with a cycle of a turn, and the undecided decisions outside them.
 
     Parts are the connected components of the dependency graph (edges in either
     direction) of the decisions not settled while building."""
     graph = {k: {d for d in reads if d not in known} for k, reads in deps.items() if k not in known}
-    cyclic: list[list[Key]] = []
-    rest: list[Key] = []
+    cyclic: list[list[Decision]] = []
+    rest: list[Decision] = []
     for part in _connected(graph):
         if has_cycle({k: graph[k] for k in part}):
             cyclic.append(part)
@@ -232,14 +246,14 @@ def _parts(deps: dict[Key, set[Key]], known: dict[Key, bool]) -> tuple[list[list
     return cyclic, sorted(rest)
 
 
-def _connected(graph: dict[Key, set[Key]]) -> list[list[Key]]:
+def _connected(graph: dict[Decision, set[Decision]]) -> list[list[Decision]]:
     """The connected components of a dependency graph, edges taken in either direction."""
-    neighbours: dict[Key, set[Key]] = {k: set() for k in graph}
+    neighbours: dict[Decision, set[Decision]] = {k: set() for k in graph}
     for key, reads in graph.items():
         for read in reads:
             neighbours[key].add(read)
             neighbours[read].add(key)
-    seen: set[Key] = set()
+    seen: set[Decision] = set()
     out = []
     for root in sorted(neighbours):
         if root in seen:
@@ -266,7 +280,7 @@ def count_resolutions(problem: Problem, options: ModelOptions) -> int:
     return _resolutions(problem, options, enc)[0]
 
 
-def paradox_core(problem: Problem, rules: Rules, component: list[Key]) -> list[Key]:
+def paradox_core(problem: Problem, rules: Rules, component: list[Decision]) -> list[Decision]:
     """The decisions whose definitions cannot all hold (a minimal infeasibility core).
 
     Built from CP-SAT's ``SufficientAssumptionsForInfeasibility`` and then made
@@ -274,7 +288,7 @@ def paradox_core(problem: Problem, rules: Rules, component: list[Key]) -> list[K
     enc = Encoding(problem, rules.model, roots=component, assumptions=True)
     keys = sorted(enc.assumed)
 
-    def infeasible(subset: list[Key]) -> list[Key] | None:
+    def infeasible(subset: list[Decision]) -> list[Decision] | None:
         enc.model.clear_assumptions()
         enc.model.add_assumptions([enc.assumed[k] for k in subset])
         solver = _solver()
@@ -296,7 +310,8 @@ def paradox_core(problem: Problem, rules: Rules, component: list[Key]) -> list[K
     return core
 
 
-def _backup(component: list[Key], found: list[dict[Key, bool]], rules: Rules) -> tuple[str, dict[Key, bool]] | None:
+def _backup(component: list[Decision], found: list[dict[Decision, bool]],
+            rules: Rules) -> tuple[BackupRule, dict[Decision, bool]] | None:
     """DATC 5.B.9 for one cycle, or None when the cycle has exactly one resolution."""
     projected = {tuple(sol[k] for k in component) for sol in found}
     if len(projected) == 1:
@@ -305,44 +320,44 @@ def _backup(component: list[Key], found: list[dict[Key, bool]], rules: Rules) ->
         differing = [k for i, k in enumerate(component) if len({p[i] for p in projected}) > 1]
     else:
         differing = list(component)  # no resolution: a paradox; all of the cycle is in it
-    convoys = [k for k in differing if k[0] == "convoy"] or [k for k in component if k[0] == "convoy"]
-    if convoys and (any(k[0] in ("convoy", "path") for k in differing) or not projected):
+    convoys = [k for k in differing if k[0] is CONVOY] or [k for k in component if k[0] is CONVOY]
+    if convoys and (any(k[0] is CONVOY or k[0] is PATH for k in differing) or not projected):
         backup = rules.convoy_paradox.backup
         if backup is ConvoyParadox.DPTG:
             # 4.A.2 dptg (DATC v2.x 4.A.2 f): of several resolutions, the one in which every convoy
             # of the paradox is disrupted, if there is exactly one such; else All Hold.
             disrupted = _all_convoys_disrupted(component, projected)
             if len(projected) > 1 and len(disrupted) == 1:
-                no_route = {k: False for k in component if k[0] == "path"}
-                return "dptg", no_route or dict(zip(component, disrupted[0]))  # the rest of it follows
+                no_route = {k: False for k in component if k[0] is PATH}
+                return BackupRule.DPTG, no_route or dict(zip(component, disrupted[0]))  # the rest of it follows
         if backup is not ConvoyParadox.SZYKMAN:
             # 4.A.2 d (All Hold), as the only rule or the backup: every move in the paradox fails,
             # the convoyed armies whose PATH is in it too, and they cut no support (DATC v2.x
             # 6.F.16-6.F.18).
-            routes = [k for k in component if k[0] == "path"]
-            held = {k for k in component if k[0] == "move"} | {("move", k[1]) for k in routes}
-            return "all hold", {k: False for k in sorted(held | set(routes))}
+            routes = [k for k in component if k[0] is PATH]
+            held = {k for k in component if k[0] is MOVE} | {(MOVE, k[1]) for k in routes}
+            return BackupRule.ALL_HOLD, {k: False for k in sorted(held | set(routes))}
         # 5.B.9 / 4.A.2 f (Szykman): the convoying fleets in the paradox do not convoy.
-        return "szykman", {k: False for k in convoys}
-    moves = [k for k in differing if k[0] == "move"]
+        return BackupRule.SZYKMAN, {k: False for k in convoys}
+    moves = [k for k in differing if k[0] is MOVE]
     if projected:
         # 5.B.9: a circular movement: all moves in it succeed.
-        return "circular movement", {k: True for k in moves}
+        return BackupRule.CIRCULAR_MOVEMENT, {k: True for k in moves}
     # 5.B.9 (variants): a paradox without convoys: all moves in the cycle fail.
-    return "all hold", {k: False for k in moves or [k for k in component if k[0] == "move"]}
+    return BackupRule.ALL_HOLD, {k: False for k in moves or [k for k in component if k[0] is MOVE]}
 
 
-def _all_convoys_disrupted(component: list[Key], projected: set[tuple[bool, ...]]) -> list[tuple[bool, ...]]:
+def _all_convoys_disrupted(component: list[Decision], projected: set[tuple[bool, ...]]) -> list[tuple[bool, ...]]:
     """The resolutions in which no convoyed army of the component has a convoy route
     (no PATH; without PATH decisions in the component: no convoying fleet carries)."""
-    paths = [i for i, k in enumerate(component) if k[0] == "path"]
-    watched = paths or [i for i, k in enumerate(component) if k[0] == "convoy"]
+    paths = [i for i, k in enumerate(component) if k[0] is PATH]
+    watched = paths or [i for i, k in enumerate(component) if k[0] is CONVOY]
     return sorted(p for p in projected if not any(p[i] for i in watched))
 
 
-def has_cycle(deps: dict[Key, set[Key]]) -> bool:
+def has_cycle(deps: dict[Decision, set[Decision]]) -> bool:
     """Is any decision (indirectly) dependent on itself? (the static acyclic check)"""
-    state: dict[Key, int] = {}  # 1: on the DFS path, 2: finished
+    state: dict[Decision, int] = {}  # 1: on the DFS path, 2: finished
     for root in deps:
         if root in state:
             continue
@@ -364,13 +379,13 @@ def has_cycle(deps: dict[Key, set[Key]]) -> bool:
     return False
 
 
-def cyclic_components(deps: dict[Key, set[Key]]) -> list[list[Key]]:
+def cyclic_components(deps: dict[Decision, set[Decision]]) -> list[list[Decision]]:
     """Strongly connected components with a cycle, dependencies first (Tarjan)."""
-    index: dict[Key, int] = {}
-    low: dict[Key, int] = {}
-    on_stack: set[Key] = set()
-    stack: list[Key] = []
-    out: list[list[Key]] = []
+    index: dict[Decision, int] = {}
+    low: dict[Decision, int] = {}
+    on_stack: set[Decision] = set()
+    stack: list[Decision] = []
+    out: list[list[Decision]] = []
     counter = 0
     for root in sorted(deps):
         if root in index:
@@ -415,7 +430,7 @@ def cyclic_components(deps: dict[Key, set[Key]]) -> list[list[Key]]:
 
 def _solver() -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1  # DESIGN 7: one worker for models this small
+    solver.parameters.num_workers = 1  # one worker: a turn's model is too small to share out
     solver.parameters.max_time_in_seconds = TIME_LIMIT
     # After folding, a turn's model is small and almost all boolean: presolve and the
     # LP relaxation cost more than they save (measured: a trivial solve 0.22 -> 0.11 ms).
@@ -444,28 +459,28 @@ def _solve(model: cp_model.CpModel, what: str) -> list[int]:
     return list(solver.response_proto.solution)
 
 
-def _solve_once(enc: Encoding) -> tuple[dict[Key, bool], Strengths]:
+def _solve_once(enc: Encoding) -> tuple[dict[Decision, bool], Strengths]:
     return _read(enc, _solve(enc.model, "movement model"))
 
 
-def _read(enc: Encoding, solution: list[int]) -> tuple[dict[Key, bool], Strengths]:
+def _read(enc: Encoding, solution: list[int]) -> tuple[dict[Decision, bool], Strengths]:
     """Decision values and strengths of a solution (a list indexed by variable index)."""
     values = enc.values(solution)
     strengths = {k: term.value(solution) for k, term in _strength_terms(enc).items()}
     return values, strengths
 
 
-def _strength_terms(enc: Encoding) -> dict[tuple[str, int], Term]:
-    return cast(dict[tuple[str, int], Term], {k: term for k, term in enc.cache.items() if k[0] in STRENGTHS})
+def _strength_terms(enc: Encoding) -> dict[TermKey, Term]:
+    return cast(dict[TermKey, Term], {k: term for k, term in enc.cache.items() if k[0] in STRENGTHS})
 
 
 @dataclass
 class _Found:
-    solutions: list[tuple[dict[Key, bool], Strengths]]  # distinct on the keys, in a fixed order
-    keys: list[Key] | None  # the decisions the solutions are told apart by (None: all)
+    solutions: list[tuple[dict[Decision, bool], Strengths]]  # distinct on the keys, in a fixed order
+    keys: list[Decision] | None  # the decisions the solutions are told apart by (None: all)
     capped: bool  # there are more than were kept
 
-    def resolutions(self) -> list[dict[Key, bool]]:
+    def resolutions(self) -> list[dict[Decision, bool]]:
         """Each solution's values of the keys."""
         if self.keys is None:
             return [values for values, _ in self.solutions]
@@ -473,13 +488,13 @@ class _Found:
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
-    def __init__(self, enc: Encoding, keys: list[Key] | None, limit: int) -> None:
+    def __init__(self, enc: Encoding, keys: list[Decision] | None, limit: int) -> None:
         super().__init__()
         self.enc = enc
         self.variables = [enc.model.get_int_var_from_proto_index(i) for i in range(len(enc.model.proto.variables))]
         self.keys = keys
         self.limit = limit
-        self.found: dict[tuple[bool, ...], tuple[dict[Key, bool], Strengths]] = {}
+        self.found: dict[tuple[bool, ...], tuple[dict[Decision, bool], Strengths]] = {}
         self.capped = False
 
     def on_solution_callback(self) -> None:
@@ -496,7 +511,7 @@ class _Collector(cp_model.CpSolverSolutionCallback):
         self.found[signature] = (values, strengths)
 
 
-def _enumerate(enc: Encoding, keys: list[Key] | None = None, limit: int | None = None) -> _Found:
+def _enumerate(enc: Encoding, keys: list[Decision] | None = None, limit: int | None = None) -> _Found:
     """Every consistent resolution of an encoding, told apart by `keys` (default: every
     decision), up to `limit` (default: MAX_RESOLUTIONS), with the strengths of each."""
     solver = _solver()

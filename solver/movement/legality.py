@@ -22,12 +22,18 @@ def impassable_problem(the_map: Map, order: Order) -> Illegal | None:
     """An order naming an impassable area (Switzerland; Modern: Iceland and the islands) is
     illegal (DATC 4.E.1): no unit can stand in, enter, support into or retreat to it."""
     provinces = the_map.provinces
+    if isinstance(order, (Build, Waive)):
+        return _impassable_named(the_map, order)
     dest = getattr(order, "dest", None)
     target = getattr(order, "target", None)
-    if not isinstance(order, (Build, Waive)) and order.unit.province in provinces and \
-            (dest is None or dest.province in provinces) and (target is None or target.province in provinces) and \
-            not getattr(order, "path", ()):
+    if order.unit.location.province in provinces and (dest is None or dest.province in provinces) and \
+            (target is None or target.location.province in provinces) and not getattr(order, "path", ()):
         return None  # the common case, without building the list of every location named
+    return _impassable_named(the_map, order)
+
+
+def _impassable_named(the_map: Map, order: Order) -> Illegal | None:
+    provinces = the_map.provinces
     for loc in order_locations(order):
         if loc.province not in provinces:
             return Illegal(IllegalCode.IMPASSABLE, f"{the_map.province_title(loc.province)} is impassable")
@@ -38,12 +44,12 @@ def designation_note(written: UnitRef, unit: Unit, rules: Rules) -> str:
     """Which DATC 4.C rule let an order reach `unit` although it names no unit type or the
     wrong one ('' when the order names the unit's type)."""
     if written.kind is None:
-        choice = rules.missing_unit_designation
-        key = "c: no other order for the unit names it" if choice is MissingUnitDesignation.UNLESS_OTHER else choice.v3
+        missing = rules.missing_unit_designation
+        key = "c: no other order for the unit names it" if missing is MissingUnitDesignation.UNLESS_OTHER else missing.v3
         return f"the order names no unit type: read as the {_word(unit.kind)} in {unit.location} (DATC 4.C.1 {key})"
     if written.kind is not unit.kind:
-        choice = rules.wrong_unit_designation
-        key = "c: no other order for the unit names it" if choice is WrongUnitDesignation.UNLESS_OTHER else choice.v3
+        wrong = rules.wrong_unit_designation
+        key = "c: no other order for the unit names it" if wrong is WrongUnitDesignation.UNLESS_OTHER else wrong.v3
         article = "an" if unit.kind is UnitKind.ARMY else "a"
         return (f"the order says {written.kind}, but the unit in {unit.location} is {article} {_word(unit.kind)}: "
                 f"the order is read as the {_word(unit.kind)}'s (DATC 4.C.2 {key})")
@@ -78,9 +84,10 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
         if why is not None and the_map.provinces[dest.province].kind is ProvinceKind.LAND:
             why = Illegal(why.why, _designated(why.text, order.unit, unit, rules))  # a fleet inland
         return found, why
-    if dest.coast is not None and rules.unknown_coast is UnknownCoast.FAILS:
-        return None, Illegal(IllegalCode.COAST, "an army move names a coast (DATC 4.B.6 a)")
-    dest = Location(dest.province)
+    if dest.coast is not None:
+        if rules.unknown_coast is UnknownCoast.FAILS:
+            return None, Illegal(IllegalCode.COAST, "an army move names a coast (DATC 4.B.6 a)")
+        dest = Location(dest.province)
     if unit.kind is UnitKind.WING:
         if order.via_convoy:
             return None, Illegal(IllegalCode.CONVOY, "a wing cannot be convoyed (Modern rules 4.4)")
@@ -156,18 +163,17 @@ def convoy_route_on_board(state: State, origin: str, dest: str, without: str | N
 
 def can_move_somehow(state: State, unit: Unit, dest: str, without: str | None = None) -> bool:
     """Could `unit` move into province `dest` at all (for supports, DATC 6.D.22-24, 6.D.31)."""
-    the_map = state.map
-    if unit.province == dest:
+    if unit.location.province == dest:
         return False
-    if unit.kind is UnitKind.ARMY:
-        return (the_map.can_move(unit.kind, unit.location, Location(dest))
-                or convoy_route_on_board(state, unit.province, dest, without))
-    return the_map.can_reach_province(unit.kind, unit.location, dest)
+    if state.map.can_reach_province(unit.kind, unit.location, dest):  # an army by land: the same as can_move
+        return True
+    return unit.kind is UnitKind.ARMY and convoy_route_on_board(state, unit.location.province, dest, without)
 
 
 def support_problem(state: State, unit: Unit, order: SupportHold | SupportMove, rules: Rules) -> Illegal | None:
     """Why a support order is illegal, or None."""
-    target = state.unit_at(order.target.province)
+    the_map = state.map
+    target = state.unit_at(order.target.location.province)
     if isinstance(order, SupportHold):
         where = order.target.province
         if where == unit.province:
@@ -178,7 +184,7 @@ def support_problem(state: State, unit: Unit, order: SupportHold | SupportMove, 
             return Illegal(IllegalCode.SELF, "a unit cannot support a move into its own area (DATC 6.D.34)")
         if order.target.province == unit.province:
             return Illegal(IllegalCode.SELF, "a unit cannot support its own move")
-    if not state.map.can_reach_province(unit.kind, unit.location, where):
+    if not the_map.can_reach_province(unit.kind, unit.location, where):
         return Illegal(IllegalCode.SUPPORT, _designated(
             f"{unit.kind} {unit.location} could not move to {where} itself (DATC 6.A.10, 6.B.5)", order.unit, unit, rules))
     if target is None:
@@ -210,7 +216,7 @@ def convoy_problem(state: State, unit: Unit, order: Convoy) -> Illegal | None:
     return None
 
 
-def order_problem(state: State, unit: Unit, order, rules: Rules) -> Illegal | None:
+def order_problem(state: State, unit: Unit, order: Order, rules: Rules) -> Illegal | None:
     """Why a movement-phase order is illegal, or None."""
     if isinstance(order, Hold):
         return None

@@ -10,18 +10,18 @@ outcome) for every order that does not reach the model.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
 from .legality import default_coast, impassable_problem, move_destination, order_problem
-from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, kind_name
+from ..orders import Build, Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, Waive, kind_name
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
 from ..results import OrderResult
-from ..rules import (AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, DesignationReading,
-                    ImplicitOrders, MissingUnitDesignation, MultipleOrders, MultiRouteDisruption, Rules, SupportCoast,
-                    WrongUnitCoast, WrongUnitDesignation)
+from ..rules import (ISSUES, AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, DesignationReading,
+                    ImplicitOrders, MissingUnitDesignation, MultipleOrders, MultiRouteDisruption, Rules, Stage,
+                    SupportCoast, WrongUnitCoast, WrongUnitDesignation)
 from ..state import State
 
 
@@ -31,7 +31,7 @@ class _Prescan:
 
     problem: Problem
     verdicts: dict[int, OrderResult] = field(default_factory=dict)  # order index -> settled result
-    chosen: dict[int, int] = field(default_factory=dict)  # unit index -> order index
+    chosen: dict[int, int | None] = field(default_factory=dict)  # unit index -> order index (None: all dropped)
     move_of: dict[int, int] = field(default_factory=dict)  # order index -> move index
     support_of: dict[int, int] = field(default_factory=dict)
     convoy_of: dict[int, int] = field(default_factory=dict)
@@ -47,47 +47,78 @@ Prescan = _Prescan
 
 def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None = None) -> _Prescan:
     units = list(state.units)
-    index_of = {u.province: i for i, u in enumerate(units)}
-    scan = _Prescan(Problem([UnitSlot(i, u.province, u.power, u.kind is UnitKind.FLEET) for i, u in enumerate(units)],
-                            [], [], [], dict(index_of), {}))
+    index_of = {u.location.province: i for i, u in enumerate(units)}
+    scan = _Prescan(Problem([UnitSlot(i, u.location.province, u.power, u.kind is UnitKind.FLEET)
+                             for i, u in enumerate(units)], [], [], [], dict(index_of), {}))
     legal: dict[int, list[int]] = {}
     for k, order in enumerate(orders):
         unit_index, reason = _ordered_unit(state, order, index_of, rules)
-        power = order.power or (units[unit_index].power if unit_index is not None else None)
-        if silent and power in silent:
-            reason = Illegal(IllegalCode.SILENCED, silent[power])
-        if reason is None and isinstance(order, Move):
-            scan.dest_of_order[k], reason = move_destination(state, units[unit_index], order, rules)
-        elif reason is None:
-            reason = order_problem(state, units[unit_index], order, rules)
+        unit = units[unit_index] if unit_index is not None else None
+        if silent:
+            power = order.power or (unit.power if unit is not None else None)
+            if power is not None and power in silent:
+                reason = Illegal(IllegalCode.SILENCED, silent[power])
+        if reason is None:
+            assert unit is not None and unit_index is not None  # a unit was found (_ordered_unit)
+            if isinstance(order, Move):
+                dest, reason = move_destination(state, unit, order, rules)
+                if dest is not None:
+                    scan.dest_of_order[k] = dest
+            elif not isinstance(order, Hold):
+                reason = order_problem(state, unit, order, rules)
         if reason is not None:
-            scan.verdicts[k] = OrderResult(order, units[unit_index] if unit_index is not None else None, reason)
+            scan.verdicts[k] = OrderResult(order, unit, reason)
             continue
+        assert unit_index is not None
         legal.setdefault(unit_index, []).append(k)
     strict = any(r.invalid or r.yields for r in _designation_readings(rules).values())  # DATC 4.C choices a, c
     for u, ks in legal.items():
         if strict:
             ks = _drop_weak_orders(state, orders, ks, rules, scan, units[u])
-        scan.chosen[u] = _one_order(orders, ks, rules, scan, units[u])
+        scan.chosen[u] = ks[0] if len(ks) == 1 else _one_order(orders, ks, rules, scan, units[u])
     if rules.implicit_orders is ImplicitOrders.ALLOWED:  # DATC 4.E.3 a
         orders = orders + _implicit_moves(state, orders, scan, units, rules)
     scan.orders = orders
-    _build_moves(state, orders, rules, scan, units)
-    _match_supports(state, orders, scan, units, rules)
-    _match_convoys(orders, scan, units)
+    given = _given_orders(orders, scan)
+    _build_moves(state, given, rules, scan, units)
+    _match_supports(state, orders, given, scan, units, rules)
+    _match_convoys(given, scan, units)
     _route_convoys(state, scan, rules, units)
     _drop_void_convoys(orders, scan, units)
     return scan
 
 
-PRESCAN_OPTIONS = ("multi_route_disruption", "convoy_path", "two_coasts_omitted", "one_coast_omitted",
-                   "impossible_coast", "support_coast", "ordered_unit_coast", "unknown_coast",
-                   "missing_unit_designation", "wrong_unit_designation", "missing_nationality", "wrong_nationality",
-                   "multiple_orders", "civil_disorder_hold_support", "implicit_orders")
-"""The :class:`~dipsat.rules.Rules` fields the prescan reads, besides ``adjacent_convoy``
-(DATC 4.A.1, 4.A.6, 4.B.1-4.B.6, 4.C.1, 4.C.2, 4.C.5, 4.C.6, 4.D.3, 4.D.9, 4.E.3): rules
-that agree on these and on 4.A.3 give the same prescan (a test checks every other
-option against the DATC cases)."""
+@dataclass
+class _Given:
+    """The order each unit acts on (:attr:`_Prescan.chosen`), by unit index in board order
+    and by kind: what the steps after the choice of orders read."""
+
+    moves: list[tuple[int, int, Move]] = field(default_factory=list)  # (unit, order index, order)
+    supports: list[tuple[int, int, SupportHold | SupportMove]] = field(default_factory=list)
+    convoys: list[tuple[int, int, Convoy]] = field(default_factory=list)
+
+
+def _given_orders(orders: list[Order], scan: _Prescan) -> _Given:
+    given = _Given()
+    for u, k in sorted(scan.chosen.items()):
+        if k is None:
+            continue
+        order = orders[k]
+        if isinstance(order, Move):
+            given.moves.append((u, k, order))
+        elif isinstance(order, (SupportHold, SupportMove)):
+            given.supports.append((u, k, order))
+        elif isinstance(order, Convoy):
+            given.convoys.append((u, k, order))
+    return given
+
+
+PRESCAN_OPTIONS = tuple(i.field for i in ISSUES.values() if Stage.PRESCAN in i.read_by and i.kind is not AdjacentConvoy)
+"""The :class:`~dipsat.rules.Rules` fields the prescan reads (their enums say so: ``read_by``
+:attr:`~dipsat.rules.Stage.PRESCAN`), besides ``adjacent_convoy`` (DATC 4.A.1, 4.A.6,
+4.B.1-4.B.6, 4.C.1, 4.C.2, 4.C.5, 4.C.6, 4.D.3, 4.D.9, 4.E.3): rules that agree on
+these and on 4.A.3 give the same prescan (a test checks every other option against the
+DATC cases)."""
 
 
 def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Prescan | None:
@@ -122,13 +153,16 @@ def _ordered_unit(state: State, order: Order, index_of: dict[str, int],
                   rules: Rules) -> tuple[int | None, Illegal | None]:
     if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
         return None, Illegal(IllegalCode.WRONG_PHASE, f"a {kind_name(order)} order is not a movement-phase order")
-    u = index_of.get(order.unit.province)
+    u = index_of.get(order.unit.location.province)
     closed = impassable_problem(state.map, order)
     if closed is not None:
         return u, closed
     if u is None:
         return None, Illegal(IllegalCode.NO_UNIT, f"there is no unit in {order.unit.province}")
     unit = state.units[u]
+    if order.unit.kind is unit.kind and order.unit.location.coast == unit.location.coast and \
+            (order.power is None or order.power == unit.power):
+        return u, None  # the common case: the order names the unit as it stands
     if order.power is not None and order.power != unit.power:
         return u, Illegal(IllegalCode.FOREIGN_UNIT, f"the unit in {unit.province} belongs to {unit.power} (DATC 6.A.6)")
     if order.unit.location.coast not in (None, unit.location.coast) and rules.ordered_unit_coast is WrongUnitCoast.FAILS:
@@ -145,6 +179,7 @@ def _designation_flaws(state: State, order: Order, unit: Unit) -> list[str]:
     """The DATC 4.C issues an order touches: missing/wrong unit designation (of the
     ordered unit or the supported/convoyed one), missing/wrong nationality."""
     flaws = []
+    assert not isinstance(order, (Build, Waive))  # movement orders only (_ordered_unit)
     refs = [order.unit] + ([order.target] if isinstance(order, (SupportHold, SupportMove, Convoy)) else [])
     for ref in refs:
         actual = state.unit_at(ref.province)
@@ -216,6 +251,7 @@ def _one_order(orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan,
     """DATC 4.D.3: one legal order per unit; several different ones -> per the rule."""
     if not ks:
         return None  # every order of the unit was dropped: it holds
+    keep: int | None
     if len(ks) == 1 or len({orders[k] for k in ks}) == 1:
         keep = ks[0]
     else:
@@ -228,15 +264,18 @@ def _one_order(orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan,
     return keep
 
 
-def _build_moves(state: State, orders: list[Order], rules: Rules, scan: _Prescan, units: list[Unit]) -> None:
+def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, units: list[Unit]) -> None:
     p = scan.problem
-    for u, k in sorted(scan.chosen.items()):
-        if k is None or not isinstance(orders[k], Move):
-            continue
-        dest = scan.dest_of_order.get(k) or move_destination(state, units[u], orders[k], rules)[0]
+    can_move = state.map.can_move
+    for u, k, order in given.moves:
+        unit = units[u]
+        dest = scan.dest_of_order.get(k)
+        if dest is None:  # an implicit move (DATC 4.E.3 a): checked legal, its destination not kept
+            dest = move_destination(state, unit, order, rules)[0]
+            assert dest is not None
         m = len(p.moves)
-        over_land = state.map.can_move(units[u].kind, units[u].location, dest)
-        p.moves.append(MoveOrder(m, u, units[u].province, dest.province, units[u].power, not over_land))
+        over_land = can_move(unit.kind, unit.location, dest)
+        p.moves.append(MoveOrder(m, u, unit.location.province, dest.province, unit.power, not over_land))
         p.units[u].move = m
         p.moves_into.setdefault(dest.province, []).append(m)
         scan.move_of[k] = m
@@ -246,13 +285,12 @@ def _build_moves(state: State, orders: list[Order], rules: Rules, scan: _Prescan
         back = p.units[other].move if other is not None else None
         if back is not None and p.moves[back].dest == move.origin:
             move.opposite = back
-    for u, k in scan.chosen.items():  # who is ordered to convoy which army where
-        if k is not None and isinstance(orders[k], Convoy):
-            scan.convoyers.setdefault((orders[k].target.province, orders[k].dest.province), []).append(units[u])
-    for k, m in scan.move_of.items():
-        move = p.moves[m]
-        if not move.convoyed and units[move.unit].kind is UnitKind.ARMY:
-            move.convoyed, move.fallback = _adjacent_convoy(state, scan, units, orders[k], move, rules)
+    for u, k, convoy in given.convoys:  # who is ordered to convoy which army where
+        scan.convoyers.setdefault((convoy.target.location.province, convoy.dest.province), []).append(units[u])
+    for u, k, order in given.moves:
+        move = p.moves[scan.move_of[k]]
+        if not move.convoyed and units[u].kind is UnitKind.ARMY:
+            move.convoyed, move.fallback = _adjacent_convoy(state, scan, units, order, move, rules)
 
 
 def _adjacent_convoy(state: State, scan: _Prescan, units: list[Unit], order: Move,
@@ -285,35 +323,38 @@ def _adjacent_convoy(state: State, scan: _Prescan, units: list[Unit], order: Mov
     return wanted, wanted and choice is AdjacentConvoy.FALLBACK
 
 
-def _match_supports(state: State, orders: list[Order], scan: _Prescan, units: list[Unit], rules: Rules) -> None:
+def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Prescan, units: list[Unit],
+                    rules: Rules) -> None:
     p = scan.problem
-    ordering = {units[u].power for u, k in scan.chosen.items()} | {o.power for o in orders if o.power}
-    for u, k in sorted(scan.chosen.items()):
-        order = orders[k] if k is not None else None
-        if not isinstance(order, (SupportHold, SupportMove)):
-            continue
-        target = p.unit_at[order.target.province]
+    ordering: set[Power] | None = None  # the powers that gave orders (DATC 4.D.9), when asked
+    for u, k, order in given.supports:
+        target = p.unit_at[order.target.location.province]
         target_move = p.units[target].move
         if isinstance(order, SupportHold):
             if target_move is not None:
                 scan.verdicts[k] = OrderResult(order, units[u], Void(
                     VoidCode.SUPPORTED_UNIT_MOVES, "the supported unit moves (DATC 6.D.7)"))
                 continue
-            if (rules.civil_disorder_hold_support is CivilDisorderHoldSupport.FAILS  # DATC 4.D.9 a
-                    and units[target].power not in ordering):
-                scan.verdicts[k] = OrderResult(order, units[u], Void(
-                    VoidCode.CIVIL_DISORDER, f"{units[target].power} is in civil disorder (DATC 4.D.9 a)"))
-                continue
+            if rules.civil_disorder_hold_support is CivilDisorderHoldSupport.FAILS:  # DATC 4.D.9 a
+                if ordering is None:
+                    ordering = {units[v].power for v in scan.chosen} | {o.power for o in orders if o.power}
+                if units[target].power not in ordering:
+                    scan.verdicts[k] = OrderResult(order, units[u], Void(
+                        VoidCode.CIVIL_DISORDER, f"{units[target].power} is in civil disorder (DATC 4.D.9 a)"))
+                    continue
             s = len(p.supports)
-            p.supports.append(SupportOrder(s, u, units[u].province, units[u].power, order.target.province))
+            p.supports.append(SupportOrder(s, u, units[u].location.province, units[u].power,
+                                           order.target.location.province))
             p.units[target].hold_supports.append(s)
         else:
             why = _support_mismatch(state, order, target_move, scan, units[u], rules)
             if why is not None:
                 scan.verdicts[k] = OrderResult(order, units[u], why)
                 continue
+            assert target_move is not None  # else a mismatch (6.D.9)
             s = len(p.supports)
-            p.supports.append(SupportOrder(s, u, units[u].province, units[u].power, order.dest.province, target_move))
+            p.supports.append(SupportOrder(s, u, units[u].location.province, units[u].power, order.dest.province,
+                                           target_move))
             p.moves[target_move].supports.append(s)
         scan.support_of[k] = s
 
@@ -343,13 +384,10 @@ def _support_mismatch(state: State, order: SupportMove, target_move: int | None,
     return None
 
 
-def _match_convoys(orders: list[Order], scan: _Prescan, units: list[Unit]) -> None:
+def _match_convoys(given: _Given, scan: _Prescan, units: list[Unit]) -> None:
     p = scan.problem
-    for u, k in sorted(scan.chosen.items()):
-        order = orders[k] if k is not None else None
-        if not isinstance(order, Convoy):
-            continue
-        target_move = p.units[p.unit_at[order.target.province]].move
+    for u, k, order in given.convoys:
+        target_move = p.units[p.unit_at[order.target.location.province]].move
         if target_move is None or p.moves[target_move].dest != order.dest.province:
             scan.verdicts[k] = OrderResult(order, units[u], Void(
                 VoidCode.OTHER_DESTINATION, "the army is not ordered to that destination"))
@@ -358,27 +396,33 @@ def _match_convoys(orders: list[Order], scan: _Prescan, units: list[Unit]) -> No
             scan.verdicts[k] = OrderResult(order, units[u], Void(VoidCode.BY_LAND, "the army goes by land (DATC 4.A.3)"))
             continue
         c = len(p.convoys)
-        p.convoys.append(ConvoyOrder(c, u, units[u].province, target_move))
+        p.convoys.append(ConvoyOrder(c, u, units[u].location.province, target_move))
         scan.convoy_of[k] = c
 
 
 def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: list[Unit]) -> None:
     """Minimal convoy routes of each convoyed move: chains of its convoying fleets."""
     p = scan.problem
-    written = {m: scan.orders[k].path for k, m in scan.move_of.items()}
-    for move in p.moves:
-        if move.convoyed:
-            fleets = {c.province: c.index for c in p.convoys if c.move == move.index}
-            routes = state.map.convoy_routes(move.origin, move.dest, fleets)
-            choice, path = rules.convoy_path, written.get(move.index, ())
-            if (choice is ConvoyPathSpecification.ALLOWED and path) or choice is ConvoyPathSpecification.REQUIRED:
-                # 4.A.6 b/c: the army goes only along the path written in its order
-                routes = [r for r in routes if path and r == frozenset(path)]
-            if rules.multi_route_disruption is MultiRouteDisruption.DPTG:
-                # 4.A.1 dptg: routes with foreign fleets are skipped when the army's own fleets make one
-                own = [r for r in routes if all(units[p.convoys[fleets[s]].unit].power == move.power for s in r)]
-                routes = own or routes
-            move.routes = [tuple(sorted(fleets[s] for s in route)) for route in routes]
+    convoyed = [move for move in p.moves if move.convoyed]
+    if not convoyed:
+        return
+    written: dict[int, tuple[str, ...]] = {}  # move index -> the convoy path its order writes out (4.A.6)
+    for k, m in scan.move_of.items():
+        order = scan.orders[k]
+        assert isinstance(order, Move)
+        written[m] = order.path
+    for move in convoyed:
+        fleets = {c.province: c.index for c in p.convoys if c.move == move.index}
+        routes: Sequence[frozenset[str]] = state.map.convoy_routes(move.origin, move.dest, fleets)
+        choice, path = rules.convoy_path, written.get(move.index, ())
+        if (choice is ConvoyPathSpecification.ALLOWED and path) or choice is ConvoyPathSpecification.REQUIRED:
+            # 4.A.6 b/c: the army goes only along the path written in its order
+            routes = [r for r in routes if path and r == frozenset(path)]
+        if rules.multi_route_disruption is MultiRouteDisruption.DPTG:
+            # 4.A.1 dptg: routes with foreign fleets are skipped when the army's own fleets make one
+            own = [r for r in routes if all(units[p.convoys[fleets[s]].unit].power == move.power for s in r)]
+            routes = own or routes
+        move.routes = [tuple(sorted(fleets[s] for s in route)) for route in routes]
 
 
 def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: list[Unit]) -> None:

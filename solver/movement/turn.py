@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from ..board import Power, Unit
 from .driver import Solved, solve, solve_batch
 from ..encodings import Problem
+from ..encodings.decisions import CONVOY, MOVE, PATH, Decision
 from ..encodings.support import same_model
-from ..orders import Order
+from ..orders import Build, Order, Waive
 from ..outcomes import Outcome
 from ..phases import after_movement
 from .prescan import _Prescan, prescan, rescan
@@ -80,20 +81,25 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     units = list(state.units)
     v = solved.values
     reading = Resolution(p, solved, rules.model, units)
+    verdicts, chosen, unit_at = scan.verdicts, scan.chosen, p.unit_at
     results = []
     for k, order in enumerate(orders):
-        if k in scan.verdicts:
-            results.append(scan.verdicts[k])
+        verdict = verdicts.get(k)
+        if verdict is not None:
+            results.append(verdict)
             continue
-        u = p.unit_at[order.unit.province]
-        kept = scan.chosen.get(u)
-        same = kept if kept is not None and orders[kept] == order else k  # an identical copy: the kept order's outcome
+        assert not isinstance(order, (Build, Waive))  # an order with no unit gets a verdict in the prescan
+        u = unit_at[order.unit.location.province]
+        kept = chosen.get(u)
+        same = k if kept == k else kept if kept is not None and orders[kept] == order else k  # an identical
+        # copy of the kept order: the kept order's outcome
         results.append(OrderResult(order, units[u], _outcome(same, order, scan, reading)))
     dislodged = reading.dislodged_units()
-    moved = {p.moves[m].unit: scan.dest_of[m] for m in range(len(p.moves)) if v[("move", m)]}
+    moved = {p.moves[m].unit: scan.dest_of[m] for m in range(len(p.moves)) if v[(MOVE, m)]}
     gone = {d.unit for d in dislodged}
-    new_units = [Unit(u.power, u.kind, moved.get(i, u.location)) for i, u in enumerate(units) if u not in gone]
-    standoffs = reading.standoffs({u.province for u in new_units})
+    new_units = [u if i not in moved else Unit(u.power, u.kind, moved[i])  # an unmoved unit is the same value
+                 for i, u in enumerate(units) if not gone or u not in gone]
+    standoffs = reading.standoffs({u.location.province for u in new_units}) if p.moves_into else frozenset()
     after, options = after_movement(state, new_units, dislodged, standoffs, rules)
     resolutions = None if solved.resolutions is None else len(solved.resolutions)
     backups = tuple(f"{name}: " + ", ".join(_describe_key(key, p, units) for key in keys)
@@ -113,16 +119,17 @@ def _outcome(k: int, order: Order, scan: _Prescan, reading: Resolution) -> Outco
         return reading.support(scan.support_of[k])
     if k in scan.convoy_of:
         return reading.convoy(scan.convoy_of[k])
+    assert not isinstance(order, (Build, Waive))  # an order with no unit gets a verdict in the prescan
     return reading.hold(scan.problem.unit_at[order.unit.province])  # a hold, given or implicit
 
 
-def _describe_key(key, p: Problem, units: list[Unit]) -> str:
+def _describe_key(key: Decision, p: Problem, units: list[Unit]) -> str:
     kind, i = key
-    if kind == "convoy":
+    if kind is CONVOY:
         u = units[p.convoys[i].unit]
         return f"convoy by {u.kind} {u.location}"
-    if kind in ("move", "path"):
+    if kind is MOVE or kind is PATH:
         move = p.moves[i]
         u = units[move.unit]
-        return f"{u.kind} {u.location} - {move.dest}" + (" (its convoy)" if kind == "path" else "")
+        return f"{u.kind} {u.location} - {move.dest}" + (" (its convoy)" if kind is PATH else "")
     return f"{kind} {i}"

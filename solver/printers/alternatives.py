@@ -14,13 +14,14 @@ from dataclasses import dataclass, field, replace
 from ..movement.driver import MAX_RESOLUTIONS, count_resolutions, paradox_core
 from ..encodings.options import ConvoyParadox
 from ..encodings import Key
+from ..encodings.decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT
 from ..movement import MovementTrace
 from ..notation import format_order
 from ..results import PhaseResult
 
 
-KINDS = (("move", "moves"), ("dislodged", "dislodged"), ("support", "support given"), ("path", "convoy path"),
-         ("convoy", "convoys"))
+KINDS = ((MOVE, "moves"), (DISLODGED, "dislodged"), (SUPPORT, "support given"), (PATH, "convoy path"),
+         (CONVOY, "convoys"))
 """The decisions of DATC 5.A by kind, as the resolutions are compared."""
 
 
@@ -83,26 +84,26 @@ class _Words:
         scan = trace.scan
         self.text: dict[Key, str] = {}
         for k, m in scan.move_of.items():
-            self.text[("move", m)] = self.text[("path", m)] = format_order(trace.orders[k])
+            self.text[(MOVE, m)] = self.text[(PATH, m)] = format_order(trace.orders[k])
         for k, s in scan.support_of.items():
-            self.text[("support", s)] = format_order(trace.orders[k])
+            self.text[(SUPPORT, s)] = format_order(trace.orders[k])
         for k, c in scan.convoy_of.items():
-            self.text[("convoy", c)] = format_order(trace.orders[k])
+            self.text[(CONVOY, c)] = format_order(trace.orders[k])
         for slot in scan.problem.units:
             unit = trace.units[slot.index]
             chosen = scan.chosen.get(slot.index)
-            self.text[("dislodged", slot.index)] = (format_order(trace.orders[chosen]) if chosen is not None
+            self.text[(DISLODGED, slot.index)] = (format_order(trace.orders[chosen]) if chosen is not None
                                                     else f"{unit.power}: {unit.kind} {unit.location} H")
 
     def order_of(self, key: Key) -> str:
         return self.text.get(key, f"{key[0]} {key[1]}")
 
     def decision(self, key: Key) -> str:
-        kind = {"move": "move", "path": "convoy route of", "support": "support", "convoy": "convoy",
-                "dislodged": "dislodgement of"}[key[0]]
+        kind = {MOVE: "move", PATH: "convoy route of", SUPPORT: "support", CONVOY: "convoy",
+                DISLODGED: "dislodgement of"}[key[0]]
         return f"{kind} {self.order_of(key)}"
 
     def value(self, key: Key, value: bool) -> str:
-        verbs = {"move": ("succeeds", "fails"), "path": ("alive", "broken"), "support": ("given", "cut"),
-                 "convoy": ("convoys", "fails"), "dislodged": ("dislodged", "stays")}[key[0]]
+        verbs = {MOVE: ("succeeds", "fails"), PATH: ("alive", "broken"), SUPPORT: ("given", "cut"),
+                 CONVOY: ("convoys", "fails"), DISLODGED: ("dislodged", "stays")}[key[0]]
         return f"{self.order_of(key)}: {verbs[0] if value else verbs[1]}"

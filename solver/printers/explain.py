@@ -14,15 +14,18 @@ the unit that beat it; a move against a unit of its own power names that rule
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from ..board import Unit
 from ..orders import Build, UnitRef
-from ..outcomes import (AttackNote, Bounced, BuildRefused, Built, ConvoyDislodged, Convoys, Cut, Disbands, Dislodgement,
-                       Given, HoldDislodged, Holds, Illegal, MoveFacts, Moves, NoPath, Opposition, Outcome, Paradox,
-                       PreventFact, Removed, Resistance, RetreatBounced, RetreatRefused, Retreats, Route, Stance,
-                       SupportDislodged, SupportFailure, SupportPart, Waived, ZeroReason)
+from ..outcomes import (AttackNote, Bounced, BuildRefused, Built, ConvoyDislodged, Convoys, Cut, Cutter, Disbands,
+                        Dislodgement, Given, HoldDislodged, Holds, Illegal, MoveFacts, Moves, NoBuildsLeft, NoCut,
+                        NoPath, NoRemovalsLeft, Opposition, Paradox, PreventFact, Removed, Resistance, RetreatBounced,
+                        RetreatRefused, Retreats, Route, Stance, Succeeds, SupportDislodged, SupportFailure,
+                        SupportPart, TieBreak, Void, Waived, ZeroReason)
 from ..movement.resolution import RULE_REFS
 from ..results import OrderResult, PhaseResult
-from ..rules import ConvoyParadox, Rules
+from ..rules import CivilDisorderRemoval, ConvoyParadox, Rules
 
 __all__ = ["explain", "explain_order", "explain_disorder", "OWN_UNIT", "OWN_SUPPORT"]
 
@@ -59,7 +62,7 @@ def explain_disorder(result: PhaseResult) -> list[list[str]]:
     quoted = False
     for d in result.civil_disorder:
         facts = disorder_facts(d)
-        if d.names and d.tie_break == "alphabetical" and d.reading == "2000":
+        if d.names and d.tie_break is TieBreak.ALPHABETICAL and d.reading is CivilDisorderRemoval.R2000:
             passage = quote("civil_disorder_order")
             facts += [f"{passage} (quoted above)"] if quoted else passage.lines()
             quoted = True
@@ -76,12 +79,13 @@ def _rulebook_words(r: OrderResult, rules: Rules, quoted: set[str]) -> list[str]
     keys = []
     o = r.outcome
     if rules.convoy_paradox.rulebook_rule is ConvoyParadox.R2000 and rules.profile_name != "2023":  # its own book
-        attacks = getattr(o, "attacks", ())
-        if any(a.why == "protected" for a in attacks) or getattr(o, "kept_though_dislodged", None) is not None:
+        attacks = o.attacks if isinstance(o, (Given, Cut, SupportDislodged)) else ()
+        kept = isinstance(o, Given) and o.kept_though_dislodged is not None
+        if any(a.why is NoCut.PROTECTED for a in attacks) or kept:
             keys.append("convoyed_attack")
-        if any(a.why == "unprotected route" for a in attacks):
+        if any(a.why is NoCut.UNPROTECTED_ROUTE for a in attacks):
             keys.append("alternative_route")
-    facts = getattr(o, "facts", None) if isinstance(o, (Moves, Bounced, NoPath, Paradox)) else None
+    facts = o.facts if isinstance(o, (Moves, Bounced, NoPath, Paradox)) else None
     if rules.profile_name == "2000" and facts is not None and facts.backup == "circular movement":
         keys.append("rotation")
     out = []
@@ -118,43 +122,49 @@ def _designation_read(r: OrderResult, rules: Rules) -> str:
 def explain_order(r: OrderResult) -> list[str]:
     """One order's decisive facts, from its outcome."""
     o = r.outcome
-    if isinstance(o, (Moves, Bounced, NoPath)) or (isinstance(o, Paradox) and o.facts is not None):
-        return _move(o)
-    if isinstance(o, (Given, Cut, SupportDislodged)):
-        return _support(o)
-    if isinstance(o, Paradox):
-        return [f"fails: {RULE_REFS.get(o.rule, o.text)}", *_paradox_fleet(r.unit, o)]
-    if isinstance(o, Convoys):
-        return ["succeeds: the fleet is not dislodged (DATC 5.B.3)"]
-    if isinstance(o, ConvoyDislodged):
-        return [f"fails (DATC 5.B.3): dislodged by {_dislodger(o.by)}"]
-    if isinstance(o, HoldDislodged):
-        return [f"dislodged by {_dislodger(o.by)}"]
-    if isinstance(o, Holds):
-        facts = ["holds"]
-        if o.hold is not None and o.hold.supports:
-            facts.append(_supports_line(o.hold.supports, "hold supports"))
-        return facts
-    if isinstance(o, Retreats):
-        return [f"succeeds: retreats to {o.to}"]
-    if isinstance(o, Disbands):
-        return ["succeeds: the unit is disbanded as ordered"]
-    if isinstance(o, RetreatBounced):
-        others = ", ".join(_name(u) for u in o.others)
-        return [f"fails: {o.detail}" + (f" (also {others}; DATC 6.H.7)" if others else " (DATC 6.H.7)")]
-    if isinstance(o, RetreatRefused):
-        return [f"illegal ({o.refused.value}): {o.text}"]  # disbanded or not: the report lists the disbanded units
-    if isinstance(o, Built):
-        return [f"succeeds: builds {o.unit.kind} {o.unit.location}" if o.unit else "succeeds"]
-    if isinstance(o, Waived):
-        return ["succeeds: a build waived (DATC 4.D.7 a)"]
-    if isinstance(o, Removed):
-        return ["succeeds: removed as ordered"]
-    if isinstance(o, BuildRefused):
-        return [f"illegal ({o.refused.value}): {o.text}"]
-    if r.reason is not None:
-        return [f"{r.reason}: {r.detail}"]
-    return ["succeeds" + (f": {r.detail}" if r.detail else "")]
+    match o:
+        case Moves() | Bounced() | NoPath():
+            return _move(o)
+        case Paradox():
+            if o.facts is not None:  # a move
+                return _move(o)
+            return [f"fails: {RULE_REFS.get(o.rule, o.text)}", *_paradox_fleet(r.unit, o)]
+        case Given() | Cut() | SupportDislodged():
+            return _support(o)
+        case Convoys():
+            return ["succeeds: the fleet is not dislodged (DATC 5.B.3)"]
+        case ConvoyDislodged():
+            return [f"fails (DATC 5.B.3): dislodged by {_dislodger(o.by)}"]
+        case HoldDislodged():
+            return [f"dislodged by {_dislodger(o.by)}"]
+        case Holds():
+            facts = ["holds"]
+            if o.hold is not None and o.hold.supports:
+                facts.append(_supports_line(o.hold.supports, "hold supports"))
+            return facts
+        case Retreats():
+            return [f"succeeds: retreats to {o.to}"]
+        case Disbands():
+            return ["succeeds: the unit is disbanded as ordered"]
+        case RetreatBounced():
+            others = ", ".join(_name(u) for u in o.others)
+            return [f"fails: {o.detail}" + (f" (also {others}; DATC 6.H.7)" if others else " (DATC 6.H.7)")]
+        case RetreatRefused():
+            return [f"illegal ({o.refused.value}): {o.text}"]  # disbanded or not: the report lists the disbanded units
+        case BuildRefused():
+            return [f"illegal ({o.refused.value}): {o.text}"]
+        case Built():
+            return [f"succeeds: builds {o.unit.kind} {o.unit.location}" if o.unit else "succeeds"]
+        case Waived():
+            return ["succeeds: a build waived (DATC 4.D.7 a)"]
+        case Removed():
+            return ["succeeds: removed as ordered"]
+        case Illegal() | Void() | NoBuildsLeft() | NoRemovalsLeft():
+            return [f"{o.code}: {o.detail}"]
+        case Succeeds():
+            return ["succeeds" + (f": {o.detail}" if o.detail else "")]
+        case _:
+            assert_never(o)
 
 
 def _paradox_fleet(unit: Unit | None, o: Paradox) -> list[str]:
@@ -194,7 +204,7 @@ def _part_failure(part: SupportPart) -> str:
     return _cut_text(part.by)
 
 
-def _cut_text(cutters) -> str:
+def _cut_text(cutters: tuple[Cutter, ...]) -> str:
     texts = []
     for c in cutters:
         text = f"{_name(c.move.unit)} from {c.move.unit.province}" + (" by convoy" if c.move.by_convoy else "")
@@ -232,10 +242,9 @@ def _dislodger(d: Dislodgement | None) -> str:
 # --- moves ---------------------------------------------------------------------------------
 
 
-def _move(o: Outcome) -> list[str]:
-    facts_value: MoveFacts | None = getattr(o, "facts", None)
-    assert facts_value is not None
-    f = facts_value
+def _move(o: Moves | Bounced | NoPath | Paradox) -> list[str]:
+    f = o.facts
+    assert f is not None
     facts = []
     if f.routes is not None:
         facts.append(_routes(f.routes))
@@ -257,17 +266,19 @@ def _move(o: Outcome) -> list[str]:
         facts.append(RULE_REFS[f.backup])
     if f.dislodged_by is not None:
         facts.append(f"{_name(f.move.unit)} is dislodged by {_dislodger(f.dislodged_by)}")
-    if isinstance(o, Moves):
-        facts.insert(0, "succeeds (DATC 5.B.1: attack beats every opposing strength)")
-    elif isinstance(o, Paradox):
-        facts.insert(0, f"fails: {o.text}")
-    elif isinstance(o, NoPath):
-        facts.insert(0, "fails: no convoy route (DATC 5.B.4); attack strength 0")
-    else:
-        assert isinstance(o, Bounced)
-        culprits = _culprits(o.by, attack.value if attack is not None and attack.value is not None else 0)
-        facts.insert(0, "fails: bounced (DATC 5.B.1): " + "; ".join(culprits) if culprits else
-                     "fails: bounced (DATC 5.B.1: some opposing strength is at least the attack)")
+    match o:
+        case Moves():
+            facts.insert(0, "succeeds (DATC 5.B.1: attack beats every opposing strength)")
+        case Paradox():
+            facts.insert(0, f"fails: {o.text}")
+        case NoPath():
+            facts.insert(0, "fails: no convoy route (DATC 5.B.4); attack strength 0")
+        case Bounced():
+            culprits = _culprits(o.by, attack.value if attack is not None and attack.value is not None else 0)
+            facts.insert(0, "fails: bounced (DATC 5.B.1): " + "; ".join(culprits) if culprits else
+                         "fails: bounced (DATC 5.B.1: some opposing strength is at least the attack)")
+        case _:
+            assert_never(o)
     return facts
 
 
@@ -355,36 +366,34 @@ def _routes(routes: tuple[Route, ...]) -> str:
 # --- supports ---------------------------------------------------------------------------------
 
 
-def _support(o: Outcome) -> list[str]:
-    if isinstance(o, Given):
-        if o.not_counted_against is not None:
-            facts = [f"succeeds: the support is not cut (DATC 5.B.2), but it does not count against "
-                     f"{_name(o.not_counted_against)}, a unit of its own power ({OWN_SUPPORT})"]
-            if o.rivals:
-                facts.append(f"it still adds to the prevent strength of {o.supported} "
-                             f"against {', '.join(str(r) for r in o.rivals)} (DATC 5.B.6)")
-        elif o.kept_though_dislodged is not None:
-            d = o.kept_though_dislodged
-            facts = [f"succeeds: {_what(o)} counts though {_name(d.unit)} is dislodged by {_dislodger(d)}: the "
-                     f"rulebook's convoy rule takes precedence over the dislodgement (DATC 4.A.2, 6.F.17)"]
-        else:
-            facts = [f"succeeds: {_what(o)} counts (DATC 5.B.2: not cut, not dislodged)"]
-        attacks = o.attacks
-    elif isinstance(o, SupportDislodged):
-        d = o.by
-        facts = [f"fails: dislodged by {_name(d.by.unit) if d else '?'} (DATC 5.B.2)"]
-        if d is not None:
-            facts.append(f"{_name(d.unit)} is dislodged by {_dislodger(d)}")
-            if o.from_target:
-                facts.append(f"the attack comes from {d.by.unit.province}, the area the support is aimed at, "
-                             f"but a dislodged unit's support fails all the same (DATC 5.B.2)")
-        attacks = o.attacks
-    else:
-        assert isinstance(o, Cut)
-        facts = [f"fails: {_cut_text(o.by)} (DATC 5.B.2)"]
-        attacks = o.attacks
-    facts += [_attack_note(a) for a in attacks]
-    return facts
+def _support(o: Given | Cut | SupportDislodged) -> list[str]:
+    match o:
+        case Given():
+            if o.not_counted_against is not None:
+                facts = [f"succeeds: the support is not cut (DATC 5.B.2), but it does not count against "
+                         f"{_name(o.not_counted_against)}, a unit of its own power ({OWN_SUPPORT})"]
+                if o.rivals:
+                    facts.append(f"it still adds to the prevent strength of {o.supported} "
+                                 f"against {', '.join(str(r) for r in o.rivals)} (DATC 5.B.6)")
+            elif o.kept_though_dislodged is not None:
+                kept = o.kept_though_dislodged
+                facts = [f"succeeds: {_what(o)} counts though {_name(kept.unit)} is dislodged by {_dislodger(kept)}: "
+                         f"the rulebook's convoy rule takes precedence over the dislodgement (DATC 4.A.2, 6.F.17)"]
+            else:
+                facts = [f"succeeds: {_what(o)} counts (DATC 5.B.2: not cut, not dislodged)"]
+        case SupportDislodged():
+            d = o.by
+            facts = [f"fails: dislodged by {_name(d.by.unit) if d else '?'} (DATC 5.B.2)"]
+            if d is not None:
+                facts.append(f"{_name(d.unit)} is dislodged by {_dislodger(d)}")
+                if o.from_target:
+                    facts.append(f"the attack comes from {d.by.unit.province}, the area the support is aimed at, "
+                                 f"but a dislodged unit's support fails all the same (DATC 5.B.2)")
+        case Cut():
+            facts = [f"fails: {_cut_text(o.by)} (DATC 5.B.2)"]
+        case _:
+            assert_never(o)
+    return facts + [_attack_note(a) for a in o.attacks]
 
 
 def _what(o: Given) -> str:
@@ -393,16 +402,20 @@ def _what(o: Given) -> str:
 
 def _attack_note(a: AttackNote) -> str:
     who = _name(a.move.unit)
-    if a.why == "same power":
-        return f"{who} is of the same power and does not cut it"
-    if a.why == "protected":
-        return (f"{who} comes by convoy through {', '.join(_name(f) for f in a.fleets)}, the fleet this support "
-                f"attacks: no cut ({a.rule})")
-    if a.why == "from target":
-        return f"{who} attacks from {a.move.unit.province}, the area the support is aimed at: no cut (DATC 5.B.2)"
-    if a.why == "no path":
-        return f"{who} comes by convoy and has no convoy route: no cut (DATC 5.B.2)"
-    fleets = ", ".join(_name(f) for f in a.fleets)
-    return (f"{who} comes by convoy and has a route that does not need the fleet in {a.target} "
-            f"(through {fleets}): the convoy rule does not protect the support, and it is cut (DATC 4.A.2, 6.F.19"
-            + (f"; {a.rule})" if a.rule else ")"))
+    match a.why:
+        case NoCut.SAME_POWER:
+            return f"{who} is of the same power and does not cut it"
+        case NoCut.PROTECTED:
+            return (f"{who} comes by convoy through {', '.join(_name(f) for f in a.fleets)}, the fleet this support "
+                    f"attacks: no cut ({a.rule})")
+        case NoCut.FROM_TARGET:
+            return f"{who} attacks from {a.move.unit.province}, the area the support is aimed at: no cut (DATC 5.B.2)"
+        case NoCut.NO_PATH:
+            return f"{who} comes by convoy and has no convoy route: no cut (DATC 5.B.2)"
+        case NoCut.UNPROTECTED_ROUTE:
+            fleets = ", ".join(_name(f) for f in a.fleets)
+            return (f"{who} comes by convoy and has a route that does not need the fleet in {a.target} "
+                    f"(through {fleets}): the convoy rule does not protect the support, and it is cut "
+                    f"(DATC 4.A.2, 6.F.19" + (f"; {a.rule})" if a.rule else ")"))
+        case _:
+            assert_never(a.why)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DipsatError
 
@@ -37,7 +37,7 @@ def render(text: str, fmt: str) -> bytes:
     return bytes(resvg_py.svg_to_bytes(svg_string=text))
 
 
-def board(*args, **kwargs) -> str:
+def board(*args: Any, **kwargs: Any) -> str:
     """svg.board, with a map that has no geometry reported as a :class:`PictureError`."""
     from . import svg  # imported when a picture is drawn: the command line starts without it
     from ..errors import MapError
@@ -80,8 +80,8 @@ def case_pictures(directory: str, case_id: str, result: PhaseResult) -> list[Pat
     before, after = folder / f"{stem}.before.svg", folder / f"{stem}.after.svg"
     before.write_text(result_picture(result, case_id, True), encoding="utf-8")
     touched = sorted({u.province for u in [*result.before.units, *result.after.units]})
-    after.write_text(board(result.after, area=touched or None, title=f"{case_id}: after, {result.after.phase}"),
-                     encoding="utf-8")
+    after.write_text(board(result.after, area=touched or None, title=f"{case_id}: after, {result.after.phase}",
+                           retreat_options=result.retreat_options), encoding="utf-8")
     return [before, after]
 
 

@@ -11,6 +11,7 @@ candidates and asks it.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterable
 
 from ..board import Location, PhaseKind, Unit, UnitKind
 from ..maps import Map, ProvinceKind, Variant
@@ -31,7 +32,7 @@ def _wrap(head: str, text: str, indent: int) -> list[str]:
                          break_on_hyphens=False, break_long_words=False) or [head.rstrip()]
 
 
-def _ids(locations) -> str:
+def _ids(locations: Iterable[object]) -> str:
     return ", ".join(sorted(str(loc) for loc in locations)) or "none"
 
 

@@ -79,8 +79,8 @@ def render_text(result: PhaseResult, name: str = "", rejected: Sequence[Rejected
         counts = adjustment_lines(result)
         if counts:
             lines.append("Adjustments:")
-            for line in counts:
-                lines += _wrap("  ", line, 4)
+            for count in counts:
+                lines += _wrap("  ", count, 4)
     for backup in result.backup_rules:
         name, _, settled = backup.partition(": ")
         if name == "circular movement":  # no backup rule: the rulebooks let three or more units rotate
@@ -101,10 +101,11 @@ def render_text(result: PhaseResult, name: str = "", rejected: Sequence[Rejected
     gone = [i for i in disbanded_report(result) if before.phase.kind is not PhaseKind.MOVEMENT]
     if gone:
         lines.append("Disbanded:")
-        for info in gone:
-            lines += _wrap(f"  {info.unit.power:<{pw}}  {info.unit.kind} {str(info.unit.location):<6}  ", info.reason)
+        for gone_unit in gone:
+            unit = gone_unit.unit
+            lines += _wrap(f"  {unit.power:<{pw}}  {unit.kind} {str(unit.location):<6}  ", gone_unit.reason)
     lines.append("New position:")
-    waiting = {}
+    waiting: dict[str, list[Unit]] = {}
     for d in after.dislodged:
         waiting.setdefault(d.unit.power, []).append(d.unit)
     shown = [p for p in powers if before.units_of(p) or after.units_of(p) or p in waiting]
@@ -165,7 +166,7 @@ def prestate_results(state: State) -> list[str]:
         lines.append(f"SUCCESS: {who} {d.attacker_origin} - {d.unit.province}{via}")
     for province in sorted(state.standoffs):
         neighbours = sorted(state.map.neighbours(province))
-        bouncers = [state.unit_at(n) for n in neighbours if state.unit_at(n) is not None][:2]
+        bouncers = [u for n in neighbours if (u := state.unit_at(n)) is not None][:2]
         lines += [f"FAILURE: {format_unit_line(u)} - {province}" for u in bouncers]
         spare = [n for n in neighbours if state.unit_at(n) is None]
         lines += [f"FAILURE: A {n} - {province}" for n in spare[:2 - len(bouncers)]]

@@ -11,9 +11,16 @@ import statistics
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..adjudicator import adjudicate
 from .cases import build_position, case_rules
+
+if TYPE_CHECKING:
+    from ..formats.records import RecordedGame
+    from ..orders import Order
+    from ..rules import Rules
+    from ..state import State
 
 
 @dataclass
@@ -84,9 +91,9 @@ def format_report(report: BenchReport) -> list[str]:
 @dataclass
 class CorpusPhase:
     kind: str
-    state: object
-    orders: list
-    rules: object
+    state: State
+    orders: list[Order]
+    rules: Rules
     key: tuple[str, str] = ("", "")  # (game id, phase name)
 
 
@@ -108,7 +115,7 @@ def corpus_texts(paths: Iterable[str]) -> list[str]:
     return [item.text for item in iter_items(list(paths)) if item.kind in ("game", "godip")]
 
 
-def read_record(text: str):
+def read_record(text: str) -> RecordedGame:
     """A corpus text (:func:`corpus_texts`) as a RecordedGame."""
     import json
 
@@ -120,10 +127,10 @@ def read_record(text: str):
     return read_game(json.loads(text))
 
 
-def corpus_phases(texts: list[str], rules, only: set[tuple[str, str]] | None = None) -> list[CorpusPhase]:
+def corpus_phases(texts: list[str], rules: Rules, only: set[tuple[str, str]] | None = None) -> list[CorpusPhase]:
     """Every played phase of the games (a next phase records its outcome): the recorded
     position and orders; with `only`, just the phases named there by (game id, phase name)."""
-    out = []
+    out: list[CorpusPhase] = []
     for text in texts:
         try:
             game = read_record(text)
@@ -173,14 +180,14 @@ def _worker_chunk(task: tuple[list[str], str]) -> tuple[int, float, float]:
     return len(phases), start, time.time()
 
 
-def time_workers(texts: list[str], rules, workers: int) -> float:
+def time_workers(texts: list[str], rules: Rules, workers: int) -> float:
     """Phases per second over the games with `workers` processes (batch mode in each),
     from the first worker's start to the last one's end (process start-up excluded)."""
     from .pool import Pool, TaskFailure
 
     chunks = [texts[i::workers] for i in range(workers)]  # one share per worker: parse, then time
     results = [r for _, r in Pool(_worker_chunk, workers).run([(c, str(rules)) for c in chunks if c])]
-    done = [r for r in results if not isinstance(r, TaskFailure)]
+    done: list[tuple[int, float, float]] = [r for r in results if not isinstance(r, TaskFailure)]
     phases = sum(n for n, _, _ in done)
     wall = max(e for _, _, e in done) - min(s for _, s, _ in done)
     return phases / wall

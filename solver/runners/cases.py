@@ -187,20 +187,21 @@ def apply_players(case: Case, state: State) -> tuple[State, dict[str, str]]:
     if case.players is None:
         return state, {}
     try:
-        setup = setup_for(state.variant, case.players)
+        return players_setup(state, case.players)
     except SetupError as exc:
         raise CaseFileError(case.source, case.players_line or case.line, f"PLAYERS: {exc}") from None
+
+
+def players_setup(state: State, players: int) -> tuple[State, dict[str, str]]:
+    """`state` played with the variant's `players`-player set-up (seed 000, 2 to 6 players):
+    its map (the neutral home countries closed while the set-up says so) and the neutral
+    powers, which give no orders, each with the reason their orders are ignored.
+
+    :raises SetupError: the variant has no set-up for that many players."""
+    setup = setup_for(state.variant, players)
     state = state.with_(variant=setup.variant_in(state.variant, state.phase.year))
-    return state, _neutral(case, state)
-
-
-def _neutral(case: Case, state: State) -> dict[str, str]:
-    """PLAYERS n: the set-up's neutral powers give no orders (seed 000, 2 to 6 players)."""
-    if case.players is None:
-        return {}
-    setup = setup_for(state.variant, case.players)
-    return {p: f"{p} is neutral in the {case.players}-player game: its orders are ignored"
-            for p in setup.neutral_in(state.phase.year)}
+    return state, {p: f"{p} is neutral in the {players}-player game: its orders are ignored"
+                   for p in setup.neutral_in(state.phase.year)}
 
 
 def _standoffs(previous: list[tuple[bool, Order]], occupied: set[str]) -> frozenset[str]:

@@ -12,7 +12,9 @@ input order (:meth:`HtmlReport.add`) and, at the end, the run's
   judged the phase: :attr:`~dipsat.runners.validate.PhaseReport.pictures`), loaded lazily
   (``<img loading="lazy">`` with their sizes), so a page opens fast whatever the count;
 - ``cases/GAME.PHASE.txt``: each disagreement and rule difference as a jDip case file
-  (what ``--write-cases`` writes), linked from its section.
+  (what ``--write-cases`` writes), linked from its section, with a link that opens it in
+  ``dipsat serve``'s sandbox (:func:`sandbox_link`: at :data:`SANDBOX` unless told another
+  address), its minimal case too.
 
 One section per disagreement, rule difference and rejection (of a phase or of a whole
 record): the game and phase, what differs (the record against dipsat), the pictures
@@ -29,6 +31,8 @@ index does not grow with the number of sections.
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -39,10 +43,12 @@ from ..rules import Rules
 from .validate import DISAGREED, GAP, REJECTED, RULE_DIFFERENCE, GameReport, PhaseReport, case_name
 from .summary import BOARD, CODES, COLUMNS, KINDS, Summary
 
-__all__ = ["HtmlReport", "PAGE_SIZE"]
+__all__ = ["HtmlReport", "PAGE_SIZE", "SANDBOX", "sandbox_link"]
 
 PAGE_SIZE = 50
 """Sections per page."""
+SANDBOX = "http://127.0.0.1:8765/"
+"""The sandbox the case files' links open by default: ``dipsat serve`` on this machine."""
 
 PICTURES = (("before", "Before: the position, the recorded orders and dipsat's results"),
             ("record", "After, as the record shows it"),
@@ -124,9 +130,10 @@ class _Row:
 class HtmlReport:
     """Writes the HTML report of a run into `folder` (see the module docstring)."""
 
-    def __init__(self, folder: str | os.PathLike[str], page_size: int = PAGE_SIZE) -> None:
+    def __init__(self, folder: str | os.PathLike[str], page_size: int = PAGE_SIZE, sandbox: str | None = SANDBOX) -> None:
         self.folder = Path(folder)
         self.page_size = max(1, page_size)
+        self.sandbox = sandbox  # the dipsat serve address of the "open in the sandbox" links (None: no links)
         (self.folder / "pictures").mkdir(parents=True, exist_ok=True)
         (self.folder / "cases").mkdir(parents=True, exist_ok=True)
         self.rows: list[_Row] = []
@@ -249,7 +256,22 @@ class HtmlReport:
         _write(self.folder / "cases" / f"{name}.txt", phase.case)
         return (f'<p class="case">Case file: <a href="cases/{escape(name)}.txt">{escape(name)}.txt</a> '
                 f'(the record\'s outcome as POSTSTATE, dipsat\'s as comments; run it with '
-                f'<code>dipsat adjudicate --explain</code>)</p>')
+                f'<code>dipsat adjudicate --explain</code>){self._sandbox_links(report, phase)}</p>')
+
+    def _sandbox_links(self, report: GameReport, phase: PhaseReport) -> str:
+        """Links opening the case (and its minimal case) in the sandbox: under the case's rules,
+        a rule difference compared with the run's rules."""
+        if not self.sandbox:
+            return ""
+        links = []
+        for label, text in _case_texts(phase.case):
+            rules = next((line.split(None, 1)[1] for line in text.splitlines() if line.split()[:1] == ["RULES"]
+                          and len(line.split()) > 1), "")
+            compare = ""
+            if phase.status == RULE_DIFFERENCE and rules and rules.split() != report.rules.split():
+                compare = ",".join(r.replace(" ", "+") for r in (report.rules, rules))
+            links.append(f'<a class="sandbox" href="{escape(sandbox_link(self.sandbox, text, rules, compare))}">{label}</a>')
+        return f"; open it in the sandbox (<code>dipsat serve</code>): {', '.join(links)}" if links else ""
 
     # --- pages ------------------------------------------------------------------------------
 
@@ -405,6 +427,39 @@ def _document(title: str, body: list[str]) -> str:
                       '<header><h1>dipsat validate</h1></header>', "<main>", *body, "</main>",
                       "<footer>Written by dipsat validate --html: the record against dipsat's adjudication. "
                       "Pictures load as you scroll.</footer>", "</body>", "</html>"]) + "\n"
+
+
+def sandbox_link(sandbox: str, position: str, rules: str = "", compare: str = "", orders: str = "") -> str:
+    """A link to ``dipsat serve``'s page at `sandbox` with `position` (a case file's text: its
+    orders come with it), `orders`, `rules` (a profile and ``ISSUE=CHOICE`` options) and the
+    rules to `compare`: the state in the URL's fragment exactly as the page's permalink writes
+    it (``#s=``, base64url of the JSON ``{p, o, r, x, c, a, g, n}``: solver/web/static/app.js)."""
+    words = rules.split()
+    profile = next((w for w in words if "=" not in w), "")
+    options = " ".join(w for w in words if "=" in w)
+    state = {"p": position, "o": orders, "r": profile, "x": options, "c": compare, "a": True, "g": "", "n": ""}
+    try:
+        data = json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: the JSON escape the page reads as well
+        data = json.dumps(state, separators=(",", ":")).encode("ascii")
+    return f"{sandbox}#s={base64.urlsafe_b64encode(data).decode('ascii').rstrip('=')}"
+
+
+def _case_texts(case: str) -> list[tuple[str, str]]:
+    """A written case file's full case and its minimal case, each a case file of its own."""
+    lines = case.splitlines()
+    variant = next((line for line in lines if line.split()[:1] == ["VARIANT_ALL"]), "")
+    ends = [k for k, line in enumerate(lines) if line.strip() == "END"]
+    if not ends:
+        return []
+    out = [("the case", "\n".join(lines[:ends[0] + 1]) + "\n")]
+    rest = lines[ends[0] + 1:]
+    start = next((k for k, line in enumerate(rest) if line.split()[:1] == ["CASE"]), None)
+    if start is not None and len(ends) > 1:
+        while start > 0 and rest[start - 1].startswith("#"):
+            start -= 1  # the comment saying what the minimal case keeps
+        out.append(("its minimal case", "\n".join([variant, "", *rest[start:ends[1] - ends[0]]]).lstrip("\n") + "\n"))
+    return out
 
 
 def _page_file(page: int) -> str:

@@ -100,7 +100,8 @@ def _movement_issues(state: State, orders: list[Order]) -> set[str]:
         fleet_provinces = {c.unit.province for c in fleets}
         if any(m.dest.province in fleet_provinces for m in moves.values()):
             out.add("4.A.2")  # a convoying fleet is attacked: disruption, paradoxes
-        if any(_supported_area(o) in convoying and o.unit.province == dest for o in orders):
+        if any(isinstance(o, (SupportHold, SupportMove)) and _supported_area(o) in convoying and o.unit.province == dest
+               for o in orders):
             out.add("4.A.2")  # the army attacks a unit supporting an action where a convoying fleet is
         defender = state.unit_at(dest)
         back = moves.get(dest)

@@ -23,7 +23,7 @@ MAX_ORDERS = 500
 """Order lines a request may give (a full Standard board has 34 units; Modern 64)."""
 MAX_COMPARE = 8
 """Rule sets one comparison may name."""
-_KNOWN = {"position", "case", "phase", "orders", "rules", "explain", "all", "compare", "pictures", "area"}
+_KNOWN = {"position", "case", "phase", "players", "orders", "rules", "explain", "all", "compare", "pictures", "area"}
 
 
 class RequestError(DipsatError, ValueError):
@@ -69,7 +69,7 @@ def _position(request: Mapping[str, Any]) -> tuple[Position, str]:
         raw = "standard"
     try:
         position = read_position(raw, _field(request, "case", str, None), orders_text,
-                                 _field(request, "phase", str, None))
+                                 _field(request, "phase", str, None), _field(request, "players", int, None))
     except InputError as exc:
         raise RequestError(exc.problems) from None
     if not orders_text.strip() and position.orders_text is not None:
@@ -91,7 +91,7 @@ def adjudicate_request(request: Any) -> dict[str, Any]:
         rules = read_rules(_field(request, "rules", str, ""), position.rule_words)
     except InputError as exc:
         raise RequestError(exc.problems) from None
-    orders, rejected = read_orders(orders_text, position.state)
+    orders, rejected, unread = read_orders(orders_text, position.state)
     compare_text = _field(request, "compare", str, "")
     compared: dict[str, Rules] = {}
     if compare_text.strip():
@@ -117,7 +117,7 @@ def adjudicate_request(request: Any) -> dict[str, Any]:
         data["comparison"] = comparison_json(results)
     if _field(request, "pictures", bool, True):
         data["pictures"] = _pictures(result, results, position, _area(request, position))
-    data["input"] = _input_json(position, orders_text, result, rejected)
+    data["input"] = _input_json(position, orders_text, result, rejected, unread)
     return data
 
 
@@ -129,19 +129,34 @@ def draw_request(request: Any) -> dict[str, Any]:
 
     request = _checked(request)
     position, orders_text = _position(request)
-    orders, rejected = read_orders(orders_text, position.state)
+    orders, rejected, unread = read_orders(orders_text, position.state)
     title = f"{position.name}: {position.state.phase}" + (" (orders not adjudicated)" if orders else "")
-    try:
-        svg = board(position.state, orders=orders, area=_area(request, position), title=title)
-    except (DipsatError, ValueError) as exc:
-        raise RequestError([f"area: {exc}"]) from None
-    return {"pictures": {"board": svg}, "state": state_to_json(position.state),
+    pictures = {}
+    if _field(request, "pictures", bool, True):
+        try:
+            pictures["board"] = board(position.state, orders=orders, area=_area(request, position), title=title)
+        except (DipsatError, ValueError) as exc:
+            raise RequestError([f"area: {exc}"]) from None
+    return {"pictures": pictures, "state": state_to_json(position.state),
             "rejected": [line.to_json() for line in rejected],
             "coasts": {pid: sorted(p.coasts) for pid, p in position.state.variant.map.provinces.items() if p.coasts},
             "powers": [p.name for p in position.state.variant.powers],
+            "setups": _setups(position),
             "input": {"name": position.name, "title": position.title, "note": position.note,
                       "orders": orders_text, "rules": " ".join(position.rule_words),
-                      "phases": position.phases, "phase": position.phase}}
+                      "phases": position.phases, "phase": position.phase, "players": position.players,
+                      "neutral": sorted(position.silent), "unread": unread}}
+
+
+def _setups(position: Position) -> list[dict[str, Any]]:
+    """The variant's player set-ups (``[[setups]]`` of its map file), for the page's choice:
+    none for a recorded game, which is played with its own."""
+    from ..setups import setups
+
+    if position.phases:
+        return []
+    return [{"players": s.players, "controls": ["/".join(c) for c in s.controls], "neutral": list(s.neutral)}
+            for s in setups(position.state.variant).values()]
 
 
 def _area(request: Mapping[str, Any], position: Position) -> str | list[str] | None:
@@ -167,7 +182,8 @@ def _pictures(result: Any, results: Mapping[str, Any], position: Position, area:
     return out
 
 
-def _input_json(position: Position, orders_text: str, result: Any, rejected: list[Any]) -> dict[str, Any]:
+def _input_json(position: Position, orders_text: str, result: Any, rejected: list[Any],
+                unread: list[dict[str, Any]]) -> dict[str, Any]:
     """How the request was read, and what the page needs to go on: the orders used, the case
     file to rerun it, the next phase's position (to step on)."""
     from ..formats.dipsat_json import state_to_json
@@ -175,9 +191,10 @@ def _input_json(position: Position, orders_text: str, result: Any, rejected: lis
 
     case = io.StringIO()
     write_result_case(case, position.name.replace(" ", "_"), result, [r.order for r in result.results],
-                      None, rejected)
+                      position.players, rejected)
     return {"name": position.name, "title": position.title, "note": position.note, "orders": orders_text,
-            "phases": position.phases, "phase": position.phase, "case": case.getvalue(),
+            "phases": position.phases, "phase": position.phase, "players": position.players,
+            "neutral": sorted(position.silent), "unread": unread, "case": case.getvalue(),
             "next": state_to_json(result.after)}
 
 

@@ -57,7 +57,9 @@ def _error(problems: list[str], status: int) -> JSONResponse:
 async def _body(request: Request, limits: Limits) -> Any:
     """The request's JSON, read no further than the size limit."""
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limits.max_bytes):
+    if declared is not None and not declared.isdigit():
+        raise RequestError([f"the request: a Content-Length that is not a number ({declared[:40]!r})"])
+    if declared is not None and int(declared) > limits.max_bytes:
         raise RequestError([f"the request: larger than {limits.max_bytes} bytes"], 413)
     chunks, size = [], 0
     async for chunk in request.stream():
@@ -66,11 +68,13 @@ async def _body(request: Request, limits: Limits) -> Any:
             raise RequestError([f"the request: larger than {limits.max_bytes} bytes"], 413)
         chunks.append(chunk)
     try:
-        return json.loads(b"".join(chunks).decode("utf-8"))
-    except UnicodeDecodeError:
-        raise RequestError(["the request: not UTF-8 text"]) from None
+        data = json.loads(b"".join(chunks).decode("utf-8"))
+        json.dumps(data, ensure_ascii=False).encode("utf-8")  # a lone surrogate ("\ud800") is not text
+    except UnicodeError:
+        raise RequestError(["the request: not UTF-8 text (or a lone surrogate escape such as \\ud800)"]) from None
     except (ValueError, RecursionError) as exc:
         raise RequestError([f"the request: not valid JSON ({str(exc).splitlines()[0][:120]})"]) from None
+    return data
 
 
 SLOT_SLACK = 0.5

@@ -10,6 +10,9 @@ A position is one of
 - a DATC test as the DATC writes it, or an empty position: orders under power names and
   no position, so the units are the ones the orders name (the standard map, Spring 1901).
 
+Any of them (but a recorded game, which has its own) may be played with one of the variant's
+player set-ups (``players``, as a case's ``PLAYERS`` line: the neutral powers' orders ignored).
+
 Every problem is a :class:`InputError` naming the field and, where there is one, the line.
 """
 
@@ -23,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..errors import DipsatError
+from ..errors import DipsatError, NotationError
 from ..notation import RejectedOrder, parse_orders
 from ..orders import Order
 from ..rules import Rules, RulesError
@@ -59,22 +62,45 @@ class Position:
     note: str = ""  # how the position was read, when the page should say so
     phases: list[str] = field(default_factory=list)  # a recorded game's phases (the position is one of them)
     phase: str = ""  # that phase
+    players: int | None = None  # the player set-up (a case's PLAYERS line, the request's players)
 
 
 def read_position(position: Any, case_id: str | None = None, orders_text: str = "",
-                  phase: str | None = None) -> Position:
+                  phase: str | None = None, players: int | None = None) -> Position:
     """The position a request names (see the module's docstring).
 
     :param orders_text: the orders as given: an empty position takes its units from them.
     :param phase: the phase of a recorded game (``F1902M``; default: its first).
+    :param players: the variant's set-up for that many players (default: a case's PLAYERS
+        line, else one player per power).
     :raises InputError: the position cannot be read.
     """
-    from ..maps import bundled_variants
-
     if _recorded_game(position):
+        if players is not None:
+            raise InputError(["players: a recorded game is played with its own set-up"])
         return _recorded_position(position if isinstance(position, str) else json.dumps(position), phase)
     if phase:
         raise InputError(["phase: names a phase of a recorded game, and the position is not one"])
+    if isinstance(position, str) and not position.lstrip().startswith("{") and any(
+            line.split()[:1] == ["CASE"] for line in position.splitlines()):
+        return _case_position(position, case_id, players)
+    read = _plain_position(position, orders_text)
+    if players is None:
+        return read
+    from ..runners.cases import players_setup
+    from ..setups import SetupError
+
+    try:
+        state, silent = players_setup(read.state, players)
+    except SetupError as exc:
+        raise InputError([f"players: {exc}"]) from None
+    return replace(read, state=state, silent=silent, players=players)
+
+
+def _plain_position(position: Any, orders_text: str) -> Position:
+    """A position that is not a case file nor a recorded game."""
+    from ..maps import bundled_variants
+
     if isinstance(position, dict):
         return _json_position(position)
     if not isinstance(position, str):
@@ -92,16 +118,31 @@ def read_position(position: Any, case_id: str | None = None, orders_text: str = 
         return _json_position(data)
     if not text:
         return _orders_position(orders_text, "orders")
-    if any(line.split()[:1] == ["CASE"] for line in text.splitlines() if line.strip()):
-        return _case_position(position, case_id)
     return _orders_position(position, "position")
 
 
-def read_orders(text: str, state: State, source: str = "orders") -> tuple[list[Order], list[RejectedOrder]]:
+def read_orders(text: str, state: State, source: str = "orders") -> tuple[list[Order], list[RejectedOrder], list[dict[str, Any]]]:
     """Orders as pasted, one a line (a power's name alone on a line gives it to the lines
-    under it, as the DATC writes them), and the lines that cannot be read."""
+    under it, as the DATC writes them), the lines that cannot be read (as the command line
+    lists them), and where each of those is, for the page to mark it beside its line: its
+    ``line`` and ``column`` (1-based: where reading stopped), the ``length`` of the fragment
+    there, and the reader's ``message`` without the line's text (what was expected and
+    found, "did you mean" where there is a suggestion)."""
     orders, errors = parse_orders(text, state.variant, state.phase.kind)
-    return orders, [RejectedOrder.of(source, exc) for exc in errors]
+    lines = text.splitlines()
+    return orders, [RejectedOrder.of(source, exc) for exc in errors], [_unread(lines, exc) for exc in errors
+                                                                        if exc.line is not None]
+
+
+def _unread(lines: list[str], error: NotationError) -> dict[str, Any]:
+    number = error.line or 0
+    line = lines[number - 1] if 0 < number <= len(lines) else ""
+    start = max(line.find(error.text), 0)  # the text read is the line without its indentation
+    column = min(start + error.position, len(line))
+    found = error.found or ""
+    message = str(error).removeprefix(f"{error.text.rstrip()!r}: at column {error.position + 1}: ")
+    return {"line": number, "column": column + 1, "length": len(found) if line[column:column + len(found)] == found else 0,
+            "message": message}
 
 
 def read_rules(text: str, position_words: Sequence[str] = ()) -> Rules:
@@ -134,7 +175,7 @@ def _json_position(data: Any) -> Position:
     return Position(state, "position", orders_text, rule_words=rules.split() if isinstance(rules, str) else [])
 
 
-def _case_position(text: str, case_id: str | None) -> Position:
+def _case_position(text: str, case_id: str | None, players: int | None) -> Position:
     from ..errors import CaseFileError
     from ..formats.casefile import read_cases
     from ..runners.cases import apply_players, build_position, case_orders, position_problems
@@ -149,12 +190,15 @@ def _case_position(text: str, case_id: str | None) -> Position:
         case = matches[0]
     else:
         case = cases[0]
+    if players is not None:  # the request's set-up, over the case's PLAYERS line
+        case = replace(case, players=players, players_line=0)
     position_only = replace(case, blocks={k: v for k, v in case.blocks.items() if k != "ORDERS"})
     try:
         state, _, problems = build_position(position_only, Rules.profile())
         state, silent = apply_players(case, state)
     except CaseFileError as exc:
-        raise InputError([str(exc)]) from None
+        raise InputError([f"players: {exc.message}" if exc.message.startswith("PLAYERS") and players is not None
+                          else str(exc)]) from None
     except (ValueError, DipsatError) as exc:
         message = str(exc)
         raise InputError([message if message.startswith("position:") else f"position:{case.line}: {message}"]) from None
@@ -168,7 +212,7 @@ def _case_position(text: str, case_id: str | None) -> Position:
         orders, rejected = found, [RejectedOrder.of("position", e) for e in errs]
         orders_text = "\n".join(("\n" if line.blank_before else "") + line.text for line in case.block("ORDERS"))
     return Position(state, case.id, orders_text, orders, rejected, list(case.rules or []), silent, crop=True,
-                    title=case.title)
+                    title=case.title, players=case.players)
 
 
 def _orders_position(text: str, source: str) -> Position:

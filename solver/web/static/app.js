@@ -9,6 +9,9 @@ const page = {
   kept: null,        // "What if": order text -> result word of the results kept
   resolution: 0,     // the consistent resolution shown
   clicks: [],        // provinces clicked for the order being given
+  unread: {text: "", marks: []},  // the orders' text last read and where its unreadable lines are
+  checking: null,    // the timer of the next reading of the orders as they are typed
+  asked: 0,          // drawings and adjudications asked for: an answer to one that is not the last is dropped
 };
 
 // --- talking to the server -----------------------------------------------------------
@@ -33,8 +36,11 @@ function status(text, error = false) {
 
 function inputs() {
   return {p: $("#position").value, o: $("#orders").value, r: $("#rules").value, x: $("#overrides").value.trim(),
-          c: $("#compare").value.trim(), a: $("#show-all").checked, g: $("#game-phase").value};
+          c: $("#compare").value.trim(), a: $("#show-all").checked, g: $("#game-phase").value, n: $("#players").value};
 }
+
+// what the server reads of a page's inputs (for /api/draw and /api/adjudicate)
+function request(s) { return {position: s.p, orders: s.o, phase: s.g || null, players: s.n ? Number(s.n) : null}; }
 
 function setInputs(s) {
   $("#position").value = s.p ?? "standard";
@@ -44,6 +50,26 @@ function setInputs(s) {
   $("#compare").value = s.c ?? "";
   $("#show-all").checked = s.a ?? true;
   showPhases(s.g ? [s.g] : [], s.g ?? "");
+  setPlayers(s.n ?? "");
+}
+
+function setPlayers(n) {
+  // the player set-up chosen (its option may come only with the position's set-ups: kept till then)
+  const select = $("#players");
+  if (n && ![...select.options].some((o) => o.value === String(n))) select.append(new Option(`${n} players`, String(n)));
+  select.value = String(n);
+}
+
+function fillSetups(setups) {
+  // the variant's player set-ups: who plays which powers, who is neutral
+  const select = $("#players");
+  const chosen = select.value;
+  const options = setups.map((s) => new Option(
+    `${s.players}: ${s.controls.join(" · ")}${s.neutral.length ? `; neutral ${s.neutral.join(", ")}` : ""}`, String(s.players)));
+  select.replaceChildren(select.options[0], ...options);
+  if (chosen && !setups.some((s) => String(s.players) === chosen)) select.append(new Option(`${chosen} players`, chosen));
+  select.value = chosen;
+  $("#players-label").hidden = setups.length === 0 && !chosen;  // a recorded game has its own
 }
 
 function showPhases(phases, chosen) {
@@ -157,56 +183,138 @@ function setUpPanZoom() {
 
 // --- drawing the position, adjudicating ----------------------------------------------
 
-function showRejected(lines) {
+function showRejected(lines, text, unread) {
+  // each order line that cannot be read: marked beside it in the orders' box, and listed below
+  page.unread = {text, marks: unread};
+  markOrders();
   const list = $("#order-errors");
   list.replaceChildren(...lines.map((r) => {
     const li = document.createElement("li");
-    li.textContent = r.line ? `line ${r.line}: ${r.error}` : r.error;
+    const mark = unread.find((m) => m.line === r.line);
+    li.textContent = mark ? `line ${r.line}, column ${mark.column}: ${mark.message}` : r.line ? `line ${r.line}: ${r.error}` : r.error;
+    if (mark) {
+      li.dataset.line = String(mark.line);
+      li.title = "go to the line";
+      li.addEventListener("click", () => goToLine(mark));
+    }
     return li;
   }));
 }
 
+// lines as the server numbers them (Python's str.splitlines)
+const LINES = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+
+function markOrders() {
+  // the marks under the orders' text: a line read as it is now keeps its mark, a changed one loses it
+  const box = $("#orders"), marks = $("#orders-marks");
+  const now = box.value.split(LINES), then = page.unread.text.split(LINES);
+  const same = (m) => now[m.line - 1] !== undefined && now[m.line - 1] === then[m.line - 1];
+  const byLine = new Map(page.unread.marks.filter(same).map((m) => [m.line, m]));
+  marks.replaceChildren(...now.map((text, k) => {
+    const div = document.createElement("div");
+    div.className = "line";
+    const mark = byLine.get(k + 1);
+    if (!mark) { div.textContent = text || "\u200b"; return div; }
+    div.classList.add("bad");
+    div.dataset.line = String(k + 1);
+    const at = mark.column - 1, end = at + Math.max(mark.length, 1);
+    const fragment = document.createElement("span");
+    fragment.className = "fragment";
+    fragment.textContent = text.slice(at, end) || " ";
+    const why = document.createElement("span");
+    why.className = "why";
+    why.textContent = `   ⚠ ${mark.message}`;
+    div.append(text.slice(0, at), fragment, text.slice(end), why);
+    return div;
+  }));
+  marks.scrollTop = box.scrollTop;
+  marks.scrollLeft = box.scrollLeft;
+}
+
+function markAt(event) {
+  // the message of the marked line under the pointer, as the orders box's tooltip
+  const box = $("#orders");
+  const y = event.clientY - box.getBoundingClientRect().top - box.clientTop - 4 + box.scrollTop;
+  const line = Math.floor(y / 18) + 1;
+  const now = box.value.split(LINES)[line - 1];
+  const mark = page.unread.marks.find((m) => m.line === line && now !== undefined && now === page.unread.text.split(LINES)[line - 1]);
+  box.title = mark ? `line ${line}: ${mark.message}` : "";
+}
+
+function goToLine(mark) {
+  const box = $("#orders");
+  const lines = box.value.split(LINES);
+  const start = lines.slice(0, mark.line - 1).reduce((n, l) => n + l.length + 1, 0) + mark.column - 1;
+  box.focus();
+  box.setSelectionRange(start, start + Math.max(mark.length, 1));
+}
+
+function checkOrdersSoon() {
+  // the orders read again as they are typed (nothing adjudicated, nothing drawn)
+  markOrders();
+  clearTimeout(page.checking);
+  page.checking = setTimeout(async () => {
+    const s = inputs();
+    try {
+      const data = await call("/api/draw", {...request(s), pictures: false});
+      if ($("#orders").value === s.o) showRejected(data.rejected, data.input.orders, data.input.unread);
+    } catch {
+      // the position cannot be read: adjudicating says why
+    }
+  }, 500);
+}
+
 async function draw() {
   const s = inputs();
+  const asked = ++page.asked;
   try {
-    const data = await call("/api/draw", {position: s.p, orders: s.o, phase: s.g || null});
+    const data = await call("/api/draw", request(s));
+    if (asked !== page.asked) return;  // the inputs changed since: a later answer shows them
     showPhases(data.input.phases, data.input.phase);
     page.drawn = data;
     showBoard(data.pictures.board);
-    showRejected(data.rejected);
+    showRejected(data.rejected, data.input.orders, data.input.unread);
     fillPowers(data.powers);
-    $("#phase").value = `${data.state.phase.season[0]}${data.state.phase.year}${data.state.phase.kind[0]}`;
-    $("#note").textContent = data.input.note ? `Position: ${data.input.note}.` : "";
+    fillSetups(data.setups);
+    for (const part of ["season", "year", "kind"]) $(`#${part}`).value = String(data.state.phase[part]);
+    $("#note").textContent = [data.input.note ? `Position: ${data.input.note}.` : "", playersNote(data.input)].join(" ").trim();
     status(`${data.input.name}: ${data.state.units.length} units`);
   } catch (error) {
-    status(error.message, true);
+    if (asked === page.asked) status(error.message, true);
   }
 }
 
 async function adjudicate() {
   const s = inputs();
   status("adjudicating…");
+  const asked = ++page.asked;
   try {
     const started = performance.now();
-    const data = await call("/api/adjudicate", {position: s.p, orders: s.o, rules: rulesText(s), explain: true,
-                                                all: s.a, compare: s.c, phase: s.g || null});
+    const data = await call("/api/adjudicate", {...request(s), rules: rulesText(s), explain: true, all: s.a, compare: s.c});
+    if (asked !== page.asked) return;  // the inputs changed since: a later answer shows them
     showPhases(data.input.phases, data.input.phase);
     page.last = data;
     page.resolution = 0;
     if (!s.o.trim() && data.input.orders) $("#orders").value = data.input.orders;  // the position's own orders
     showBoard(data.pictures.board);
-    showRejected(data.rejected);
+    showRejected(data.rejected, data.input.orders, data.input.unread);
     renderResults(data);
     renderAlternatives(data.alternatives);
     renderComparison(data.comparison, data.pictures.compare);
-    $("#note").textContent = (data.input.note ? `Position: ${data.input.note}. ` : "") +
-      (data.solver.backup_rules.length ? `Backup rule: ${data.solver.backup_rules.join("; ")}.` : "");
+    $("#note").textContent = [data.input.note ? `Position: ${data.input.note}.` : "", playersNote(data.input),
+      data.solver.backup_rules.length ? `Backup rule: ${data.solver.backup_rules.join("; ")}.` : ""].join(" ").trim();
     $("#step").disabled = false;
     status(`${data.orders.length} orders under rules ${data.rules}, ${Math.round(performance.now() - started)} ms`);
     updatePermalink();
   } catch (error) {
-    status(error.message, true);
+    if (asked === page.asked) status(error.message, true);
   }
+}
+
+function playersNote(input) {
+  if (!input.players) return "";
+  const neutral = input.neutral.length ? `: ${input.neutral.join(", ")} neutral, ${input.neutral.length > 1 ? "their" : "its"} orders ignored` : "";
+  return `The ${input.players}-player game${neutral}.`;
 }
 
 function cell(text, cls) {
@@ -342,7 +450,8 @@ async function step() {
   if (!page.last) return;
   page.history.push(inputs());
   const next = page.last.input.next;
-  setInputs({...inputs(), p: JSON.stringify(next, null, 1), o: "", g: ""});
+  // the next phase is played with the same set-up (a case's PLAYERS line, which its JSON does not carry)
+  setInputs({...inputs(), p: JSON.stringify(next, null, 1), o: "", g: "", n: inputs().n || String(page.last.input.players ?? "")});
   page.last = null;
   $("#back").disabled = false;
   $("#step").disabled = true;
@@ -476,8 +585,9 @@ function download(name, type, content) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-function needResult() {
-  if (!page.last) { status("adjudicate first", true); return null; }
+async function needResult() {
+  // an export is of the adjudicated position: adjudicated first if it is not yet
+  if (!page.last) await adjudicate();
   return page.last;
 }
 
@@ -511,7 +621,7 @@ ${rows}</table>
 }
 
 async function exportPng() {
-  const data = needResult();
+  const data = await needResult();
   if (!data) return;
   const svg = data.pictures.board;
   const image = new Image();
@@ -525,16 +635,25 @@ async function exportPng() {
 }
 
 function setUpExports() {
-  $("#export-case").addEventListener("click", () => { const d = needResult(); if (d) download(`${fileStem()}.txt`, "text/plain", d.input.case); });
-  $("#export-json").addEventListener("click", () => {
-    const d = needResult();
+  $("#export-case").addEventListener("click", async () => { const d = await needResult(); if (d) download(`${fileStem()}.txt`, "text/plain", d.input.case); });
+  $("#export-json").addEventListener("click", async () => {
+    // the position, its orders (in the order given) and rules as a dipsat JSON state: `dipsat adjudicate` reruns it
+    const d = await needResult();
+    if (!d) return;
+    const orders = [...d.orders].sort((a, b) => a.index - b.index).map((o) => o.order);
+    const state = {format: d.format, type: "state", ...d.before, orders, rules: d.rules};
+    download(`${fileStem()}.json`, "application/json", JSON.stringify(state, null, 2) + "\n");
+  });
+  $("#export-result").addEventListener("click", async () => {
+    // the result as `dipsat adjudicate --format json` writes it (the API's answer without pictures and input)
+    const d = await needResult();
     if (!d) return;
     const {pictures, input, ...result} = d;
-    download(`${fileStem()}.json`, "application/json", JSON.stringify(result, null, 2) + "\n");
+    download(`${fileStem()}.result.json`, "application/json", JSON.stringify(result, null, 2) + "\n");
   });
-  $("#export-svg").addEventListener("click", () => { const d = needResult(); if (d) download(`${fileStem()}.svg`, "image/svg+xml", d.pictures.board); });
+  $("#export-svg").addEventListener("click", async () => { const d = await needResult(); if (d) download(`${fileStem()}.svg`, "image/svg+xml", d.pictures.board); });
   $("#export-png").addEventListener("click", exportPng);
-  $("#export-ruling").addEventListener("click", () => { const d = needResult(); if (d) download(`${fileStem()}.ruling.html`, "text/html", ruling(d)); });
+  $("#export-ruling").addEventListener("click", async () => { const d = await needResult(); if (d) download(`${fileStem()}.ruling.html`, "text/html", ruling(d)); });
 }
 
 // --- opening a bundled case ----------------------------------------------------------
@@ -542,7 +661,7 @@ function setUpExports() {
 async function openCase(id) {
   try {
     const data = await call(`/api/case?id=${encodeURIComponent(id)}`);
-    setInputs({p: data.text, o: "", r: "", x: "", c: "", a: true});
+    setInputs({p: data.text, o: "", r: "", x: "", c: "", a: true, g: "", n: ""});
     await adjudicate();
   } catch (error) {
     status(error.message, true);
@@ -565,7 +684,7 @@ async function setUpCaseSearch() {
 
 async function openFile(file) {
   if (!file) return;
-  setInputs({p: await file.text(), o: "", r: "", x: "", c: "", a: true, g: ""});
+  setInputs({p: await file.text(), o: "", r: "", x: "", c: "", a: true, g: "", n: ""});
   status(`${file.name}: read`);
   await adjudicate();
 }
@@ -600,6 +719,16 @@ async function start() {
   $("#game-next").addEventListener("click", () => goToPhase(1));
   $("#game-phase").addEventListener("change", () => goToPhase(0));
   $("#position").addEventListener("change", () => showPhases([], ""));  // a new position: no phase chosen yet
+  $("#orders").addEventListener("input", checkOrdersSoon);
+  $("#orders").addEventListener("scroll", markOrders);
+  $("#orders").addEventListener("mousemove", markAt);
+  $("#players").addEventListener("change", async () => {
+    const again = page.last !== null;
+    clearResults();
+    page.last = null;
+    await (again ? adjudicate() : draw());
+    updatePermalink();
+  });
   $("#whatif").addEventListener("click", () => {
     if (!page.last) return status("adjudicate first", true);
     page.kept = new Map(page.last.orders.map((o) => [o.order, o.result]));
@@ -610,7 +739,7 @@ async function start() {
     const [variant, empty] = $("#new-board").value.split(" ");
     $("#new-board").value = "";
     if (!variant) return;
-    setInputs({...inputs(), p: variant, o: "", g: ""});
+    setInputs({...inputs(), p: variant, o: "", g: "", n: ""});
     clearResults();
     page.last = null;
     await draw();
@@ -621,12 +750,14 @@ async function start() {
     }
     updatePermalink();
   });
-  $("#phase").addEventListener("change", () => {
-    if (!page.drawn) return;
-    const state = editableState();
-    state.phase = $("#phase").value.trim();
-    setPosition(state);
-  });
+  for (const part of ["#season", "#year", "#kind"]) {  // the season, year and kind of the phase to play
+    $(part).addEventListener("change", () => {
+      if (!page.drawn) return;
+      const state = editableState();
+      state.phase = {year: Number($("#year").value), season: $("#season").value, kind: $("#kind").value};
+      setPosition(state);
+    });
+  }
   const rules = call("/api/rules").then((catalogue) => {
     for (const p of catalogue.profiles) $("#rules").append(new Option(`${p.name}: ${p.title}`, p.name));
   });
@@ -637,17 +768,23 @@ async function start() {
     return;
   }
   await rules;  // a saved state names a profile of the menu
-  if (saved) {
-    try {
-      setInputs(decodeState(saved));
-    } catch {
-      status("this link's state cannot be read", true);
-      return draw();
-    }
-    await draw();
-    return adjudicate();
+  // another link's state opened in this page (the page's own changes replace the URL: no event)
+  window.addEventListener("hashchange", () => { if (location.hash.startsWith("#s=")) openSaved(location.hash.slice(3)); });
+  return saved ? openSaved(saved) : openCase(caseId);
+}
+
+async function openSaved(saved) {
+  try {
+    setInputs(decodeState(saved));
+  } catch {
+    status("this link's state cannot be read", true);
+    return draw();
   }
-  return openCase(caseId);
+  page.history = [];
+  $("#back").disabled = true;
+  clearResults();
+  await draw();
+  return adjudicate();
 }
 
 start().finally(() => { document.body.dataset.ready = "1"; });

@@ -1,0 +1,88 @@
+"""The decision vocabulary of DATC 5.A: typed keys for the decisions, the terms and the backup rules.
+
+A movement turn is a set of boolean *decisions* (:data:`Decision`: a :class:`DecisionKind`
+and the problem's index of what it decides), defined by equivalences with the rules of
+DATC 5.B, and of *terms* built from them (:data:`TermKey`: strengths, which are integers,
+and the head-to-head condition). The kinds are string enums whose values are the words the
+traces and the ``--all`` listing use, so a key sorts (decisions are visited in sorted
+order), prints and hashes as the pair of that word and the index. Importing this module needs no OR-Tools.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TypeAlias
+
+__all__ = ["ATTACK", "BackupRule", "CONVOY", "DISLODGED", "Decision", "DecisionKind", "HEAD_TO_HEAD", "MOVE", "PATH",
+           "PREVENT", "RESISTING", "SUPPORT", "TermKey", "TermKind"]
+
+
+class DecisionKind(StrEnum):
+    """The boolean decisions of DATC 5.A, by the index they take."""
+
+    MOVE = "move"  # move m succeeds (5.B.1); index: the move
+    DISLODGED = "dislodged"  # unit u is dislodged (5.A); index: the unit
+    SUPPORT = "support"  # support s is given (5.B.2: not cut, not dislodged); index: the support
+    PATH = "path"  # move m has a convoy route of convoying fleets (5.B.4); index: the move
+    CONVOY = "convoy"  # convoy c carries (5.B.3: the fleet is not dislodged); index: the convoy
+
+
+Decision: TypeAlias = tuple[DecisionKind, int]
+"""One decision: its kind and the index of what it decides (a move, unit, support or convoy of
+the problem). A plain tuple, built as ``(MOVE, m)``: a key is made for every read of a decision,
+and a tuple costs a tenth of a named tuple's constructor."""
+
+MOVE, DISLODGED, SUPPORT, PATH, CONVOY = (DecisionKind.MOVE, DecisionKind.DISLODGED, DecisionKind.SUPPORT,
+                                          DecisionKind.PATH, DecisionKind.CONVOY)
+"""The kinds as module constants (reading an enum member off its class is slower than a global)."""
+
+
+class TermKind(StrEnum):
+    """The terms built once per move from the decisions (DATC 5.B.1, 5.B.5-5.B.8)."""
+
+    ATTACK = "attack"  # attack strength (5.B.8), an integer
+    PREVENT = "prevent"  # prevent strength (5.B.6), an integer
+    RESISTING = "resisting"  # what the move must beat at its destination: defend (5.B.7) or hold (5.B.5)
+    HEAD_TO_HEAD = "h2h"  # the move and the opposite one meet head to head (5.B.1, 4.A.7), a condition
+
+    @property
+    def strength(self) -> bool:
+        """Is the term a strength (an integer the solution gives a value to)?"""
+        return self is not TermKind.HEAD_TO_HEAD
+
+
+TermKey: TypeAlias = tuple[TermKind, int]
+"""One term: its kind and the move it belongs to."""
+
+ATTACK, PREVENT, RESISTING, HEAD_TO_HEAD = (TermKind.ATTACK, TermKind.PREVENT, TermKind.RESISTING,
+                                            TermKind.HEAD_TO_HEAD)
+
+
+class BackupRule(StrEnum):
+    """The backup rules of DATC 5.B.9 and 4.A.2 the driver applies to a cycle without
+    exactly one resolution (the value is the name traces and JSON documents give it)."""
+
+    SZYKMAN = "szykman"
+    CIRCULAR_MOVEMENT = "circular movement"
+    ALL_HOLD = "all hold"
+    DPTG = "dptg"
+
+    @property
+    def text(self) -> str:
+        """The rule in words, with where the DATC states it."""
+        return _RULE_TEXT[self]
+
+    @property
+    def decides_moves(self) -> bool:
+        """Does the rule settle moves directly (its moves' outcome is a paradox), rather
+        than succeed them (circular movement) or cancel convoys (Szykman)?"""
+        return self in (BackupRule.ALL_HOLD, BackupRule.DPTG)
+
+
+_RULE_TEXT = {
+    BackupRule.SZYKMAN: "Szykman rule (DATC 4.A.2, 5.B.9): the convoying fleets in the paradox do not convoy",
+    BackupRule.CIRCULAR_MOVEMENT: "circular movement (DATC 5.B.9): every move in the cycle succeeds",
+    BackupRule.ALL_HOLD: "All Hold rule (DATC 4.A.2 d): every move in the paradox fails",
+    BackupRule.DPTG: "DPTG rule (DATC v2.x 4.A.2 f): of the resolutions, the one in which every convoy of the "
+                     "paradox is disrupted",
+}
