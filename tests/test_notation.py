@@ -338,11 +338,11 @@ def test_format_then_parse_round_trips(order_phase):
 @given(phased_orders)
 def test_the_canonical_fast_path_reads_as_the_lenient_parser(order_phase):
     """parse_order reads what format_order writes without the lenient parser; both agree."""
-    from dipsat.notation import _canonical_order, _Parser
+    from dipsat.notation.order import Parser, _canonical_order
     order, phase = order_phase
     text = format_order(order)
     fast = _canonical_order(text, V, phase)
-    assert fast is None or fast == _Parser(text, V).order(phase), text
+    assert fast is None or fast == Parser(text, V).order(phase), text
 
 
 def test_strategies_cover_every_location_and_kind():
