@@ -108,7 +108,7 @@ class PhaseEvidence:
 
 
 class _Judge(Protocol):
-    """What :func:`gather` needs of a record's judge (:class:`dipsat.runners.validate._Judge`)."""
+    """What :func:`gather` needs of a record's judge (:class:`dipsat.runners.judge.Judge`)."""
 
     rules: Rules
     playable: list[int]
