@@ -166,8 +166,10 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
                              progress=meter.update, resumed=resumed_items, on_item=on_item)
             meter.finish(f"judging {len(run.answered)} phases")
             pinned = frozenset(n for n in (o.split("=", 1)[0].strip().upper() for o in overrides))
+            judging = time.monotonic()
             verdicts = judge_run(run, rules, name, cases=cases_dir is not None, infer=infer, pinned=pinned,
                                  judge_all=judge_all)
+            judging = time.monotonic() - judging
             meter.finish("shrinking" if shrink else "")
             judged = verdicts.phases
             shrunk = shrink_groups(engines[0], run, verdicts, name) if shrink else {}
@@ -187,7 +189,9 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
     failures = Counter(str(p.failure.kind) for p in run.failed if p.failure is not None)
     lines = [f"dipsat fuzz --against {name} (rules {verdicts.rules}, seed {seed}): {len(run.phases)} phases asked in "
              f"{run.seconds:.1f} s ({len(run.phases) / max(run.seconds, 1e-9):.0f} phases/s)"
-             + (f", {sum(map(len, resumed_items.values()))} of them by the run resumed" if resumed_items else ""),
+             + (f", {sum(map(len, resumed_items.values()))} of them by the run resumed" if resumed_items else "")
+             + f"; judged in {judging:.1f} s ({len(run.answered) / max(judging, 1e-9):.0f} phases/s, "
+             + (f"on {scheduler})" if scheduler else f"{workers} worker{'s' if workers > 1 else ''})"),
              f"  agreed {counts['agreed']}, rule differences {counts['rule-difference']}, "
              f"disagreements {counts['disagreed']}, engine failures {sum(failures.values())}"
              + (f" ({', '.join(f'{k} {v}' for k, v in sorted(failures.items()))})" if failures else "")

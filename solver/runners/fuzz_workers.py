@@ -92,13 +92,14 @@ def pool_judge(workers: int, timeout: float | None = None,
 def dask_judge(address: str, timeout: float, security: Any = None) -> JudgeAll:
     """Judging on the Dask `distributed` cluster at `address` (the cluster must be trusted:
     what it sends back is unpickled here). Raises ImportError without ``distributed``."""
-    from distributed import Client
+    import distributed
+    client_type: Any = distributed.Client  # untyped
 
     def judge_all(tasks: list[Task]) -> list[GameReport]:
         chunks = _chunks(tasks)
         if not chunks:
             return []
-        with Client(address, security=security) as client:
+        with client_type(address, security=security) as client:
             results = dict(dask_map(client, _judge_chunk_within, [(chunk, timeout) for chunk in chunks], timeout))
         return _gathered(chunks, results)
 

@@ -221,11 +221,10 @@ def dask_map(client: Any, fn: Callable[[Any], Any], payloads: Sequence[Any],
     fuzz --scheduler``). A task lost with its worker, or that raises, is a failure; when
     nothing is done for `timeout` seconds and the cluster has no worker left, every task
     still pending is one."""
-    from typing import cast
-
-    from distributed import as_completed
+    import distributed
+    completed: Any = distributed.as_completed  # untyped
     futures: dict[Any, int] = {client.submit(fn, payload, pure=False): i for i, payload in enumerate(payloads)}
-    pending, done = set(futures), cast(Any, as_completed(futures))
+    pending, done = set(futures), completed(futures)
     heard = time.monotonic()
     while pending:
         batch = done.next_batch(block=False) if done.has_ready() else []
