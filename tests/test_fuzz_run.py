@@ -140,3 +140,11 @@ def test_a_run_of_the_case_runner_finds_the_readings_of_its_rules() -> None:
                "--family", "convoys", "--family", "rings")
     assert res.exit_code == 0 and "disagreements 0, engine failures 0" in res.output, res.output
     assert "4.A.3=a" in res.output
+
+
+def test_the_progress_bar_fills_as_the_budget_is_spent() -> None:
+    res = fuzz(*RUN, "--phases", "12", "--progress")
+    err = res.stderr if hasattr(res, "stderr") else res.output
+    assert f"[{'#' * 24}] 12 phases asked" in err and "judging 12 phases" in err, err
+    quiet = fuzz(*RUN, "--phases", "12", "--no-progress")
+    assert "phases asked," not in (quiet.stderr if hasattr(quiet, "stderr") else quiet.output)

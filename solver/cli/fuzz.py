@@ -239,10 +239,12 @@ class _Meter:
         self.enabled, self.phases, self.minutes, self.resumed = enabled, phases, minutes, resumed
         self.start = self.last = time.monotonic()
         self.shown = False
+        self.asked = 0
 
-    def update(self, asked: int) -> None:
+    def update(self, asked: int, final: bool = False) -> None:
+        self.asked = asked
         now = time.monotonic()
-        if not self.enabled or now - self.last < 0.5:
+        if not self.enabled or (now - self.last < 0.5 and not final):
             return
         self.last = now
         elapsed = now - self.start
@@ -250,7 +252,7 @@ class _Meter:
         left = [self.minutes * 60 - elapsed] if self.minutes is not None else []
         if self.phases is not None:
             left.append((self.phases - self.resumed - asked) / max(rate, 1e-9))
-        eta = max(0.0, min(left)) if left else 0.0
+        eta = 0.0 if final else max(0.0, min(left)) if left else 0.0
         done = min(1.0, elapsed / (elapsed + eta)) if elapsed + eta > 0 else 1.0
         bar = "#" * int(done * 24)
         click.echo(f"\r[{bar:<24}] {self.resumed + asked} phases asked, {rate:,.1f} phases/s, ETA {eta:,.0f} s ",
@@ -260,6 +262,9 @@ class _Meter:
     def finish(self, next_step: str) -> None:
         if not self.enabled:
             return
+        if self.shown and self.asked:
+            self.update(self.asked, final=True)  # the bar full: the budget is spent
+            self.asked = 0
         if self.shown:
             click.echo("", err=True)
             self.shown = False
