@@ -34,7 +34,7 @@ from ..errors import DipsatError
 from ..runners.inputs import (Item, Judging, iter_items, printable, report_line,
                              validate_item)
 from ..runners.inference import ARCHIVE, INFER_MODES, PILOT, Inference, archive_readings
-from ..runners.pool import Pool, TaskFailure, call_with_limit
+from ..runners.pool import Pool, TaskFailure, call_with_limit, dask_map
 from ..rules import DEFAULT_PROFILE, PROFILES, Rules, RulesError
 
 if TYPE_CHECKING:
@@ -143,35 +143,7 @@ def _judged_on_dask(items: list[Item], how: Judging, timeout: float,
     except Exception as exc:  # noqa: BLE001 - refused, unreachable, a TLS handshake that fails ...
         raise click.ClickException(f"--scheduler {cluster.address}: cannot connect: {type(exc).__name__}: {exc}") from None
     with client:
-        futures: dict[Any, int] = {client.submit(_judge_within, (item, how, timeout), pure=False): i
-                                   for i, item in enumerate(items)}
-        pending, done = set(futures), distributed.as_completed(futures)
-        heard = time.monotonic()
-        while pending:
-            batch = done.next_batch(block=False) if done.has_ready() else []
-            if not batch:  # none done within --timeout: is anyone left to do them?
-                if time.monotonic() - heard > timeout and not _dask_workers(client):
-                    for future in sorted(pending, key=futures.__getitem__):
-                        future.cancel()
-                        yield futures[future], TaskFailure(f"the cluster has no worker left: still pending after "
-                                                           f"--timeout ({timeout:g} s)")
-                    return
-                time.sleep(0.05)
-                continue
-            heard = time.monotonic()
-            for future in batch:
-                pending.discard(future)
-                try:
-                    yield futures[future], future.result()
-                except Exception as exc:  # a lost worker or a crash: the record is rejected, the run goes on
-                    yield futures[future], TaskFailure(f"{type(exc).__name__}: {exc}")
-
-
-def _dask_workers(client: Any) -> int:
-    try:
-        return len(client.scheduler_info().get("workers", {}))
-    except Exception:  # noqa: BLE001 - a scheduler gone too: nobody is left
-        return 0
+        yield from dask_map(client, _judge_within, [(item, how, timeout) for item in items], timeout)
 
 
 @dataclass

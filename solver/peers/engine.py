@@ -33,8 +33,11 @@ def _unit(ref: dict[str, Any]) -> str:
     return f"{ref.get('kind') or 'A'} {_loc(ref['location'])}"
 
 
-def package_order(order: dict[str, Any]) -> str | None:
-    """An order of the request in the package's notation (None: the package has no such order)."""
+def package_order(order: dict[str, Any], phase_kind: str) -> str | None:
+    """An order of the request in the package's notation (None: the package has no such order).
+    The package writes a retreat phase's disband and an adjustment phase's removal alike
+    (``A PAR D``): each is written only in its own phase, so that an order of another phase
+    (a disband in an adjustment phase) is not read as the order of this one."""
     kind = order["type"]
     if kind == "waive":
         return "WAIVE"
@@ -53,7 +56,7 @@ def package_order(order: dict[str, Any]) -> str | None:
         return f"{unit} C {_unit(order['target'])} - {_loc(order['dest'])}"
     if kind == "retreat":
         return f"{unit} R {_loc(order['dest'])}"
-    if kind in ("disband", "remove"):
+    if (kind, phase_kind) in (("disband", "Retreat"), ("remove", "Adjustment")):
         return f"{unit} D"
     return None
 
@@ -90,7 +93,7 @@ def judge(request: dict[str, Any]) -> dict[str, Any]:
             power.retreats[key] = [o for o in power.retreats[key] if o[:3] != origin and o[:3] not in closed]
     by_power: dict[str, list[str]] = {}
     for order in request["orders"]:
-        text = package_order(order)
+        text = package_order(order, phase["kind"])
         power = (order.get("power") or "").upper()
         if text is not None and power:
             by_power.setdefault(power, []).append(text)

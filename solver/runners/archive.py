@@ -30,10 +30,13 @@ from .inference import (ARCHIVE, Inference, Pairs, PhaseEvidence, Reading, archi
 if TYPE_CHECKING:
     from .validate import GameReport
 
-__all__ = ["Rejudge", "finish_archive"]
+__all__ = ["JudgeAll", "Rejudge", "finish_archive", "judge_archive"]
 
 Rejudge = Callable[[list[tuple[int, Inference]]], Iterator[tuple[int, "GameReport"]]]
 """Judge records again (by their index among the records, each as asked), in any order."""
+
+JudgeAll = Callable[[list[tuple[Callable[[Inference], "GameReport"], Inference]]], list["GameReport"]]
+"""Run records' judges, each under its inference; the reports in the same order."""
 
 _VERDICTS = ("disagreed", "rule-difference")
 
@@ -164,20 +167,27 @@ def _merge_phases(record: _Record, report: GameReport, full: GameReport | None) 
 
 
 def judge_archive(judges: Sequence[Callable[[Inference], GameReport]], rules: Rules,
-                  pinned: frozenset[str] = frozenset()) -> tuple[list[GameReport], dict[str, Reading]]:
+                  pinned: frozenset[str] = frozenset(),
+                  judge_all: JudgeAll | None = None) -> tuple[list[GameReport], dict[str, Reading]]:
     """Records judged as one archive, in memory (``dipsat fuzz``, the mutation test): each
     record gathers its evidence under every option of the issues it touches, the archive
     decides (:func:`dipsat.runners.inference.decide`), and the records with a phase that
     does not agree are judged again under the readings decided. `judges` judge one record
-    each under the :class:`Inference` given; `pinned` issues are never inferred."""
+    each under the :class:`Inference` given; `pinned` issues are never inferred; `judge_all`
+    runs a list of (judge, inference) and returns the reports in its order (default: one
+    after the other, here; a pool of processes gives the same reports)."""
     from .inference import decide
+    run_all = judge_all or (lambda tasks: [judge(inference) for judge, inference in tasks])
     gathering = Inference(mode=ARCHIVE, complete=True, pinned=pinned)
-    first = [judge(gathering) for judge in judges]
+    first = run_all([(judge, gathering) for judge in judges])
     readings = decide([report.evidence for report in first], rules)
     fitting = tuple(sorted((n, r.fitting) for n, r in readings.items() if r.fitting and n not in pinned))
     deciding = Inference(mode=ARCHIVE, readings=fitting, pinned=pinned)
     # a record that differs somewhere is judged again under the archive's readings (the first
     # pass presumed its program's known ones); one that agrees throughout agrees under them
     # too (an option no phase contradicts)
-    return [judge(deciding) if any(p.status not in ("agreed", "final") for p in report.phases) else report
-            for judge, report in zip(judges, first)], readings
+    again = [k for k, report in enumerate(first) if any(p.status not in ("agreed", "final") for p in report.phases)]
+    out = list(first)
+    for k, report in zip(again, run_all([(judges[k], deciding) for k in again])):
+        out[k] = report
+    return out, readings

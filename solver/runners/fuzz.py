@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import itertools
 import threading
-from functools import partial
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..formats.records import RecordedGame, RecordedPhase, format_location, package_phase_name
 from ..maps import Variant
@@ -35,7 +34,10 @@ from .generators import Generated, generate_item
 from .inference import NONE, Inference, Reading
 from .validate import Difference, GameReport
 
-__all__ = ["Engine", "FuzzPhase", "FuzzRun", "JudgedPhase", "ask_engine", "engine_record", "judge_run",
+if TYPE_CHECKING:
+    from .archive import JudgeAll
+
+__all__ = ["Engine", "FuzzPhase", "FuzzRun", "JudgedPhase", "PhaseJudge", "ask_engine", "engine_record", "judge_run",
            "other_readings", "write_fuzz_cases"]
 
 
@@ -76,53 +78,89 @@ class FuzzRun:
 
 def ask_engine(engines: Engine | Sequence[Engine], variants: list[Variant], families: list[str], rules: Rules,
                seed: int, *, phases: int | None = None, minutes: float | None = None,
-               progress: Callable[[int], None] | None = None) -> FuzzRun:
+               progress: Callable[[int], None] | None = None, resumed: Mapping[int, list[FuzzPhase]] | None = None,
+               on_item: Callable[[int, list[FuzzPhase]], None] | None = None) -> FuzzRun:
     """Generate phases (reproducibly from `seed`) and ask the engines about them -- one
     thread per engine, each taking the next item -- until `phases` were asked or `minutes`
     have passed (the first budget reached). The run lists the phases in the order of their
-    ids, whatever engine answered which: the same seed and budget of phases give the same run."""
+    ids, whatever engine answered which: the same seed and budget of phases give the same run.
+
+    `resumed`: items asked by an earlier run (by item number), taken as they are, counted in
+    the `phases` budget and not asked again. `on_item` is told of each item once all its
+    phases are answered (or failed), one call at a time. An engine with a ``judge_many``
+    method (a case runner) is given ``batch_size`` phases at a time."""
     if phases is None and minutes is None:
         raise ValueError("give a budget: phases or minutes")
     pool = list(engines) if isinstance(engines, Sequence) else [engines]
+    earlier = dict(resumed or {})
     run = FuzzRun(seed)
     start = time.monotonic()
     lock = threading.Lock()
-    items = itertools.count()
-    asked: list[FuzzPhase] = []
+    items = (n for n in itertools.count() if n not in earlier)
+    count = sum(len(v) for v in earlier.values())  # phases asked, earlier runs' included
+    asked: dict[int, list[FuzzPhase]] = {}
+    answered = 0
 
-    def take() -> list[Generated] | None:
+    def take(size: int) -> list[tuple[int, list[Generated]]] | None:
+        nonlocal count
+        out: list[tuple[int, list[Generated]]] = []
         with lock:
-            if phases is not None and len(asked) >= phases:
-                return None
-            if minutes is not None and time.monotonic() - start >= minutes * 60:
-                return None
-            n = next(items)
-            made = generate_item(seed, n, variants, families, rules)
-            if phases is not None:
-                made = made[:phases - len(asked)]
-            asked.extend(FuzzPhase(g.id, g, None) for g in made)  # placeholders: counted once, now
-            return made
+            while sum(len(made) for _, made in out) < size:
+                if phases is not None and count >= phases:
+                    break
+                if minutes is not None and time.monotonic() - start >= minutes * 60:
+                    break
+                n = next(items)
+                made = generate_item(seed, n, variants, families, rules)
+                if phases is not None:
+                    made = made[:phases - count]
+                count += len(made)
+                asked[n] = [FuzzPhase(g.id, g, None) for g in made]  # placeholders: counted once, now
+                out.append((n, made))
+        return out or None
 
-    def work(engine: Engine) -> list[FuzzPhase]:
-        done = []
-        while (made := take()) is not None:
-            for generated in made:
-                try:
-                    reply = engine.judge(generated.id, generated.state, list(generated.orders))
-                    done.append(FuzzPhase(generated.id, generated, reply))
-                except EngineFailure as failure:
-                    done.append(FuzzPhase(generated.id, generated, None, failure))
-                if progress is not None:
-                    with lock:
-                        progress(len(done))
-        return done
+    def finished(n: int, done: list[FuzzPhase]) -> None:
+        nonlocal answered
+        with lock:
+            asked[n] = done
+            answered += len(done)
+            if on_item is not None:
+                on_item(n, done)
+            if progress is not None:
+                progress(answered)
+
+    def work(engine: Engine) -> None:
+        many = getattr(engine, "judge_many", None)
+        size = int(getattr(engine, "batch_size", 1)) if many is not None else 1
+        while (taken := take(size)) is not None:
+            if many is not None:
+                flat = [g for _, made in taken for g in made]
+                answers = iter(many([(g.id, g.state, list(g.orders)) for g in flat]))
+                for n, made in taken:
+                    finished(n, [_answered(g, next(answers)) for g in made])
+                continue
+            for n, made in taken:
+                done = []
+                for generated in made:
+                    try:
+                        reply = engine.judge(generated.id, generated.state, list(generated.orders))
+                        done.append(FuzzPhase(generated.id, generated, reply))
+                    except EngineFailure as failure:
+                        done.append(FuzzPhase(generated.id, generated, None, failure))
+                finished(n, done)
 
     with ThreadPoolExecutor(max_workers=len(pool)) as executor:
-        answered = [p for part in executor.map(work, pool) for p in part]
-    by_id = {p.id: p for p in answered}
-    run.phases = [by_id[p.id] for p in asked]  # every phase asked is answered or failed, once
+        list(executor.map(work, pool))
+    every = {**earlier, **asked}
+    run.phases = [p for n in sorted(every) for p in every[n]]  # every phase asked is answered or failed, once
     run.seconds = time.monotonic() - start
     return run
+
+
+def _answered(generated: Generated, answer: EngineReply | EngineFailure) -> FuzzPhase:
+    if isinstance(answer, EngineFailure):
+        return FuzzPhase(generated.id, generated, None, answer)
+    return FuzzPhase(generated.id, generated, answer)
 
 
 # --- the engine's answer as a recorded game -----------------------------------------------------
@@ -258,38 +296,64 @@ class JudgedRun:
     readings: dict[str, Reading]
     rules: Rules
     """The rules judged by: the run's, with the readings inferred for the engine."""
+    reports: dict[str, GameReport] = field(default_factory=dict)
+    """Validate's report of each phase judged (by id; not the phases the engine did not know)."""
+
+
+@dataclass(frozen=True)
+class PhaseJudge:
+    """Judges one answered phase under an :class:`Inference`, as validate judges a record
+    (picklable: it goes to worker processes, :mod:`dipsat.runners.fuzz_workers`)."""
+
+    phase: FuzzPhase
+    rules: Rules
+    engine_name: str
+
+    @property
+    def source(self) -> str:
+        return self.phase.id
+
+    def __call__(self, inference: Inference) -> GameReport:
+        from .validate import validate_recorded
+        return validate_recorded(engine_record(self.phase, self.engine_name), self.rules, self.phase.id,
+                                 inference=inference)
 
 
 def judge_run(run: FuzzRun, rules: Rules, engine_name: str, cases: bool = False, infer: bool = True,
-              pinned: frozenset[str] = frozenset()) -> JudgedRun:
+              pinned: frozenset[str] = frozenset(), judge_all: JudgeAll | None = None) -> JudgedRun:
     """Every answered phase of `run` judged against the engine's answer, the engine's rule
     readings inferred over the whole run as validate infers an archive's
     (:mod:`dipsat.runners.inference`: an option is named where at least two phases agree
     only under it and none contradicts it; `pinned` issues are never inferred): each phase
     gathers its evidence under every option of the issues it touches, the run decides, and
-    the phases that differ are judged again under the readings decided."""
+    the phases that differ are judged again under the readings decided. `judge_all`: where
+    the phases are judged (:mod:`dipsat.runners.fuzz_workers`; default: here)."""
     answered = run.answered
     if not infer:
-        return JudgedRun([judge_phase(p, rules, engine_name, cases)[0] for p in answered], {}, rules)
+        judged_alone = [judge_phase(p, rules, engine_name, cases) for p in answered]
+        return JudgedRun([j for j, _ in judged_alone], {}, rules,
+                         {j.id: r for j, r in judged_alone if r is not None})
     from .archive import judge_archive
     unknown = {p.id for p in answered if p.reply is not None and p.reply.unknown}
-    judges = [partial(_record_judge, phase, rules, engine_name) for phase in answered if phase.id not in unknown]
-    reports, readings = judge_archive(judges, rules, pinned)
+    judges = [PhaseJudge(phase, rules, engine_name) for phase in answered if phase.id not in unknown]
+    reports, readings = judge_archive(judges, rules, pinned, judge_all)
     by_id = {report.source: report for report in reports}
     final = Rules.profile(rules.profile_name, {**rules.overrides, **{n: r.fitting[0] for n, r in readings.items()
                                                                     if r.fitting and n not in pinned}})
     judged = []
     for phase in answered:
-        j = judge_phase(phase, rules, engine_name)[0] if phase.id in unknown else _judged(phase, by_id[phase.id])
+        if phase.id in unknown:
+            j = judge_phase(phase, rules, engine_name)[0]
+        elif by_id[phase.id].error is not None:  # its worker failed: told as a failure to judge, not a verdict
+            j = JudgedPhase(phase.id, phase.generated.family, phase.generated.state.phase.kind.value.lower(),
+                            "rejected", None, (Difference("judging", phase.id, str(by_id[phase.id].error), "-"),),
+                            tuple(format_order(o) for o in phase.generated.orders))
+        else:
+            j = _judged(phase, by_id[phase.id])
         if cases and j.status == "disagreed":
             j = replace(j, case=fuzz_case(phase, j, final, engine_name))
         judged.append(j)
-    return JudgedRun(judged, readings, final)
-
-
-def _record_judge(phase: FuzzPhase, rules: Rules, engine_name: str, inference: Inference) -> GameReport:
-    from .validate import validate_recorded
-    return validate_recorded(engine_record(phase, engine_name), rules, phase.id, inference=inference)
+    return JudgedRun(judged, readings, final, by_id)
 
 
 def write_fuzz_cases(folder: str, judged: list[JudgedPhase], shrunk: dict[str, ShrunkPhase] | None = None) -> None:

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..adjudicator import adjudicate
 from ..board import Location, PhaseKind, Unit, UnitKind
 from ..maps import ProvinceKind, Variant
+from ..movement.legality import convoy_route_on_board
 from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from ..rules import Rules
 from ..state import State, state_problems
@@ -63,8 +64,23 @@ def _sparse(rng: random.Random, variant: Variant, kind: PhaseKind = PhaseKind.MO
 
 
 def _orders(rng: random.Random, state: State) -> list[Order]:
-    """Random orders, without mistakes of notation (an engine is tested on adjudication)."""
-    return random_orders(rng, state, notation_mistakes=False)
+    """Random orders, without mistakes of notation (an engine is tested on adjudication).
+    An army's move says 'via convoy' only where a chain of fleets at sea could carry it:
+    players write it for a convoy they see on the board. One that no fleet could carry is
+    illegal where 'via convoy' binds the army to the convoy route and the land move it names
+    under the other readings of DATC 4.A.3 (4.E.1, 4.E.2, 6.D.32), and programs refuse it
+    when it is given (the ``diplomacy`` package drops it): a matter of order entry, which
+    would hide the reading of 4.A.3 an engine follows in adjudication."""
+    orders = random_orders(rng, state, notation_mistakes=False)
+    return [replace(o, via_convoy=False) if isinstance(o, Move) and o.via_convoy and not _carried(state, o) else o
+            for o in orders]
+
+
+def _carried(state: State, move: Move) -> bool:
+    """Whether a chain of fleets now at sea could carry the army `move` names."""
+    unit = state.unit_at(move.unit.province)
+    return (unit is None or unit.kind is not UnitKind.ARMY
+            or convoy_route_on_board(state, move.unit.province, move.dest.province))
 
 
 def _background(rng: random.Random, state: State, fixed: dict[str, Order]) -> list[Order]:

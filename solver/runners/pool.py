@@ -212,3 +212,42 @@ class Pool:
                 slot.process.join(timeout=2)
                 if slot.process.is_alive():
                     slot.process.kill()
+
+
+def dask_map(client: Any, fn: Callable[[Any], Any], payloads: Sequence[Any],
+             timeout: float) -> Iterator[tuple[int, Any]]:
+    """Yield (index, result or TaskFailure) for every payload run as ``fn(payload)`` on the
+    Dask `client`'s cluster, in completion order (``dipsat validate --scheduler``, ``dipsat
+    fuzz --scheduler``). A task lost with its worker, or that raises, is a failure; when
+    nothing is done for `timeout` seconds and the cluster has no worker left, every task
+    still pending is one."""
+    import distributed
+    completed: Any = distributed.as_completed  # untyped
+    futures: dict[Any, int] = {client.submit(fn, payload, pure=False): i for i, payload in enumerate(payloads)}
+    pending, done = set(futures), completed(futures)
+    heard = time.monotonic()
+    while pending:
+        batch = done.next_batch(block=False) if done.has_ready() else []
+        if not batch:  # none done within the time limit: is anyone left to do them?
+            if time.monotonic() - heard > timeout and not _dask_workers(client):
+                for future in sorted(pending, key=futures.__getitem__):
+                    future.cancel()
+                    yield futures[future], TaskFailure(f"the cluster has no worker left: still pending after "
+                                                       f"--timeout ({timeout:g} s)")
+                return
+            time.sleep(0.05)
+            continue
+        heard = time.monotonic()
+        for future in batch:
+            pending.discard(future)
+            try:
+                yield futures[future], future.result()
+            except Exception as exc:  # a lost worker or a crash: the task failed, the run goes on
+                yield futures[future], TaskFailure(f"{type(exc).__name__}: {exc}")
+
+
+def _dask_workers(client: Any) -> int:
+    try:
+        return len(client.scheduler_info().get("workers", {}))
+    except Exception:  # noqa: BLE001 - a scheduler gone too: nobody is left
+        return 0
