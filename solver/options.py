@@ -49,6 +49,10 @@ class AdjacentConvoy(Option, number="4.A.3", title="convoying to an adjacent pro
                     "power is ordered to convoy it, or the order says 'via convoy' and a convoy route is "
                     "ordered; 'via convoy' with no convoy route ordered takes the land route (DATC v2.x 6.G.8).",
                     v2="d", name="intent")
+    INTENT_FALLBACK = option("The `diplomacy` package's reading (not a DATC option): the route as 4.A.3 intent "
+                             "gives it, and an army sent by convoy only because a fleet of its own power convoys "
+                             "it takes the land route when no convoy route carries it; an order that says 'via "
+                             "convoy' has no such fallback.", name="intent_fallback")
     VIA = option("webDiplomacy's reading (not a DATC option): the convoy route only when the order says 'via "
                  "convoy' and a convoy route is ordered, else the land route; an own fleet shows no intent.",
                  name="via", aliases=("webdiplomacy", "webdip"))

@@ -315,6 +315,9 @@ def _adjacent_convoy(state: State, scan: _Prescan, units: list[Unit], order: Mov
         return order.via_convoy, False
     if choice is AdjacentConvoy.VIA:  # 4.A.3 via (webDiplomacy): 'via convoy' and a convoy route ordered
         return order.via_convoy and ordered, False
+    if choice is AdjacentConvoy.INTENT_FALLBACK:  # the package: intent, and over land when not written 'via'
+        wanted = own_fleet or (order.via_convoy and ordered)
+        return wanted, wanted and not order.via_convoy
     if choice is AdjacentConvoy.INTENT:  # 4.A.3 v2 d: own fleet, or 'via convoy' with a convoy route ordered
         return own_fleet or (order.via_convoy and ordered), False
     wanted = order.via_convoy or own_fleet  # 4.A.3 c (2000/2023): own fleet or 'via convoy'
