@@ -108,8 +108,12 @@ class Encoding:
     # --- reading decisions -------------------------------------------------------------
     def cond(self, key: Decision) -> bool | cp_model.IntVar:
         """A decision as a condition: its value when already fixed, else its literal.
-        Reading it from a definition records a dependency."""
-        self._note((key,))
+        Reading it from a definition records a dependency (:meth:`_note`, inlined: the hottest call)."""
+        for collector in self._collecting:
+            collector.add(key)
+        current = self._current
+        if current is not None and current != key:  # reading itself is no dependency
+            self.deps[current].add(key)
         if key not in self.deps:
             self.deps[key] = set()
             if self._fold:
