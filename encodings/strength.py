@@ -72,8 +72,16 @@ def _cases(enc: Encoding, name: str, cases: list[tuple[list[Condition], Term]]) 
 
     Constant conditions are folded: a False condition drops its case, True ones are
     left out; a single remaining case is the answer."""
-    live = [([c for c in conds if c is not True], term) for conds, term in cases
-            if not any(c is False for c in conds)]
+    live: list[tuple[list[Condition], Term]] = []
+    for conds, term in cases:
+        kept: list[Condition] = []
+        for c in conds:
+            if c is False:
+                break  # the case cannot hold
+            if c is not True:
+                kept.append(c)
+        else:
+            live.append((kept, term))
     if len(live) == 1:
         return live[0][1]
     lo, hi = min(t.lo for _, t in live), max(t.hi for _, t in live)
