@@ -39,6 +39,8 @@ class Term(NamedTuple):
         return cp_model.LinearExpr.weighted_sum([v for v, _ in self.coefs], [c for _, c in self.coefs]) + self.const
 
     def value(self, solution: Sequence[int]) -> int:
+        if not self.coefs:  # most terms fold to a constant
+            return self.const
         return self.const + sum(coef * solution[var.index] for var, coef in self.coefs)
 
 
