@@ -24,6 +24,7 @@ from .problem import Problem
 __all__ = ["Condition", "Encoding", "PhaseModel", "negate"]
 
 T = TypeVar("T")
+_MISSING = object()  # no term cached under a key yet
 if TYPE_CHECKING:
     import numpy as np
 
@@ -108,8 +109,12 @@ class Encoding:
     # --- reading decisions -------------------------------------------------------------
     def cond(self, key: Decision) -> bool | cp_model.IntVar:
         """A decision as a condition: its value when already fixed, else its literal.
-        Reading it from a definition records a dependency."""
-        self._note((key,))
+        Reading it from a definition records a dependency (:meth:`_note`, inlined: the hottest call)."""
+        for collector in self._collecting:
+            collector.add(key)
+        current = self._current
+        if current is not None and current != key:  # reading itself is no dependency
+            self.deps[current].add(key)
         if key not in self.deps:
             self.deps[key] = set()
             if self._fold:
@@ -148,12 +153,15 @@ class Encoding:
 
     def memo(self, key: TermKey, build: Callable[[], T]) -> T:
         """A term (strength, condition) built once; every definition using it depends on what it reads."""
-        if key not in self.cache:
+        term = self.cache.get(key, _MISSING)
+        if term is _MISSING:
             self._collecting.append(set())
-            self.cache[key] = build()
+            term = self.cache[key] = build()
             self._reads[key] = self._collecting.pop()
-        self._note(self._reads[key])
-        return self.cache[key]  # type: ignore[return-value]  # a key names one kind of term, the T it was built as
+        reads = self._reads[key]
+        if reads:
+            self._note(reads)
+        return term  # type: ignore[return-value]  # a key names one kind of term, the T it was built as
 
     def _note(self, keys: Iterable[Decision]) -> None:
         for collector in self._collecting:

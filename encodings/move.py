@@ -19,10 +19,13 @@ def define_move(enc: Encoding, m: int) -> None:
     opponents = [resisting_strength(enc, m)]  # 5.B.1: defend strength head to head, else hold strength
     # 5.B.1: and beat the prevent strength of every other unit moving to the same area
     opponents += [prevent_strength(enc, other) for other in enc.problem.moves_into[move.dest] if other != m]
-    if any(attack.hi <= opponent.lo for opponent in opponents):
-        enc.fix((MOVE, m), False)  # some opposing strength is surely at least the attack
-        return
-    open_ = [opponent for opponent in opponents if attack.lo <= opponent.hi]
+    open_ = []
+    for opponent in opponents:
+        if attack.hi <= opponent.lo:
+            enc.fix((MOVE, m), False)  # some opposing strength is surely at least the attack
+            return
+        if attack.lo <= opponent.hi:
+            open_.append(opponent)
     if not open_:
         enc.fix((MOVE, m), True)  # the attack surely beats every opposing strength
         return

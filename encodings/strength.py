@@ -39,6 +39,8 @@ class Term(NamedTuple):
         return cp_model.LinearExpr.weighted_sum([v for v, _ in self.coefs], [c for _, c in self.coefs]) + self.const
 
     def value(self, solution: Sequence[int]) -> int:
+        if not self.coefs:  # most terms fold to a constant
+            return self.const
         return self.const + sum(coef * solution[var.index] for var, coef in self.coefs)
 
 
@@ -72,8 +74,16 @@ def _cases(enc: Encoding, name: str, cases: list[tuple[list[Condition], Term]]) 
 
     Constant conditions are folded: a False condition drops its case, True ones are
     left out; a single remaining case is the answer."""
-    live = [([c for c in conds if c is not True], term) for conds, term in cases
-            if not any(c is False for c in conds)]
+    live: list[tuple[list[Condition], Term]] = []
+    for conds, term in cases:
+        kept: list[Condition] = []
+        for c in conds:
+            if c is False:
+                break  # the case cannot hold
+            if c is not True:
+                kept.append(c)
+        else:
+            live.append((kept, term))
     if len(live) == 1:
         return live[0][1]
     lo, hi = min(t.lo for _, t in live), max(t.hi for _, t in live)

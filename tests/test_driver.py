@@ -196,3 +196,39 @@ def test_phase_model_skips_only_the_camel_case_aliases():
     assert str(plain.proto) == str(ours.proto)
     solver = cp_model.CpSolver()
     assert solver.solve(ours) == cp_model.OPTIMAL and solver.value(ours.get_bool_var_from_proto_index(1)) == 1
+
+
+def _movement_problems():
+    """Every movement turn of the bundled cases and of the bundled corpus: (name, problem, rules)."""
+    from dipsat.board import PhaseKind
+    from dipsat.runners.bench import corpus_phases, corpus_texts
+
+    from .test_rereading import MOVEMENT  # the bundled cases' movement turns
+
+    for case_id, state, orders, rules in MOVEMENT:
+        yield case_id, prescan(state, orders, rules).problem, rules
+    corpus = CASES / "corpus" / "random_games.jsonl.gz"
+    for phase in corpus_phases(corpus_texts([str(corpus)]), dipsat.Rules.profile("2000")):
+        if phase.kind == str(PhaseKind.MOVEMENT):
+            yield str(phase.key), prescan(phase.state, phase.orders, phase.rules).problem, phase.rules
+
+
+def test_skipping_the_solver_for_a_folded_model_changes_no_result():
+    # The issue's condition for the shortcut: a model whose constant folding fixed every decision
+    # is not solved; every bundled case and corpus turn gives the same values, strengths, calls,
+    # resolutions and backup rules with and without it, and the shortcut is taken.
+    turns = folded = 0
+    for name, problem, rules in _movement_problems():
+        fast = driver.solve(problem, rules)
+        assert fast == driver.solve(problem, rules, shortcut=False), name
+        turns += 1
+        folded += driver.folded(driver.Encoding(problem, rules.model))
+    assert turns > 1000 and 0 < folded < turns
+
+
+def test_a_folded_model_has_no_variable_and_an_open_one_is_solved():
+    state, orders, rules = _datc("6.A.1")
+    assert driver.folded(Encoding(prescan(state, orders, rules).problem, rules.model))
+    state, orders, rules = _seven_rings()
+    enc = Encoding(prescan(state, orders, rules).problem, rules.model)
+    assert not driver.folded(enc) and enc.lits
