@@ -19,7 +19,7 @@ from dipsat.formats.casefile import read_cases
 from dipsat.movement import prescan
 from dipsat.printers.text import render_alternatives
 
-from .conftest import case_position, datc_case
+from .conftest import CASES, case_position, datc_case
 
 # Seven circular movements far enough apart that no order of one touches another:
 # each has two consistent resolutions (all three moves succeed, or all fail).

@@ -36,6 +36,7 @@ import os
 import random
 import re
 import sys
+from typing import Any
 
 from diplomacy import Game
 from diplomacy.utils.export import to_saved_game_format
@@ -120,10 +121,12 @@ class Chooser:
         return out
 
     def convoy(self, order: str) -> None:
-        fleet, army, dest = _CONVOY.match(order).groups()
+        match = _CONVOY.match(order)
+        assert match is not None, order  # only convoy orders are given here
+        fleet, army, dest = match.groups()
         self.assign(province(fleet), order)
         # the army goes, usually written VIA (as the package writes convoyed moves)
-        moves = [o for o in self.options(army) if _MOVE.match(o) and _MOVE.match(o).group(3) == dest]
+        moves = [o for o in self.options(army) if (mm := _MOVE.match(o)) and mm.group(3) == dest]
         if moves:
             via = [o for o in moves if o.endswith(" VIA")]
             self.assign(army, self.rng.choice(via) if via and self.rng.random() < 0.85 else self.rng.choice(moves))
@@ -150,7 +153,7 @@ class Chooser:
         if m:
             loc, dest = m.group(4), m.group(5)
             candidates = [o for o in self.options(province(loc))
-                          if _MOVE.match(o) and province(_MOVE.match(o).group(3)) == province(dest)]
+                          if (mm := _MOVE.match(o)) and province(mm.group(3)) == province(dest)]
             if candidates:
                 self.assign(province(loc), self.rng.choice(candidates))
             return
@@ -190,7 +193,7 @@ def adjustment_orders(game: Game, rng: random.Random, silent: set[str]) -> dict[
     return out
 
 
-def play(game_id: str, rng: random.Random, years: int) -> dict:
+def play(game_id: str, rng: random.Random, years: int) -> dict[str, Any]:
     game = Game(game_id=game_id)
     last_year = 1901 + years - 1
     while not game.is_game_done:
@@ -211,7 +214,7 @@ def play(game_id: str, rng: random.Random, years: int) -> dict:
     return trim(to_saved_game_format(game))
 
 
-def trim(saved: dict) -> dict:
+def trim(saved: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": saved["id"],
         "map": saved["map"],
@@ -251,7 +254,7 @@ def _phase_order(name: str) -> tuple[int, int, int]:
     return (int(name[1:-1]), "SFW".find(name[0]), "MRA".find(name[-1]))
 
 
-def replay_timings(records: list[dict]) -> list[tuple[str, float, str, str]]:
+def replay_timings(records: list[dict[str, Any]]) -> list[tuple[str, float, str, str]]:
     """(phase kind letter, seconds, game id, phase name) of the package's Game.process()
     on each recorded phase it can replay (the game's id and the phase name say which)."""
     import time
