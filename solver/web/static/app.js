@@ -5,6 +5,7 @@ const $ = (sel) => document.querySelector(sel);
 const page = {
   last: null,        // the last /api/adjudicate answer
   drawn: null,       // the last /api/draw answer (its `state` is the position as dipsat JSON)
+  edited: null,      // the position the editor set last: {text, state} (see editableState)
   history: [],       // the inputs of the phases stepped from (Back)
   kept: null,        // "What if": order text -> result word of the results kept
   resolution: 0,     // the consistent resolution shown
@@ -492,14 +493,20 @@ function provinceAt(event) {
 }
 
 function editableState() {
-  // the position as dipsat JSON, the form the editor changes (the orders stay in their box)
-  const state = structuredClone(page.drawn.state);
+  // the position as dipsat JSON, the form the editor changes (the orders stay in their box):
+  // the one the editor set last while the box still holds it (its drawing may not be back
+  // yet: a quick second edit must not start from the position before the first), else the
+  // one drawn last
+  const edited = page.edited && $("#position").value === page.edited.text ? page.edited.state : null;
+  const state = structuredClone(edited || page.drawn.state);
   delete state.orders;
   return state;
 }
 
 async function setPosition(state) {
-  $("#position").value = JSON.stringify(state, null, 1);
+  const text = JSON.stringify(state, null, 1);
+  page.edited = {text, state: structuredClone(state)};
+  $("#position").value = text;
   showPhases([], "");
   page.last = null;
   clearResults();
