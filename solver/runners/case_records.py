@@ -170,8 +170,9 @@ def validate_case(case: Case, source: str, rules: Rules | None = None, pictures:
         phase.rule_title = "; ".join(f"DATC {n} {ISSUES[n].title}: {ISSUES[n].options[o]}" for n, o in used)
         phase.rule_options = [f"{n}={o}" for n, _ in used for o in fitting[n]]  # every option that fits
         return report
+    judged_by = judge.rules_with(inferred)
     others = [f"{n}={o}" for n in judge.touched for o in sorted(ISSUES[n].options)
-              if o != judge.rules_with(inferred).choice(n) and judge.agrees({**inferred, n: o})]
+              if o != judged_by.choice(n) and judge.agrees({**inferred, n: o})]
     if others:
         phase.note = ("would agree under " + ", ".join(others) + " (a fact, not a verdict: the readings judged "
                       "by are inferred from all the cases, see --infer)")
