@@ -31,6 +31,13 @@ def run(*args: str, input: str | bytes | None = None, columns: int | None = None
     return runner.invoke(main, list(args), input=input, catch_exceptions=False)
 
 
+def unit_doc(text: str) -> dict[str, str]:
+    """A unit as dipsat JSON writes it, from its notation: ``unit_doc("France: A par")``."""
+    power, unit = text.split(": ")
+    kind, location = unit.split()
+    return {"power": power, "kind": kind, "location": location}
+
+
 @cache
 def cases_in(path: Path) -> tuple[Case, ...]:
     """The cases of a case file (read once per test session)."""

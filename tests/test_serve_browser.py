@@ -183,7 +183,7 @@ def test_compare_what_if_and_export_a_ruling(page, url, tmp_path):
         saved.value.save_as(target)
         assert saved.value.suggested_filename == f"6.F.24{suffix}" and target.read_bytes().startswith(start)
     result = json.loads((tmp_path / "export.result.json").read_text())
-    assert result["format"] == "dipsat/1" and result["type"] == "result" and result["rules"] == "dptg"
+    assert result["format"] == "dipsat/2" and result["type"] == "result" and result["rules"] == "dptg"
     assert "pictures" not in result and "input" not in result
     exported = json.loads((tmp_path / "export.json").read_text())  # the position, orders and rules: rerun, the same
     assert exported["type"] == "state" and exported["rules"] == "dptg" and len(exported["orders"]) == 9
