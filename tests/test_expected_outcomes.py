@@ -14,7 +14,7 @@ from dipsat.formats.outcome_json import KINDS
 from dipsat.runners.cases import CaseStatus, build_position, case_rules, run_case
 from dipsat.runners.expected import diff_expected, expected_orders
 
-from .conftest import CASES, all_cases, run
+from .conftest import CASES, all_cases, datc_case, run
 
 CASE = """VARIANT_ALL Standard
 CASE t.1 a supported attack
@@ -46,7 +46,7 @@ def _write(tmp_path: Path, *lines: str) -> Path:
 
 def test_right_annotations_pass(tmp_path):
     path = _write(tmp_path, "#= France: A mar - bur: moves", "\t#= France: A gas S A mar - bur: given",
-                  "#= Germany: A Burgundy Hold: dislodged", "#= France: A mar - bur: bounced or moves")
+                  "#= Germany: A Burgundy Hold: holds or dislodged")
     result = run("cases", str(path))
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == ["PASS t.1", "1 passed, 0 failed"]
@@ -98,6 +98,33 @@ def test_the_line_without_a_power_names_the_order_of_any_power(tmp_path):
     assert "outcome of France: A gas S A mar - bur: expected void, got given (line 13)" in result.output
 
 
+def test_an_order_given_twice_has_one_line_per_time(tmp_path):
+    """DATC 6.I.7: Russia may build two and orders 'Build A Moscow' twice: the first is
+    built, the second fails. The first '#=' line naming the order is about the first."""
+    case = datc_case("6.I.7")
+    text = Path(case.source).read_text(encoding="utf-8").splitlines()
+    start = case.line - 1
+    end = next(i for i in range(start, len(text)) if text[i] == "END")
+    body = [line for line in text[start:end + 1] if not is_expectation(line)]
+    orders = body.index("ORDERS") + 3
+
+    def check(*lines: str) -> list[str]:
+        path = tmp_path / "case.txt"
+        path.write_text("\n".join(["VARIANT_ALL Standard", *body[:orders], *lines, *body[orders:]]) + "\n",
+                        encoding="utf-8")
+        return run("cases", str(path)).output.splitlines()
+
+    build, first = "#= Russia: Build A Moscow", orders + 2  # the number of the first line added
+    assert check(f"{build}: built", f"{build}: illegal")[0] == "PASS 6.I.7"
+    assert check(f"{build}: built", f"{build}: built")[1] == \
+        f"    outcome of Russia: Build A mos: expected built, got illegal (line {first + 1})"
+    assert check(f"{build}: illegal")[1] == f"    outcome of Russia: Build A mos: expected illegal, got built (line {first})"
+    lines = check(f"{build}: built", f"{build}: illegal", f"{build}: illegal")
+    assert lines[0].startswith("ERROR 6.I.7") and lines[1].endswith(
+        f":{first + 2}: #= line: expected one line per time an order is given, found a line 3 for "
+        "'Russia: Build A Moscow', given 2 time(s)")
+
+
 def test_parse_expectation():
     e = parse_expectation("  #= Germany: F Kiel - Munich:  illegal or VOID ", 7)
     assert (e.line, e.order, e.kinds) == (7, "Germany: F Kiel - Munich", ("illegal", "void"))
@@ -129,8 +156,8 @@ def test_datc_annotations_count():
     annotated = _annotated()
     orders = sum(len(case.expected) for case in annotated)
     sections = {re.match(r"6\.([A-J])\.", case.id).group(1) for case in annotated}
-    assert len(annotated) >= 12 and orders >= 20, (len(annotated), orders)
-    assert sections >= set("A"), sections
+    assert len(annotated) >= 225 and orders >= 580, (len(annotated), orders)
+    assert sections == set("ABCDEFGHIJ"), sections
 
 
 @pytest.mark.parametrize("case", _annotated(), ids=lambda case: case.id)
@@ -144,7 +171,7 @@ def test_datc_annotations_hold_and_each_is_checked(case):
     expected, problems = expected_orders(case, state.variant, state.phase.kind, orders)
     assert not problems and len(expected) == len(case.expected)
     assert diff_expected(expected, run_.result) == []
-    for k, (expectation, order) in enumerate(expected):  # any other kind would fail the case
+    for expectation, order, k in expected:  # any other kind would fail the case
         other = next(kind for kind in sorted(EXPECT_KINDS) if kind not in expectation.kinds)
-        wrong = [(type(expectation)(expectation.line, expectation.order, (other,)), order)]
+        wrong = [(type(expectation)(expectation.line, expectation.order, (other,)), order, k)]
         assert diff_expected(wrong, run_.result), f"{expectation} is not checked"

@@ -23,8 +23,9 @@ from ..results import PhaseResult
 
 __all__ = ["ExpectedOrder", "diff_expected", "expected_orders"]
 
-ExpectedOrder = tuple[Expectation, Order]
-"""A ``#=`` line and the order of ORDERS it names."""
+ExpectedOrder = tuple[Expectation, Order, int]
+"""A ``#=`` line, the order of ORDERS it names and which time that order is given (0: the
+first), for an order given more than once."""
 
 
 def expected_orders(case: Case, variant: Variant, kind: PhaseKind,
@@ -32,35 +33,43 @@ def expected_orders(case: Case, variant: Variant, kind: PhaseKind,
     """Each ``#=`` line of `case` with the order of its ORDERS (`orders`) it names, and the
     problems (``file:line: ...``): an order that cannot be read, or that ORDERS does not give.
     The line's order is read as an ORDERS line is; one without its power (the DATC's layout)
-    names the order of any power written so."""
+    names the order of any power written so. Of an order given twice, the first line naming
+    it states the first one's outcome, the second line the second's."""
     out: list[ExpectedOrder] = []
     problems: list[str] = []
+    used: dict[Order, int] = {}
     for expectation in case.expected:
         where = f"{case.source}:{expectation.line}"
         try:
-            order = parse_order(expectation.order, variant, kind, lenient_powers=True)
+            written = parse_order(expectation.order, variant, kind, lenient_powers=True)
         except NotationError as exc:
             problems.append(f"{where}: #= line: expected an order of ORDERS before the last ':': {exc}")
             continue
-        named = [o for o in orders if _names(order, o)]
+        named = [o for o in orders if _names(written, o)]
         if not named:
             problems.append(f"{where}: #= line: expected an order of the case's ORDERS, found "
                             f"{expectation.order!r} (no such order)")
             continue
-        out.append((expectation, named[0]))
+        k = used.get(named[0], 0)
+        if k >= len(named):
+            problems.append(f"{where}: #= line: expected one line per time an order is given, found a line "
+                            f"{k + 1} for {expectation.order!r}, given {len(named)} time(s)")
+            continue
+        used[named[0]] = k + 1
+        out.append((expectation, named[k], sum(o == named[k] for o in named[:k])))
     return out, problems
 
 
 def diff_expected(expected: Sequence[ExpectedOrder], result: PhaseResult) -> list[str]:
     """The ``#=`` lines whose order's outcome is not of a kind they allow: ``outcome of ORDER:
-    expected KIND, got KIND (file line N)``. An order given twice is checked on each result."""
+    expected KIND, got KIND (line N)``."""
     out = []
-    for expectation, order in expected:
-        got = [KINDS[type(r.outcome)] for r in result.results if r.order == order] or ["no result"]
-        for kind in got:
-            if kind not in expectation.kinds:
-                out.append(f"outcome of {format_order(order)}: expected {' or '.join(expectation.kinds)}, got {kind} "
-                           f"(line {expectation.line})")
+    for expectation, order, k in expected:
+        results = [r for r in result.results if r.order == order]
+        got = KINDS[type(results[k].outcome)] if k < len(results) else "no result"
+        if got not in expectation.kinds:
+            out.append(f"outcome of {format_order(order)}: expected {' or '.join(expectation.kinds)}, got {got} "
+                       f"(line {expectation.line})")
     return out
 
 
