@@ -10,12 +10,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import dipsat
 from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from dipsat.runners.cases import build_position, case_files, load_cases
-from dipsat.cli import main
 from dipsat.formats.dipsat_json import (FORMAT, JsonFormatError, position_from_json, result_to_json,
                                         state_from_json, state_to_json)
 from dipsat.notation import parse_orders
@@ -493,7 +491,7 @@ def test_unreadable_json_states_are_one_clear_error(tmp_path, monkeypatch, text,
     """Issue 12 item 8: tracebacks (RecursionError, integer conversion, 'File name too long')."""
     monkeypatch.chdir(tmp_path)
     Path("pos.json").write_text(text)
-    out = CliRunner().invoke(main, ["adjudicate", "pos.json", "-"], input="")
+    out = run("adjudicate", "pos.json", "-", input="")
     assert out.exit_code == 2 and isinstance(out.exception, SystemExit)
     assert out.output.startswith(message)
 
@@ -506,7 +504,7 @@ def test_unreadable_json_of_a_recorded_game_is_one_clear_error(tmp_path, monkeyp
     """Found by scripts/fuzz.py: adjudicate GAME --phase gave a traceback."""
     monkeypatch.chdir(tmp_path)
     Path("g.json").write_text(text)
-    out = CliRunner().invoke(main, ["adjudicate", "g.json", "--phase", "S1901M"])
+    out = run("adjudicate", "g.json", "--phase", "S1901M")
     assert out.exit_code == 2 and isinstance(out.exception, SystemExit)
     assert out.output.startswith(message)
 
@@ -571,11 +569,11 @@ def test_a_whole_recorded_game_as_position_asks_for_a_phase(tmp_path):
     godip = tmp_path / "game_1.txt"
     godip.write_text("PHASE 1901 Spring Movement\nPOSITIONS\nEngland: fleet lon\nORDERS\n", encoding="utf-8")
     for path in (game, CASES / "corpus" / "random_games.jsonl.gz", godip):
-        res = CliRunner().invoke(main, ["adjudicate", str(path)])
+        res = run("adjudicate", str(path))
         assert res.exit_code == 2
         assert res.stderr.splitlines() == [f"{path}: a recorded game, not a position: give a phase with dipsat "
                                            "adjudicate --phase (e.g. S1901M), or judge every phase with dipsat validate"]
-    res = CliRunner().invoke(main, ["adjudicate", str(game), "--phase", "S1901M"])
+    res = run("adjudicate", str(game), "--phase", "S1901M")
     assert res.exit_code == 0
 
 

@@ -9,16 +9,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import dipsat
-from dipsat.cli import main
 from dipsat.engines.command import CommandEngine, FailureKind
 from dipsat.engines.protocol import ReplyError, read_reply, read_request, reply_json, request_line
 from dipsat.rules import Rules
 from dipsat.runners.fuzz import ask_engine, judge_run
 from dipsat.runners.generators import FAMILIES, generate, generate_item
 from dipsat.state import state_problems
+
+from .conftest import run
 
 ROOT = Path(__file__).resolve().parents[1]
 BUGGY = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'buggy_engine.py'}"
@@ -29,7 +29,7 @@ ALL = ["convoys", "rings", "head_to_head", "coasts", "retreats", "adjustments", 
 
 
 def fuzz(*args: str):
-    return CliRunner().invoke(main, ["fuzz", *args])
+    return run("fuzz", *args)
 
 
 # --- generators ---------------------------------------------------------------------------------
@@ -132,8 +132,8 @@ def test_an_injected_bug_is_found_where_it_is(tmp_path: Path, bug: str, kind: st
     assert sizes and all(size <= units for size in sizes), res.output
     minimal = sorted(cases.glob("*.min.txt"))
     assert len(minimal) == len(sizes)
-    run = CliRunner().invoke(main, ["cases", *map(str, minimal)])
-    assert run.exit_code == 1 and f"0 passed, {len(minimal)} failed" in run.output, run.output
+    ran = run("cases", *map(str, minimal))
+    assert ran.exit_code == 1 and f"0 passed, {len(minimal)} failed" in ran.output, ran.output
 
 
 def test_the_case_runner_adapter_finds_readings_and_disagreements() -> None:

@@ -10,15 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import dipsat
-from dipsat.cli import main
 from dipsat.engines.casefile import CaseRunnerEngine
 from dipsat.engines.command import EngineFailure
 from dipsat.rules import Rules
 from dipsat.runners.fuzz import other_readings
 from dipsat.runners.generators import generate_item
+
+from .conftest import run
 
 ROOT = Path(__file__).resolve().parents[1]
 BUGGY = f"cmd:{sys.executable} {ROOT / 'tests' / 'engines' / 'buggy_engine.py'} --bug retreat-to-origin"
@@ -28,7 +28,7 @@ RUN = ["--against", BUGGY, "--seed", "3", "--family", "retreats", "--no-shrink"]
 
 
 def fuzz(*args: str):
-    return CliRunner().invoke(main, ["fuzz", *args])
+    return run("fuzz", *args)
 
 
 def verdicts(path: Path) -> list[dict[str, object]]:

@@ -9,18 +9,16 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from click.testing import CliRunner
 
-from dipsat.cli import main
 
-from .conftest import CASES
+from .conftest import CASES, run
 
 SVG = "{http://www.w3.org/2000/svg}"
 RETREATS = str(CASES / "datc" / "6h_retreats.txt")
 
 
 def _run(*args: str) -> str:
-    result = CliRunner().invoke(main, list(args))
+    result = run(*args)
     assert result.exit_code == 0, result.output
     return result.output
 
@@ -53,10 +51,9 @@ def test_adjudicate_draws_a_retreat_phase_around_the_retreat_at_the_size_asked()
 
 
 def test_adjudicate_area_and_size_errors_are_one_line():
-    result = CliRunner().invoke(main, ["adjudicate", RETREATS, "--case", "6.H.12", "--format", "svg",
-                                       "--area", "lvp,xyz"])
+    result = run("adjudicate", RETREATS, "--case", "6.H.12", "--format", "svg", "--area", "lvp,xyz")
     assert result.exit_code == 2 and "unknown province 'xyz'" in result.output and "Traceback" not in result.output
-    result = CliRunner().invoke(main, ["adjudicate", RETREATS, "--case", "6.H.12", "--size", "500"])
+    result = run("adjudicate", RETREATS, "--case", "6.H.12", "--size", "500")
     assert result.exit_code == 2 and "--format svg or png" in result.output
 
 
