@@ -79,6 +79,7 @@ def test_replies_that_are_not_answers_say_why(line: str, message: str) -> None:
 # --- engines that fail --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flag, kind", [("--crash-on", FailureKind.CRASHED), ("--garbage-on", FailureKind.GARBAGE),
                                         ("--hang-on", FailureKind.HUNG)])
 def test_a_failing_engine_is_reported_per_request_and_nothing_is_lost(flag: str, kind: FailureKind) -> None:
@@ -101,6 +102,7 @@ def test_an_engine_that_cannot_start_is_a_failure_per_request() -> None:
 # --- verdicts -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_dipsat_as_an_engine_agrees_and_under_another_profile_only_differs_in_rules() -> None:
     res = fuzz("--against", f"cmd:{DIPSAT_ENGINE}", "--phases", "60", "--seed", "2")
     assert res.exit_code == 0, res.output
@@ -136,6 +138,7 @@ def test_an_injected_bug_is_found_where_it_is(tmp_path: Path, bug: str, kind: st
     assert ran.exit_code == 1 and f"0 passed, {len(minimal)} failed" in ran.output, ran.output
 
 
+@pytest.mark.slow
 def test_the_case_runner_adapter_finds_readings_and_disagreements() -> None:
     res = fuzz("--against", f"cases:{CASE_RUNNER} {{file}} --rules 1971", "--phases", "4", "--seed", "4",
                "--family", "rings")

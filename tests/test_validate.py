@@ -231,6 +231,7 @@ def test_command_counts_a_corrupt_line_and_goes_on(tmp_path: Path, corpus: dict)
     assert lines[0]["source"].endswith("games.jsonl:2") and "malformed JSON" in lines[0]["reason"]
 
 
+@pytest.mark.slow
 def test_report_is_byte_identical(tmp_path: Path, corpus: dict) -> None:
     games = [json.dumps(fallback_twice())] + [json.dumps(corpus[g]) for g in ("random-2024-000", "random-2024-012")]
     with gzip.open(tmp_path / "games.jsonl.gz", "wt", encoding="utf-8") as handle:
@@ -285,6 +286,7 @@ def test_a_lone_case_that_another_reading_explains_is_a_disagreement(tmp_path: P
     assert "would agree under" in line["note"] and "4.A.3=fallback" in line["note"]
 
 
+@pytest.mark.slow
 def test_case_file_rule_difference(tmp_path: Path) -> None:
     """Two cases that agree only under the same readings, and none that contradicts them:
     the archive follows them, and each case is a rule difference naming every option that fits."""

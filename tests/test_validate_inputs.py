@@ -86,6 +86,7 @@ def _cuts(report: bytes) -> list[int]:
                    len(report)})
 
 
+@pytest.mark.slow
 def test_a_report_cut_anywhere_is_completed_byte_for_byte(tmp_path: Path, judged) -> None:
     games, full = judged
     for cut in _cuts(full):
