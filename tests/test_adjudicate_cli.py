@@ -13,14 +13,14 @@ import pytest
 
 import dipsat
 from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
-from dipsat.runners.cases import build_position, case_files, load_cases
+from dipsat.runners.cases import build_position
 from dipsat.formats.dipsat_json import (FORMAT, JsonFormatError, position_from_json, result_to_json,
                                         state_from_json, state_to_json)
 from dipsat.notation import parse_orders
 from dipsat.rules import Rules
 from dipsat.state import Dislodged, State
 
-from .conftest import CASES, load_case, run
+from .conftest import CASES, all_cases, load_case, run
 
 FIGURES = str(CASES / "rulebook" / "figures.txt")
 GAME = str(CASES / "rulebook" / "sample_game.txt")
@@ -223,13 +223,12 @@ def test_state_round_trip(variant):
 def test_round_trip_of_every_bundled_case_position():
     """Case files list dislodged units in any order; JSON sorts them by location."""
     count = 0
-    for path in case_files([CASES]):
-        for case in load_cases(path)[0]:
-            state, _, problems = build_position(case, Rules.profile())
-            assert not problems
-            expected = state.with_(dislodged=tuple(sorted(state.dislodged, key=lambda d: d.unit.location.province)))
-            assert _round_trip(state) == expected, case.id
-            count += 1
+    for case in all_cases():
+        state, _, problems = build_position(case, Rules.profile())
+        assert not problems
+        expected = state.with_(dislodged=tuple(sorted(state.dislodged, key=lambda d: d.unit.location.province)))
+        assert _round_trip(state) == expected, case.id
+        count += 1
     assert count > 200
 
 
@@ -458,9 +457,8 @@ def test_initial_with_no_orders_holds_everything():
 
 
 def _bundled_cases():
-    for path in case_files([CASES]):
-        for case in load_cases(path)[0]:
-            yield pytest.param(str(path), case.id, id=case.id)
+    for case in all_cases():
+        yield pytest.param(case.source, case.id, id=case.id)
 
 
 @pytest.mark.parametrize("source, case_id", list(_bundled_cases()))

@@ -86,20 +86,19 @@ import pytest  # noqa: E402
 import dipsat  # noqa: E402
 from dipsat.maps.geometry import contains, load_geometry  # noqa: E402
 from dipsat.printers import svg  # noqa: E402
-from dipsat.runners.cases import load_cases, run_case  # noqa: E402
+from dipsat.runners.cases import run_case  # noqa: E402
 
-CASE_FILES = sorted([*(CASES / "datc").glob("*.txt"), *(CASES / "rulebook").glob("*.txt")])
+from .conftest import all_cases  # noqa: E402
+
 R = 7.0  # a unit's radius on the standard map: 42 km at 6 km a unit
 
 
 def _results() -> list[tuple[str, dipsat.PhaseResult]]:
     out = []
-    for path in CASE_FILES:
-        cases, _ = load_cases(path)
-        for case in cases:
-            run = run_case(case)
-            if run.result is not None and run.result.before.variant.name == "standard":
-                out.append((case.id, run.result))
+    for case in all_cases(CASES / "datc", CASES / "rulebook"):
+        run = run_case(case)
+        if run.result is not None and run.result.before.variant.name == "standard":
+            out.append((case.id, run.result))
     return out
 
 
