@@ -40,8 +40,11 @@ def unit_doc(text: str) -> dict[str, str]:
 
 @cache
 def cases_in(path: Path) -> tuple[Case, ...]:
-    """The cases of a case file (read once per test session)."""
-    return tuple(load_cases(path)[0])
+    """The cases of a case file (read once per test session), which must have no problem
+    outside its cases."""
+    cases, errors = load_cases(path)
+    assert not errors, errors
+    return tuple(cases)
 
 
 def all_cases(*folders: Path) -> list[Case]:

@@ -10,19 +10,17 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import dipsat
 from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
-from dipsat.runners.cases import build_position, case_files, load_cases
-from dipsat.cli import main
+from dipsat.runners.cases import build_position
 from dipsat.formats.dipsat_json import (FORMAT, JsonFormatError, position_from_json, result_to_json,
                                         state_from_json, state_to_json)
 from dipsat.notation import parse_orders
 from dipsat.rules import Rules
 from dipsat.state import Dislodged, State
 
-from .conftest import CASES, load_case, run, unit_doc
+from .conftest import CASES, all_cases, load_case, run, unit_doc
 
 FIGURES = str(CASES / "rulebook" / "figures.txt")
 GAME = str(CASES / "rulebook" / "sample_game.txt")
@@ -228,13 +226,12 @@ def test_state_round_trip(variant):
 def test_round_trip_of_every_bundled_case_position():
     """Case files list dislodged units in any order; JSON sorts them by location."""
     count = 0
-    for path in case_files([CASES]):
-        for case in load_cases(path)[0]:
-            state, _, problems = build_position(case, Rules.profile())
-            assert not problems
-            expected = state.with_(dislodged=tuple(sorted(state.dislodged, key=lambda d: d.unit.location.province)))
-            assert _round_trip(state) == expected, case.id
-            count += 1
+    for case in all_cases():
+        state, _, problems = build_position(case, Rules.profile())
+        assert not problems
+        expected = state.with_(dislodged=tuple(sorted(state.dislodged, key=lambda d: d.unit.location.province)))
+        assert _round_trip(state) == expected, case.id
+        count += 1
     assert count > 200
 
 
@@ -475,9 +472,8 @@ def test_initial_with_no_orders_holds_everything():
 
 
 def _bundled_cases():
-    for path in case_files([CASES]):
-        for case in load_cases(path)[0]:
-            yield pytest.param(str(path), case.id, id=case.id)
+    for case in all_cases():
+        yield pytest.param(case.source, case.id, id=case.id)
 
 
 @pytest.mark.parametrize("source, case_id", list(_bundled_cases()))
@@ -508,7 +504,7 @@ def test_unreadable_json_states_are_one_clear_error(tmp_path, monkeypatch, text,
     """Issue 12 item 8: tracebacks (RecursionError, integer conversion, 'File name too long')."""
     monkeypatch.chdir(tmp_path)
     Path("pos.json").write_text(text)
-    out = CliRunner().invoke(main, ["adjudicate", "pos.json", "-"], input="")
+    out = run("adjudicate", "pos.json", "-", input="")
     assert out.exit_code == 2 and isinstance(out.exception, SystemExit)
     assert out.output.startswith(message)
 
@@ -521,7 +517,7 @@ def test_unreadable_json_of_a_recorded_game_is_one_clear_error(tmp_path, monkeyp
     """Found by scripts/fuzz.py: adjudicate GAME --phase gave a traceback."""
     monkeypatch.chdir(tmp_path)
     Path("g.json").write_text(text)
-    out = CliRunner().invoke(main, ["adjudicate", "g.json", "--phase", "S1901M"])
+    out = run("adjudicate", "g.json", "--phase", "S1901M")
     assert out.exit_code == 2 and isinstance(out.exception, SystemExit)
     assert out.output.startswith(message)
 
@@ -586,11 +582,11 @@ def test_a_whole_recorded_game_as_position_asks_for_a_phase(tmp_path):
     godip = tmp_path / "game_1.txt"
     godip.write_text("PHASE 1901 Spring Movement\nPOSITIONS\nEngland: fleet lon\nORDERS\n", encoding="utf-8")
     for path in (game, CASES / "corpus" / "random_games.jsonl.gz", godip):
-        res = CliRunner().invoke(main, ["adjudicate", str(path)])
+        res = run("adjudicate", str(path))
         assert res.exit_code == 2
         assert res.stderr.splitlines() == [f"{path}: a recorded game, not a position: give a phase with dipsat "
                                            "adjudicate --phase (e.g. S1901M), or judge every phase with dipsat validate"]
-    res = CliRunner().invoke(main, ["adjudicate", str(game), "--phase", "S1901M"])
+    res = run("adjudicate", str(game), "--phase", "S1901M")
     assert res.exit_code == 0
 
 

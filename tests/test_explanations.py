@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import json
 
-from click.testing import CliRunner
-
-from dipsat.cli import main
-
+from . import conftest
 from .conftest import CASES, unit_doc
 
 CONVOYS = str(CASES / "datc" / "6f_convoys.txt")
@@ -17,7 +14,8 @@ DISBANDS = str(CASES / "datc" / "6j_disbands.txt")
 
 
 def run(*args: str, input: str | None = None) -> str:
-    res = CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+    """The output of `dipsat ARGS`, which must succeed."""
+    res = conftest.run(*args, input=input)
     assert res.exit_code == 0, res.output
     return res.stdout
 

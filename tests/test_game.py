@@ -8,11 +8,9 @@ import stat
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import dipsat
 from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
-from dipsat.cli import main
 from dipsat.game import GAME_FORMAT, Game, GameError, load_game, new_game
 from dipsat.notation import parse_orders
 from dipsat.setups import SetupError, coin_flip, setup_for
@@ -581,7 +579,7 @@ def test_a_bad_field_is_named_by_its_json_path(tmp_path: Path, where: str, value
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(_set(_played_game(tmp_path), where, value)), encoding="utf-8")
     for command in (("game", "show", str(path)), ("game", "turn", str(path), "-")):
-        out = CliRunner().invoke(main, list(command), input="")
+        out = run(*command, input="")
         assert out.exit_code == 2 and out.exception is None or isinstance(out.exception, SystemExit), out.output
         assert out.output.startswith(f"{path}: ") and message in out.output, out.output
 

@@ -6,9 +6,7 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
-from click.testing import CliRunner
 
-from dipsat.cli import main
 
 from .conftest import CASES, run
 
@@ -68,7 +66,7 @@ def test_draw_a_position_alone_and_with_orders(tmp_path):
 
 def test_draw_reports_an_unreadable_position(tmp_path):
     missing = tmp_path / "none.txt"
-    res = CliRunner().invoke(main, ["draw", str(missing)])
+    res = run("draw", str(missing))
     assert res.exit_code == 2 and "none.txt: cannot read" in res.stderr
 
 
