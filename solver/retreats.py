@@ -21,6 +21,7 @@ def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
     """Retreats to the same area all fail; unordered dislodged units are disbanded. The
     orders of the powers in `silent` (power -> why) are illegal with that reason."""
     by_province = {d.unit.province: d for d in state.dislodged}
+    choices = retreat_choices(state, rules)  # where each may go: for the orders and the result
     results: dict[int, OrderResult] = {}
     legal: dict[str, list[tuple[int, Location | None]]] = {}  # province -> (order, where it goes)
     for k, order in enumerate(orders):
@@ -30,7 +31,7 @@ def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
         if silent and power is not None and power in silent:
             where, why = None, Illegal(IllegalCode.SILENCED, silent[power])
         else:
-            where, why = _destination(state, order, by_province, rules)
+            where, why = _destination(state, order, by_province, choices, rules)
         if why is not None:
             results[k] = OrderResult(order, d.unit if d else None, why)
         else:
@@ -66,7 +67,7 @@ def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
             survivors.append(Unit(unit.power, unit.kind, where))
     after = after_retreats(state.with_(units=state.units + tuple(survivors)))
     return PhaseResult(state, after, tuple(results[k] for k in range(len(orders))), rules,
-                       retreat_choices=retreat_choices(state, rules))
+                       retreat_choices=choices)
 
 
 def _one_order(orders: list[Order], candidates: list[tuple[int, Location | None]],
@@ -80,7 +81,7 @@ def _one_order(orders: list[Order], candidates: list[tuple[int, Location | None]
 
 
 def _destination(state: State, order: Order, by_province: dict[str, Dislodged],
-                 rules: Rules) -> tuple[Location | None, Illegal | None]:
+                 choices: Mapping[Unit, tuple[Location, ...]], rules: Rules) -> tuple[Location | None, Illegal | None]:
     """Where a retreat order goes (None for a disband), or why it is illegal."""
     if not isinstance(order, (Retreat, Disband)):
         return None, Illegal(IllegalCode.WRONG_PHASE, f"a {kind_name(order)} order is not a retreat-phase order")
@@ -94,7 +95,7 @@ def _destination(state: State, order: Order, by_province: dict[str, Dislodged],
         return None, Illegal(IllegalCode.FOREIGN_UNIT, f"the unit belongs to {d.unit.power}")
     if isinstance(order, Disband):
         return None, None
-    options = retreat_options(state, d, rules)
+    options = choices[d.unit]
     dest = order.dest
     if d.unit.kind is UnitKind.FLEET:  # coasts as in a move (DATC 4.B.1-4.B.3)
         exact, why = fleet_destination(state.map, d.unit.location, dest, rules)

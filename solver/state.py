@@ -38,10 +38,7 @@ class State:
     """Provinces left empty by a standoff in the last movement (no retreat there)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "units", _sorted_by_place(self.units, _PROVINCE_OF_UNIT, _unit_key))
-        object.__setattr__(self, "owners", tuple(sorted(self.owners)))
-        object.__setattr__(self, "dislodged", _sorted_by_place(self.dislodged, _PROVINCE_OF_DISLODGED,
-                                                               lambda d: _unit_key(d.unit)) if self.dislodged else ())
+        _normalize(self.__dict__, _SORTED)
 
     @functools.cached_property
     def _index(self) -> dict[str, Unit]:
@@ -80,11 +77,19 @@ class State:
 
     def with_(self, **changes: Any) -> State:
         """A new state with these fields changed (what ``dataclasses.replace`` does, in a
-        third of its time: phase logic calls it for every phase)."""
-        fields: dict[str, Any] = {"variant": self.variant, "phase": self.phase, "units": self.units,
-                                  "owners": self.owners, "dislodged": self.dislodged, "standoffs": self.standoffs}
-        fields.update(changes)
-        return State(**fields)
+        fraction of its time: phase logic calls it for every phase). Only the changed
+        fields are put in order: the others are already."""
+        unknown = changes.keys() - _FIELDS
+        if unknown:
+            raise TypeError(f"State has no field {sorted(unknown)[0]!r}")
+        new = object.__new__(State)
+        values = new.__dict__  # a new value being made: frozen from here on
+        mine = self.__dict__
+        for name in _FIELDS:
+            values[name] = mine[name]
+        values.update(changes)
+        _normalize(values, changes.keys() & _SORTED)
+        return new
 
     def __hash__(self) -> int:
         return hash((self.phase, self.units, self.owners, self.dislodged, self.standoffs))
@@ -104,6 +109,24 @@ class State:
 
 def _unit_key(unit: Unit) -> tuple[str, str]:
     return (unit.location.province, unit.location.coast or "")
+
+
+_FIELDS = ("variant", "phase", "units", "owners", "dislodged", "standoffs")
+_SORTED = frozenset({"units", "owners", "dislodged"})
+
+
+def _normalize(values: dict[str, Any], names: Iterable[str]) -> None:
+    """A state's collections in their one order (units and dislodged units by place, centres
+    by name), so equal positions are equal values: the fields `names` of `values`."""
+    for name in names:
+        if name == "units":
+            values[name] = _sorted_by_place(values[name], _PROVINCE_OF_UNIT, _unit_key)
+        elif name == "owners":
+            values[name] = tuple(sorted(values[name]))
+        elif values[name]:
+            values[name] = _sorted_by_place(values[name], _PROVINCE_OF_DISLODGED, lambda d: _unit_key(d.unit))
+        else:
+            values[name] = ()
 
 
 _PROVINCE_OF_UNIT = operator.attrgetter("location.province")

@@ -7,9 +7,11 @@ import gc
 import pickle
 import weakref
 
+import pytest
 import dipsat
 from dipsat.board import Location, Unit, UnitKind
 from dipsat.setups import closed_variant, draw_after_unchanged_falls, setup_for
+from dipsat.state import State
 
 
 def test_replace_gives_a_state_its_own_unit_index():
@@ -92,3 +94,18 @@ def test_units_are_sorted_by_province_then_coast_even_when_a_province_repeats():
     state = start.with_(units=units)
     assert [str(u.location) for u in state.units] == ["nwy", "spa", "spa/nc", "spa/sc"]
     assert [str(u.location) for u in start.with_(units=units[2:]).units] == ["nwy", "spa/nc"]
+
+
+def test_with_puts_the_changed_fields_in_order_and_refuses_unknown_ones():
+    """with_ (every phase makes states with it) orders only what it changes, and the new state
+    equals one made from scratch, cached unit index included."""
+    import dipsat
+
+    start = State.initial(dipsat.load_variant("standard"))
+    shuffled = start.with_(units=tuple(reversed(start.units)), owners=tuple(reversed(start.owners)))
+    fresh = State(start.variant, start.phase, tuple(reversed(start.units)), tuple(reversed(start.owners)))
+    assert shuffled == fresh == start and shuffled.units == start.units and shuffled.owners == start.owners
+    assert hash(shuffled) == hash(start)
+    assert shuffled.unit_at("lon") == start.unit_at("lon") and shuffled.unit_at("bur") is None
+    with pytest.raises(TypeError, match="no field 'colour'"):
+        start.with_(colour="red")
