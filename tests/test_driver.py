@@ -9,11 +9,11 @@ import pytest
 from ortools.sat.python import cp_model
 
 import dipsat
-from dipsat.movement import driver
+from dipsat.movement import cpsat, driver
 from dipsat.printers.alternatives import alternatives
 from dipsat.runners.cases import build_position, case_rules
 from dipsat.encodings import Encoding
-from dipsat.encodings.model import PhaseModel
+from dipsat.encodings.phase_model import PhaseModel
 from dipsat.errors import SolverError
 from dipsat.formats.casefile import read_cases
 from dipsat.movement import prescan
@@ -118,7 +118,7 @@ def test_a_cycle_too_big_to_settle_is_a_solver_error(monkeypatch):
 
 
 def test_a_time_limit_without_an_answer_is_a_solver_error(monkeypatch):
-    monkeypatch.setattr(driver, "TIME_LIMIT", 1e-9)
+    monkeypatch.setattr(cpsat, "TIME_LIMIT", 1e-9)
     state, orders, rules = _datc("6.C.1")
     with pytest.raises(SolverError, match="time limit"):
         dipsat.adjudicate(state, orders, rules)
