@@ -176,7 +176,7 @@ def parse_unit_line(text: str, variant: Variant, placement: bool = True) -> Unit
     canonical = _CANONICAL_UNIT.fullmatch(text)  # most lines: read as below, without the lenient steps
     power = variant.power_names.get(canonical[1].lower()) if canonical is not None else None
     if canonical is not None and power is not None:
-        kind: UnitKind | None = _UNIT_LETTERS[canonical[2]]
+        kind = _UNIT_LETTERS[canonical[2]]
         where = canonical[3]
     else:
         power_text, sep, rest = text.partition(":")
@@ -186,16 +186,16 @@ def parse_unit_line(text: str, variant: Variant, placement: bool = True) -> Unit
         if power is None:
             raise ValueError(f"{text!r}: expected 'Power: A|F|W location', unknown power {power_text.strip()!r}")
         parts = rest.split(None, 1)
-        kind = _UNIT_LETTERS.get(parts[0].upper()) if len(parts) == 2 else None
-        if kind is None and not placement:  # an owner needs no unit letter: 'France: par'
+        letter = _UNIT_LETTERS.get(parts[0].upper()) if len(parts) == 2 else None
+        if letter is None and not placement:  # an owner needs no unit letter: 'France: par'
             try:
                 return Unit(power, UnitKind.ARMY, Location(parse_location(rest, variant).province))
             except NotationError as exc:
                 raise ValueError(f"{text!r}: expected 'Power: centre' (or 'Power: A|F|W centre'): {exc.expected}, "
                                  f"found {exc.found!r}" + (f"; {exc.hint}" if exc.hint else "")) from None
-        if kind is None:
+        if letter is None:
             raise ValueError(f"{text!r}: expected a unit 'A|F|W location' after the power")
-        where = parts[1]
+        kind, where = letter, parts[1]
     location = parse_location(where, variant)
     if kind is not UnitKind.FLEET or not placement:
         if location.coast is not None:
