@@ -228,7 +228,8 @@ def test_skipping_the_solver_for_a_folded_model_changes_no_result():
 
 def test_a_folded_model_has_no_variable_and_an_open_one_is_solved():
     state, orders, rules = _datc("6.A.1")
-    assert driver.folded(Encoding(prescan(state, orders, rules).problem, rules.model))
+    enc = Encoding(prescan(state, orders, rules).problem, rules.model)
+    assert driver.folded(enc) and enc.made_model is None  # no variable needed one: no CP-SAT model made
     state, orders, rules = _seven_rings()
     enc = Encoding(prescan(state, orders, rules).problem, rules.model)
-    assert not driver.folded(enc) and enc.lits
+    assert not driver.folded(enc) and enc.lits and enc.made_model is not None
