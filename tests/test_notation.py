@@ -529,3 +529,15 @@ def test_case_file_orders_parse(case, lines):
 ])
 def test_a_line_is_split_into_its_orders(line, pieces):
     assert split_order_line(line, V) == pieces
+
+
+def test_an_order_that_names_its_power_leaves_the_heading_to_the_lines_under_it():
+    # a line as format_order writes it is read without the heading and splitting steps
+    # (issue 22): its power is its own, and the heading above still gives the lines after it
+    text = ("Germany:\nEngland: F lon - nth\nA mun - ruh\n\nRussia:\nA war H\nItaly: A ven - tri\nF nap - ion\n"
+            "France: A par - bur, A mar - spa\nF bre - mao\n")
+    orders, errors = parse_orders(text, V)
+    assert [format_order(o) for o in orders] == [
+        "England: F lon - nth", "Germany: A mun - ruh", "Russia: A war H", "Italy: A ven - tri", "Russia: F nap - ion",
+        "France: A par - bur", "France: A mar - spa", "Russia: F bre - mao"]
+    assert errors == []

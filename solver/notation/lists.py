@@ -11,7 +11,7 @@ from ..board import PhaseKind, Power
 from ..errors import NotationError, UnknownNameError
 from ..maps import Variant, fold
 from ..orders import Order
-from .order import WORD_RUN, Parser, parse_order, power_hint, strip_comment
+from .order import WORD_RUN, Parser, _canonical_order, parse_order, power_hint, strip_comment
 
 __all__ = ["parse_orders", "parse_order_lines", "split_order_line", "RejectedOrder", "power_header"]
 
@@ -40,9 +40,16 @@ def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant, phase:
     for number, line in lines:
         body = strip_comment(line)
         before, broken = broken, None
-        if not body.strip():
+        text = body.strip()
+        if not text:
             if not line.strip():
                 header, unread = None, None  # a blank line ends a power's block; a comment line does not
+            continue
+        written = _canonical_order(text, variant, phase)
+        if written is not None and written.power is not None:
+            # One order as format_order writes it, its power first (most lines of a file dipsat
+            # wrote): what the steps below make of it, without them.
+            orders.append(written)
             continue
         try:
             power = power_header(body, variant, lenient_powers=lenient_powers)
