@@ -41,7 +41,7 @@ from .advance import AdvanceRetreats, split_advance
 from .board import Phase, PhaseKind, Power, Season
 from .errors import GameError
 from .formats.dipsat_json import JsonFormatError, parse_json, result_to_json, state_to_json
-from .formats.game_file import GAME_FORMAT, GameRecord, GameStatus, PhaseRecord, bundled_variant, read_game_file
+from .formats.game_file import GAME_FORMAT, GAME_FORMATS, GameRecord, GameStatus, PhaseRecord, bundled_variant, read_game_file
 from .maps import Variant
 from .notation import format_order, parse_order, parse_orders
 from .orders import Disband, Order, Retreat, order_power, order_unit, ordered_province
@@ -51,7 +51,7 @@ from .rules import Rules
 from .setups import coin_flip, draw_after_unchanged_falls, setup_for
 from .state import State
 
-__all__ = ["GAME_FORMAT", "Game", "GameError", "GameStatus", "PhaseRecord", "load_game", "new_game",
+__all__ = ["GAME_FORMAT", "GAME_FORMATS", "Game", "GameError", "GameStatus", "PhaseRecord", "load_game", "new_game",
            "order_power", "order_unit"]
 
 

@@ -27,6 +27,11 @@ def after_movement(state: State, units: list[Unit], dislodged: list[Dislodged],
     return after_retreats(state, tuple(units)), {}
 
 
+def retreat_choices(state: State, rules: Rules) -> dict[Unit, tuple[Location, ...]]:
+    """Where each dislodged unit of a retreat phase may retreat under the rules."""
+    return {d.unit: retreat_options(state, d, rules) for d in state.dislodged}
+
+
 def retreat_options(state: State, dislodged: Dislodged, rules: Rules) -> tuple[Location, ...]:
     """Where a dislodged unit may retreat: adjacent for its kind, not occupied,
     not the attacker's origin, not left empty by a standoff this turn."""

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from .board import Location, Power, Unit, UnitKind
 from .orders import Disband, Order, Retreat, kind_name
 from .movement.legality import fleet_destination, impassable_problem
-from .phases import after_retreats
+from .phases import after_retreats, retreat_choices
 from .phases import retreat_options as retreat_options  # the rule lives in phases; read here too
 from .outcomes import Disbands, Illegal, IllegalCode, RetreatBounced, RetreatCode, RetreatRefused, Retreats
 from .results import OrderResult, PhaseResult
@@ -66,7 +66,7 @@ def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
             survivors.append(Unit(unit.power, unit.kind, where))
     after = after_retreats(state.with_(units=state.units + tuple(survivors)))
     return PhaseResult(state, after, tuple(results[k] for k in range(len(orders))), rules,
-                       retreat_choices={d.unit: retreat_options(state, d, rules) for d in state.dislodged})
+                       retreat_choices=retreat_choices(state, rules))
 
 
 def _one_order(orders: list[Order], candidates: list[tuple[int, Location | None]],

@@ -98,8 +98,8 @@ class State:
 
     def _repr_svg_(self) -> str:
         """The board, as notebooks show it (drawn by :mod:`dipsat.svg`)."""
-        from .svg import board  # a printer, imported only when a notebook asks
-        return board(self)
+        from .svg import position  # a printer, imported only when a notebook asks
+        return position(self)
 
 
 def _unit_key(unit: Unit) -> tuple[str, str]:

@@ -31,10 +31,20 @@ def run(*args: str, input: str | bytes | None = None, columns: int | None = None
     return runner.invoke(main, list(args), input=input, catch_exceptions=False)
 
 
+def unit_doc(text: str) -> dict[str, str]:
+    """A unit as dipsat JSON writes it, from its notation: ``unit_doc("France: A par")``."""
+    power, unit = text.split(": ")
+    kind, location = unit.split()
+    return {"power": power, "kind": kind, "location": location}
+
+
 @cache
 def cases_in(path: Path) -> tuple[Case, ...]:
-    """The cases of a case file (read once per test session)."""
-    return tuple(load_cases(path)[0])
+    """The cases of a case file (read once per test session), which must have no problem
+    outside its cases."""
+    cases, errors = load_cases(path)
+    assert not errors, errors
+    return tuple(cases)
 
 
 def all_cases(*folders: Path) -> list[Case]:

@@ -10,19 +10,17 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import dipsat
 from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
-from dipsat.runners.cases import build_position, case_files, load_cases
-from dipsat.cli import main
+from dipsat.runners.cases import build_position
 from dipsat.formats.dipsat_json import (FORMAT, JsonFormatError, position_from_json, result_to_json,
                                         state_from_json, state_to_json)
 from dipsat.notation import parse_orders
 from dipsat.rules import Rules
 from dipsat.state import Dislodged, State
 
-from .conftest import CASES, load_case, run
+from .conftest import CASES, all_cases, load_case, run, unit_doc
 
 FIGURES = str(CASES / "rulebook" / "figures.txt")
 GAME = str(CASES / "rulebook" / "sample_game.txt")
@@ -117,13 +115,15 @@ END
     by_order = {o["order"]: o for o in json.loads(res.stdout)["orders"]}
     bounced = by_order["France: A par - bur"]["outcome"]
     assert bounced["kind"] == "bounced"
-    assert bounced["attack"] == {"kind": "attack", "value": 1, "of": "France: A par - bur", "supports": [],
-                                 "not_counted": [{"unit": "France: A pic", "why": "cut",
+    assert bounced["attack"] == {"kind": "attack", "value": 1, "unit": unit_doc("France: A par"),
+                                 "order": "France: A par - bur", "supports": [],
+                                 "not_counted": [{"unit": unit_doc("France: A pic"), "why": "cut",
                                                   "by": ["England: A bel - pic"]}]}
     (culprit,) = bounced["by"]
-    assert culprit["order"] == "Germany: A mun - bur" and culprit["unit"] == "Germany: A mun"
-    assert culprit["strength"] == {"kind": "prevent", "value": 2, "of": "Germany: A mun - bur",
-                                   "supports": ["Germany: A ruh"], "not_counted": []}
+    assert culprit["order"] == "Germany: A mun - bur" and culprit["unit"] == unit_doc("Germany: A mun")
+    assert culprit["strength"] == {"kind": "prevent", "value": 2, "unit": unit_doc("Germany: A mun"),
+                                   "order": "Germany: A mun - bur", "supports": [unit_doc("Germany: A ruh")],
+                                   "not_counted": []}
     assert by_order["France: A pic S A par - bur"]["outcome"]["by"] == ["England: A bel - pic"]
     assert by_order["Germany: A mun - bur"]["outcome"]["kind"] == "moves"
 
@@ -145,14 +145,15 @@ def test_json_result_of_rulebook_figure_8():
         "unit": {"power": "France", "kind": "A", "location": "mar"}, "succeeded": True,
         "result": "succeeds", "reason": None, "detail": "attack 2 vs hold 1"}
     assert outcome["kind"] == "moves"
-    assert outcome["attack"] == {"kind": "attack", "value": 2, "of": "France: A mar - bur",
-                                 "supports": ["France: A gas"], "not_counted": []}
+    assert outcome["attack"] == {"kind": "attack", "value": 2, "unit": unit_doc("France: A mar"),
+                                 "order": "France: A mar - bur", "supports": [unit_doc("France: A gas")],
+                                 "not_counted": []}
     assert (outcome["resistance"]["kind"], outcome["resistance"]["value"], outcome["resistance"]["unit"]) == (
-        "hold", 1, "Germany: A bur")
+        "hold", 1, unit_doc("Germany: A bur"))
     assert outcome["dislodged_by"] is None if "dislodged_by" in outcome else True
     assert orders["Germany: A bur H"]["outcome"]["by"] == {
-        "unit": "Germany: A bur", "by": "France: A mar - bur", "by_convoy": False, "attack": 2,
-        "supports": ["France: A gas"]}
+        "unit": unit_doc("Germany: A bur"), "by": "France: A mar - bur", "by_convoy": False, "attack": 2,
+        "supports": [unit_doc("France: A gas")]}
     assert orders["France: A gas S A mar - bur"]["succeeded"] is True
     hold = orders["Germany: A bur H"]
     assert (hold["succeeded"], hold["reason"], hold["type"]) == (False, "dislodged", "hold")
@@ -225,13 +226,12 @@ def test_state_round_trip(variant):
 def test_round_trip_of_every_bundled_case_position():
     """Case files list dislodged units in any order; JSON sorts them by location."""
     count = 0
-    for path in case_files([CASES]):
-        for case in load_cases(path)[0]:
-            state, _, problems = build_position(case, Rules.profile())
-            assert not problems
-            expected = state.with_(dislodged=tuple(sorted(state.dislodged, key=lambda d: d.unit.location.province)))
-            assert _round_trip(state) == expected, case.id
-            count += 1
+    for case in all_cases():
+        state, _, problems = build_position(case, Rules.profile())
+        assert not problems
+        expected = state.with_(dislodged=tuple(sorted(state.dislodged, key=lambda d: d.unit.location.province)))
+        assert _round_trip(state) == expected, case.id
+        count += 1
     assert count > 200
 
 
@@ -287,6 +287,18 @@ def test_state_reader_rejects_other_formats_and_non_objects():
     with pytest.raises(JsonFormatError, match=r"\$\.dislodged: dislodged units only exist in a retreat phase"):
         state_from_json({"variant": "standard", "phase": "S1901M", "units": [],
                          "dislodged": [{"power": "Italy", "kind": "A", "location": "rom"}]})
+
+
+def test_dipsat_1_documents_are_still_read_as_they_were():
+    """dipsat/2 changed only how results write units in outcome facts: a dipsat/1 state reads
+    to the same position as its dipsat/2 copy."""
+    res = run("adjudicate", FIGURES, "--case", "rulebook.fig08", "--format", "json")
+    result = json.loads(res.stdout)
+    assert result["format"] == FORMAT == "dipsat/2"
+    doc = {"format": FORMAT, "type": "state", **result["before"]}
+    old, _ = position_from_json({**doc, "format": "dipsat/1"})
+    new, _ = position_from_json(doc)
+    assert old == new
 
 
 def test_position_from_result_document_is_its_new_state():
@@ -460,9 +472,8 @@ def test_initial_with_no_orders_holds_everything():
 
 
 def _bundled_cases():
-    for path in case_files([CASES]):
-        for case in load_cases(path)[0]:
-            yield pytest.param(str(path), case.id, id=case.id)
+    for case in all_cases():
+        yield pytest.param(case.source, case.id, id=case.id)
 
 
 @pytest.mark.parametrize("source, case_id", list(_bundled_cases()))
@@ -493,7 +504,7 @@ def test_unreadable_json_states_are_one_clear_error(tmp_path, monkeypatch, text,
     """Issue 12 item 8: tracebacks (RecursionError, integer conversion, 'File name too long')."""
     monkeypatch.chdir(tmp_path)
     Path("pos.json").write_text(text)
-    out = CliRunner().invoke(main, ["adjudicate", "pos.json", "-"], input="")
+    out = run("adjudicate", "pos.json", "-", input="")
     assert out.exit_code == 2 and isinstance(out.exception, SystemExit)
     assert out.output.startswith(message)
 
@@ -506,7 +517,7 @@ def test_unreadable_json_of_a_recorded_game_is_one_clear_error(tmp_path, monkeyp
     """Found by scripts/fuzz.py: adjudicate GAME --phase gave a traceback."""
     monkeypatch.chdir(tmp_path)
     Path("g.json").write_text(text)
-    out = CliRunner().invoke(main, ["adjudicate", "g.json", "--phase", "S1901M"])
+    out = run("adjudicate", "g.json", "--phase", "S1901M")
     assert out.exit_code == 2 and isinstance(out.exception, SystemExit)
     assert out.output.startswith(message)
 
@@ -557,7 +568,7 @@ def test_json_explains_civil_disorder_and_counts_adjustments():
     assert data["adjustments"] == [{"power": "Italy", "centres": 1, "units": 2, "builds": 0, "removals": 1}]
     assert "Italy: 1 centre, 2 units: 1 removal" in text
     removed = [e for e in data["explanations"] if e["order"] is None]
-    assert [e["removed"] for e in removed] == ["Italy: A pie"]
+    assert [e["removed"] for e in removed] == [unit_doc("Italy: A pie")]
     for fact in removed[0]["facts"]:
         assert " ".join(fact.split()) in " ".join(text.split())
     assert removed[0]["facts"][0].startswith("distance 3 (DATC 4.D.8")
@@ -571,11 +582,11 @@ def test_a_whole_recorded_game_as_position_asks_for_a_phase(tmp_path):
     godip = tmp_path / "game_1.txt"
     godip.write_text("PHASE 1901 Spring Movement\nPOSITIONS\nEngland: fleet lon\nORDERS\n", encoding="utf-8")
     for path in (game, CASES / "corpus" / "random_games.jsonl.gz", godip):
-        res = CliRunner().invoke(main, ["adjudicate", str(path)])
+        res = run("adjudicate", str(path))
         assert res.exit_code == 2
         assert res.stderr.splitlines() == [f"{path}: a recorded game, not a position: give a phase with dipsat "
                                            "adjudicate --phase (e.g. S1901M), or judge every phase with dipsat validate"]
-    res = CliRunner().invoke(main, ["adjudicate", str(game), "--phase", "S1901M"])
+    res = run("adjudicate", str(game), "--phase", "S1901M")
     assert res.exit_code == 0
 
 
@@ -587,15 +598,15 @@ def test_a_support_against_its_own_unit_is_not_counted_in_the_attack_either():
     by_order = {o["order"]: o["outcome"] for o in data["orders"]}
     attack = by_order["Germany: F kie - ber"]["attack"]
     assert attack["value"] == 0 and attack["supports"] == []
-    assert attack["not_counted"] == [{"unit": "Germany: A mun", "why": "against own unit", "by": []}]
+    assert attack["not_counted"] == [{"unit": unit_doc("Germany: A mun"), "why": "against own unit", "by": []}]
     assert "keeps_out" not in by_order["Germany: F kie - ber"]  # no other move into ber: nothing to keep out
     fig26 = json.loads(run("adjudicate", str(CASES), "--case", "rulebook.fig26", "--format", "json").output)
     nth = next(o["outcome"] for o in fig26["orders"] if o["order"] == "England: F nth - den")
     assert nth["attack"]["value"] == 0 and nth["keeps_out"]["value"] == 2
-    assert nth["keeps_out"]["supports"] == ["England: F hel"]
+    assert nth["keeps_out"]["supports"] == [unit_doc("England: F hel")]
     support = by_order["Germany: A mun S F kie - ber"]
     assert support["kind"] == "given" and support["supported"] == "Germany: F kie - ber"
-    assert support["not_counted_against"] == "Germany: A ber"
+    assert support["not_counted_against"] == unit_doc("Germany: A ber")
     assert by_order["Germany: A ber H"]["hold"]["value"] == 1
 
 

@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from dipsat.runners.cases import run_case
-from dipsat.cli import main
 from dipsat.formats.casefile import parse_phase, read_cases, write_case
 from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
+
+from .conftest import run
 
 GOOD = """VARIANT_ALL Standard
 CASE good.1 a simple bounce
@@ -86,14 +86,14 @@ def test_each_problem_names_file_line_and_expectation():
     assert "broken.txt:24" in runs["bad.order"].problems[0] and "expected" in runs["bad.order"].problems[0]
     assert "Summer 1901" in runs["bad.phase"].problems[0]
     assert "has no END" in runs["bad.noend"].problems[0]
-    for run in runs.values():
-        assert all("\n" not in p for p in run.problems)  # one line per problem
+    for ran in runs.values():
+        assert all("\n" not in p for p in ran.problems)  # one line per problem
 
 
 def test_cli_continues_after_bad_cases(tmp_path):
     (tmp_path / "a_broken.txt").write_text(BROKEN)
     (tmp_path / "b_good.txt").write_text(GOOD)
-    result = CliRunner().invoke(main, ["cases", str(tmp_path)])
+    result = run("cases", str(tmp_path))
     assert result.exit_code == 1
     lines = result.output.strip().splitlines()
     assert "PASS good.1" in lines
@@ -104,7 +104,7 @@ def test_cli_continues_after_bad_cases(tmp_path):
 def test_failure_shows_expected_and_got(tmp_path):
     wrong = GOOD.replace("POSTSTATE_SAME", "POSTSTATE\n\tAustria: A tyr\n\tItaly: A ven")
     (tmp_path / "w.txt").write_text(wrong)
-    result = CliRunner().invoke(main, ["cases", str(tmp_path)])
+    result = run("cases", str(tmp_path))
     assert result.exit_code == 1
     assert "expected but missing: Austria: A tyr" in result.output
     assert "not expected: Austria: A vie" in result.output
@@ -114,7 +114,7 @@ def test_failure_shows_expected_and_got(tmp_path):
 def test_rules_profile_skips_cases_written_for_another(tmp_path):
     text = GOOD.replace("CASE good.1 a simple bounce", "CASE good.1 a simple bounce\nRULES 2000")
     (tmp_path / "r.txt").write_text(text)
-    result = CliRunner().invoke(main, ["cases", "--rules", "2023", str(tmp_path)])
+    result = run("cases", "--rules", "2023", str(tmp_path))
     assert result.exit_code == 0
     assert result.output.strip().splitlines()[-1] == "0 passed, 0 failed, 1 skipped"
 
@@ -216,17 +216,16 @@ def test_a_stacked_position_is_an_error_everywhere(tmp_path):
     expected = {"stacked.two": f"{path}:6: case stacked.two: Germany: A par: par already holds France: A par (line 5)",
                 "stacked.twice": f"{path}:14: case stacked.twice: France: A par: par already holds France: A par "
                                  "(line 13)"}  # the unit's line (issue 17)
-    runner = CliRunner()
-    cases = runner.invoke(main, ["cases", str(path)])
+    cases = run("cases", str(path))
     assert cases.exit_code == 1 and cases.output.strip().splitlines()[-1] == "0 passed, 2 failed"
     report = tmp_path / "report.jsonl"
-    validate = runner.invoke(main, ["validate", str(path), "--workers", "1", "--report", str(report)])
+    validate = run("validate", str(path), "--workers", "1", "--report", str(report))
     assert validate.exit_code == 1 and "2 records read" in validate.output
     lines = [json.loads(line) for line in report.read_text().splitlines()]
     reasons = [line["reason"] for line in lines if line["type"] == "rejected"]
     for case_id, message in expected.items():
         assert f"ERROR {case_id} " in cases.output and f"    {message}\n" in cases.output
-        adjudicate = runner.invoke(main, ["adjudicate", str(path), "--case", case_id])
+        adjudicate = run("adjudicate", str(path), "--case", case_id)
         assert adjudicate.exit_code == 2 and message in adjudicate.output
     assert reasons == list(expected.values())
 
@@ -242,13 +241,13 @@ def test_a_players_count_without_a_set_up_is_an_error_of_its_case(tmp_path, monk
     Path("t.txt").write_text(GOOD.replace("CASE good.1 a simple bounce", f"CASE bad.1\nPLAYERS {players}")
                              + GOOD.replace("good.1", "good.2"))
     for command in (["cases", "t.txt"], ["validate", "--workers", "1", "--report", "r.jsonl", "t.txt"]):
-        result = CliRunner().invoke(main, command)
+        result = run(*command)
         assert result.exit_code == 1 and result.exception is None or isinstance(result.exception, SystemExit)
-    assert CliRunner().invoke(main, ["cases", "t.txt"]).output.splitlines() == [
+    assert run("cases", "t.txt").output.splitlines() == [
         "ERROR bad.1 (t.txt:2)" + (" [rules 2000]" if players == "8" else ""), f"    {message}", "PASS good.2",
         "1 passed, 1 failed"]
     assert json.loads(Path("r.jsonl").read_text().splitlines()[0])["reason"] == message
-    adjudicate = CliRunner().invoke(main, ["adjudicate", "t.txt"])  # not adjudicated without its set-up
+    adjudicate = run("adjudicate", "t.txt")  # not adjudicated without its set-up
     assert adjudicate.exit_code == 2 and adjudicate.output == message + "\n"
 
 
@@ -256,21 +255,19 @@ def test_a_byte_order_mark_starts_a_case_file(tmp_path):
     """Issue 12 item 9: 'CASE outside a case', and every line counted as a failed case."""
     path = tmp_path / "bom.txt"
     path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
-    runner = CliRunner()
-    assert runner.invoke(main, ["cases", str(path)]).output.splitlines() == ["PASS good.1", "1 passed, 0 failed"]
-    assert runner.invoke(main, ["adjudicate", str(path)]).exit_code == 0
-    validate = runner.invoke(main, ["validate", "--workers", "1", str(path)])
+    assert run("cases", str(path)).output.splitlines() == ["PASS good.1", "1 passed, 0 failed"]
+    assert run("adjudicate", str(path)).exit_code == 0
+    validate = run("validate", "--workers", "1", str(path))
     assert validate.exit_code == 0 and "1 records read" in validate.output
 
 
 def test_lines_outside_any_case_are_not_counted_as_cases(tmp_path):
     (tmp_path / "junk.txt").write_text("junk\nmore junk\n" + GOOD + "END\n")
-    runner = CliRunner()
-    cases = runner.invoke(main, ["cases", str(tmp_path / "junk.txt")])
+    cases = run("cases", str(tmp_path / "junk.txt"))
     assert cases.exit_code == 1
     assert cases.output.splitlines()[-1] == "1 passed, 0 failed, 3 problems outside any case"
     assert sum(line.startswith("ERROR ") for line in cases.output.splitlines()) == 3
-    validate = runner.invoke(main, ["validate", "--workers", "1", str(tmp_path / "junk.txt")])
+    validate = run("validate", "--workers", "1", str(tmp_path / "junk.txt"))
     assert "2 records read (games, or cases of case files), 1 rejected as a whole" in validate.output
 
 
@@ -278,12 +275,11 @@ def test_a_case_without_poststate_is_an_error_not_a_failure(tmp_path):
     """A case with nothing to compare with (e.g. game show --format case of a phase not yet
     played) is an ERROR naming why, not a FAIL listing every unit as unexpected."""
     game = tmp_path / "g.json"
-    runner = CliRunner()
-    assert runner.invoke(main, ["game", "new", str(game)]).exit_code == 0
+    assert run("game", "new", str(game)).exit_code == 0
     case = tmp_path / "now.txt"
-    assert runner.invoke(main, ["game", "show", str(game), "--format", "case", "-o", str(case)]).exit_code == 0
-    result = runner.invoke(main, ["cases", str(case)])
+    assert run("game", "show", str(game), "--format", "case", "-o", str(case)).exit_code == 0
+    result = run("cases", str(case))
     assert result.exit_code == 1
     assert result.output.splitlines()[0].startswith("ERROR g.S1901M")
     assert "no POSTSTATE or POSTSTATE_SAME: nothing to compare with" in result.output
-    assert runner.invoke(main, ["adjudicate", str(case)]).exit_code == 0
+    assert run("adjudicate", str(case)).exit_code == 0

@@ -4,20 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from dipsat.runners.cases import case_files, describe_results, load_cases, run_case
+from dipsat.runners.cases import describe_results, run_case
 
-from .conftest import CASES
-
-
-def _all_cases():
-    for path in case_files([CASES]):
-        cases, errors = load_cases(path)
-        assert not errors, errors
-        for case in cases:
-            yield pytest.param(case, id=case.id)
+from .conftest import CASES, all_cases
 
 
-@pytest.mark.parametrize("case", list(_all_cases()))
+@pytest.mark.parametrize("case", all_cases(), ids=lambda case: case.id)
 def test_case(case):
     run = run_case(case)
     report = [*run.problems]
@@ -27,9 +19,7 @@ def test_case(case):
 
 
 def test_bundled_datc_covers_all_164_cases():
-    ids = set()
-    for path in case_files([CASES / "datc"]):
-        ids |= {c.id for c in load_cases(path)[0]}
+    ids = {c.id for c in all_cases(CASES / "datc")}
     main = {i for i in ids if "[" not in i and not i.endswith(".retreat") and i != "6.J.9.2"}
     sections = {"A": 12, "B": 15, "C": 9, "D": 34, "E": 15, "F": 25, "G": 20, "H": 16, "I": 7, "J": 11}
     expected = {f"6.{s}.{n}" for s, count in sections.items() for n in range(1, count + 1)}

@@ -36,6 +36,7 @@ def package_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_mypy_strict_reports_no_error(package_tree: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
                           "--cache-dir", str(package_tree.parent / "mypy_cache"), "-p", "dipsat"],

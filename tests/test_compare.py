@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import json
 
-from click.testing import CliRunner
-
-from dipsat.cli import main
-
+from . import conftest
 from .conftest import CASES
 
 
 def run(*args: str, columns: int = 80):
-    return CliRunner(env={"COLUMNS": str(columns)}).invoke(main, list(args))
+    """`dipsat ARGS` in a terminal `columns` wide (the tables wrap to it)."""
+    return conftest.run(*args, columns=columns)
 
 
 def test_retreat_options_differ_between_the_1982_and_2023_rules():

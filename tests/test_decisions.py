@@ -14,19 +14,16 @@ from dipsat.encodings.support import attack_on_support
 from dipsat.encodings.values import Values
 from dipsat.movement import MovementTrace
 from dipsat.outcomes import Cut, Paradox
-from dipsat.runners.cases import build_position, case_files, case_rules, load_cases
 
-from .conftest import CASES
+from .conftest import CASES, all_cases, case_position
 
 
 def _movement_results() -> list[tuple[str, dipsat.PhaseResult]]:
     out = []
-    for path in case_files([CASES / "datc"]):
-        for case in load_cases(path)[0]:
-            rules = case_rules(case)
-            state, orders, _ = build_position(case, rules)
-            if state.phase.kind is dipsat.PhaseKind.MOVEMENT:
-                out.append((case.id, dipsat.adjudicate(state, orders, rules)))
+    for case in all_cases(CASES / "datc"):
+        state, orders, rules = case_position(case)
+        if state.phase.kind is dipsat.PhaseKind.MOVEMENT:
+            out.append((case.id, dipsat.adjudicate(state, orders, rules)))
     return out
 
 

@@ -213,6 +213,7 @@ def _movement_problems():
             yield str(phase.key), prescan(phase.state, phase.orders, phase.rules).problem, phase.rules
 
 
+@pytest.mark.slow
 def test_skipping_the_solver_for_a_folded_model_changes_no_result():
     # The condition for the shortcut: a model whose constant folding fixed every decision
     # is not solved; every bundled case and corpus turn gives the same values, strengths, calls,

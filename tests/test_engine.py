@@ -6,7 +6,6 @@ import pytest
 
 import dipsat
 from dipsat.printers.alternatives import alternatives
-from dipsat.runners.cases import build_position, case_rules
 from dipsat.printers.explain import explain
 from dipsat.notation import format_order
 from dipsat.encodings.decisions import TermKind
@@ -92,8 +91,7 @@ def test_2000_rule_and_szykman_differ_only_in_6_F_17(case_id):
 
 def _datc_cases_with_cycles():
     for case in all_cases(CASES / "datc"):
-        rules = case_rules(case)
-        state, orders, problems = build_position(case, rules)
+        state, orders, rules = case_position(case)
         if state.phase.kind is dipsat.PhaseKind.MOVEMENT:
             result = dipsat.adjudicate(state, orders, rules)
             if result.backup_rules:
@@ -120,9 +118,7 @@ def test_batch_mode_gives_the_same_results_as_one_by_one():
 
     items = []
     for case in all_cases(CASES / "datc", CASES / "rulebook"):
-        rules = case_rules(case)
-        state, orders, _ = build_position(case, rules)
-        items.append((state, orders, rules))
+        items.append(case_position(case))
     single = [dipsat.adjudicate(*item) for item in items]
     batched = adjudicate_many(items, batch=16)
     assert [(r.results, r.after, r.backup_rules) for r in single] == \

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import json
 
-from click.testing import CliRunner
-
-from dipsat.cli import main
-
-from .conftest import CASES
+from . import conftest
+from .conftest import CASES, unit_doc
 
 CONVOYS = str(CASES / "datc" / "6f_convoys.txt")
 BUILDS = str(CASES / "datc" / "6i_builds.txt")
@@ -17,7 +14,8 @@ DISBANDS = str(CASES / "datc" / "6j_disbands.txt")
 
 
 def run(*args: str, input: str | None = None) -> str:
-    res = CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+    """The output of `dipsat ARGS`, which must succeed."""
+    res = conftest.run(*args, input=input)
     assert res.exit_code == 0, res.output
     return res.stdout
 
@@ -80,8 +78,9 @@ def test_6_F_22_paradox_fleet_dislodgement_in_json():
     assert eng["result"] == "paradox"
     assert eng["outcome"]["attacked_by"] == ["Germany: F pic - eng"]
     assert eng["outcome"]["hold"]["value"] == 1
-    assert eng["outcome"]["dislodged_by"] == {"unit": "France: F eng", "by": "Germany: F pic - eng",
-                                              "by_convoy": False, "attack": 2, "supports": ["Germany: F bel"]}
+    assert eng["outcome"]["dislodged_by"] == {"unit": unit_doc("France: F eng"), "by": "Germany: F pic - eng",
+                                              "by_convoy": False, "attack": 2,
+                                              "supports": [unit_doc("Germany: F bel")]}
     assert "dislodged by F pic - eng (attack 2 vs hold 1)" in eng["detail"]
     retreat = next(d for d in doc["dislodged"] if d["location"] == "eng")
     assert retreat["retreat_options"] == ["iri", "mao", "wal"]

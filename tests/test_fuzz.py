@@ -9,16 +9,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import dipsat
-from dipsat.cli import main
 from dipsat.engines.command import CommandEngine, FailureKind
 from dipsat.engines.protocol import ReplyError, read_reply, read_request, reply_json, request_line
 from dipsat.rules import Rules
 from dipsat.runners.fuzz import ask_engine, judge_run
 from dipsat.runners.generators import FAMILIES, generate, generate_item
 from dipsat.state import state_problems
+
+from .conftest import run
 
 ROOT = Path(__file__).resolve().parents[1]
 BUGGY = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'buggy_engine.py'}"
@@ -29,7 +29,7 @@ ALL = ["convoys", "rings", "head_to_head", "coasts", "retreats", "adjustments", 
 
 
 def fuzz(*args: str):
-    return CliRunner().invoke(main, ["fuzz", *args])
+    return run("fuzz", *args)
 
 
 # --- generators ---------------------------------------------------------------------------------
@@ -79,6 +79,7 @@ def test_replies_that_are_not_answers_say_why(line: str, message: str) -> None:
 # --- engines that fail --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flag, kind", [("--crash-on", FailureKind.CRASHED), ("--garbage-on", FailureKind.GARBAGE),
                                         ("--hang-on", FailureKind.HUNG)])
 def test_a_failing_engine_is_reported_per_request_and_nothing_is_lost(flag: str, kind: FailureKind) -> None:
@@ -101,6 +102,7 @@ def test_an_engine_that_cannot_start_is_a_failure_per_request() -> None:
 # --- verdicts -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_dipsat_as_an_engine_agrees_and_under_another_profile_only_differs_in_rules() -> None:
     res = fuzz("--against", f"cmd:{DIPSAT_ENGINE}", "--phases", "60", "--seed", "2")
     assert res.exit_code == 0, res.output
@@ -132,10 +134,11 @@ def test_an_injected_bug_is_found_where_it_is(tmp_path: Path, bug: str, kind: st
     assert sizes and all(size <= units for size in sizes), res.output
     minimal = sorted(cases.glob("*.min.txt"))
     assert len(minimal) == len(sizes)
-    run = CliRunner().invoke(main, ["cases", *map(str, minimal)])
-    assert run.exit_code == 1 and f"0 passed, {len(minimal)} failed" in run.output, run.output
+    ran = run("cases", *map(str, minimal))
+    assert ran.exit_code == 1 and f"0 passed, {len(minimal)} failed" in ran.output, ran.output
 
 
+@pytest.mark.slow
 def test_the_case_runner_adapter_finds_readings_and_disagreements() -> None:
     res = fuzz("--against", f"cases:{CASE_RUNNER} {{file}} --rules 1971", "--phases", "4", "--seed", "4",
                "--family", "rings")

@@ -10,15 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import dipsat
-from dipsat.cli import main
 from dipsat.engines.casefile import CaseRunnerEngine
 from dipsat.engines.command import EngineFailure
 from dipsat.rules import Rules
 from dipsat.runners.fuzz import other_readings
 from dipsat.runners.generators import generate_item
+
+from .conftest import run
 
 ROOT = Path(__file__).resolve().parents[1]
 BUGGY = f"cmd:{sys.executable} {ROOT / 'tests' / 'engines' / 'buggy_engine.py'} --bug retreat-to-origin"
@@ -28,7 +28,7 @@ RUN = ["--against", BUGGY, "--seed", "3", "--family", "retreats", "--no-shrink"]
 
 
 def fuzz(*args: str):
-    return CliRunner().invoke(main, ["fuzz", *args])
+    return run("fuzz", *args)
 
 
 def verdicts(path: Path) -> list[dict[str, object]]:
@@ -37,6 +37,7 @@ def verdicts(path: Path) -> list[dict[str, object]]:
                                                                                                 "engine-failure")]
 
 
+@pytest.mark.slow
 def test_a_run_cut_off_and_resumed_is_the_whole_run(tmp_path: Path) -> None:
     """A report cut anywhere (in the middle of a line too) and resumed gives the verdicts
     of the run never cut: its items are taken as answered, the rest asked, none twice."""
@@ -76,6 +77,7 @@ def test_a_report_of_another_run_is_not_resumed(tmp_path: Path, change: list[str
     assert res.exit_code == 2 and "other.txt:1: not a line of a dipsat fuzz report" in res.output
 
 
+@pytest.mark.slow
 def test_judging_in_worker_processes_gives_the_same_verdicts(tmp_path: Path) -> None:
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     fuzz(*RUN, "--phases", "40", "--report", str(one))
@@ -117,6 +119,7 @@ def _phases(n: int) -> list[tuple[str, dipsat.State, list[dipsat.Order]]]:
     return out[:n]
 
 
+@pytest.mark.slow
 def test_the_case_runner_is_asked_in_batches_bisected_where_they_fail() -> None:
     """16 phases the runner agrees with: one run of the command. One case it fails among
     them: the file is bisected down to it (4 levels, 2 runs each), then each other reading
@@ -137,6 +140,7 @@ def test_the_case_runner_is_asked_in_batches_bisected_where_they_fail() -> None:
     failing.close()
 
 
+@pytest.mark.slow
 def test_a_run_of_the_case_runner_finds_the_readings_of_its_rules() -> None:
     res = fuzz("--against", f"cases:{CASE_RUNNER} {{file}} --rules 1971", "--phases", "40", "--seed", "2",
                "--family", "convoys", "--family", "rings")

@@ -8,12 +8,10 @@ import stat
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import dipsat
 from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
-from dipsat.cli import main
-from dipsat.game import Game, GameError, load_game, new_game
+from dipsat.game import GAME_FORMAT, Game, GameError, load_game, new_game
 from dipsat.notation import parse_orders
 from dipsat.setups import SetupError, coin_flip, setup_for
 from dipsat.outcomes import IllegalCode
@@ -60,7 +58,7 @@ def test_cli_new_turn_show_modern(tmp_path: Path):
     assert "modern (Modern Diplomacy), 10 players" in out.output
     assert "Spring 1995, Movement" in out.output
     doc = json.loads(Path(path).read_text())
-    assert doc["format"] == "dipsat-game/1" and doc["variant"] == "modern" and doc["wings"] is True
+    assert doc["format"] == GAME_FORMAT == "dipsat-game/2" and doc["variant"] == "modern" and doc["wings"] is True
     assert len(doc["phases"]) == 1 and "orders" not in doc["phases"][0]
     # the seed's starting units: three powers start with a wing
     wings = sorted((u["power"], u["location"]) for u in doc["phases"][0]["state"]["units"] if u["kind"] == "W")
@@ -199,6 +197,10 @@ def test_three_year_modern_game(tmp_path: Path):
     game.save(path)
     again = load_game(path)
     assert again.dumps() == game.dumps()
+    # a game saved as dipsat-game/1 (before results wrote units as objects) still loads
+    old = tmp_path / "old.json"
+    old.write_text(path.read_text().replace(f'"{GAME_FORMAT}"', '"dipsat-game/1"', 1))
+    assert load_game(old).dumps() == game.dumps()
     for k, record in enumerate(again.phases[:-1]):
         from dipsat.game import _report
         assert _report(again.replay(k)) == record.report, record.name
@@ -577,7 +579,7 @@ def test_a_bad_field_is_named_by_its_json_path(tmp_path: Path, where: str, value
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(_set(_played_game(tmp_path), where, value)), encoding="utf-8")
     for command in (("game", "show", str(path)), ("game", "turn", str(path), "-")):
-        out = CliRunner().invoke(main, list(command), input="")
+        out = run(*command, input="")
         assert out.exit_code == 2 and out.exception is None or isinstance(out.exception, SystemExit), out.output
         assert out.output.startswith(f"{path}: ") and message in out.output, out.output
 

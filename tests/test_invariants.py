@@ -22,6 +22,7 @@ from dipsat.rules import PROFILES, Rules
 VARIANTS = [dipsat.load_variant("standard"), dipsat.load_variant("modern")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", sorted(PROFILES))
 @settings(max_examples=150, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])

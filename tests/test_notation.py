@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 import dipsat
 from dipsat import load_variant
 from dipsat.board import Location, PhaseKind, UnitKind
-from dipsat.runners.cases import case_files, case_orders
+from dipsat.runners.cases import case_orders
 from dipsat.errors import NotationError, UnknownNameError
-from dipsat.formats.casefile import parse_phase, read_cases, resolve_variant
+from dipsat.formats.casefile import parse_phase, resolve_variant
 from dipsat.maps import MAP_DIR
 from dipsat.outcomes import IllegalCode
 from dipsat.notation import (format_order, format_unit_ref, parse_location, parse_order, parse_orders,
@@ -24,7 +24,7 @@ from dipsat.notation import (format_order, format_unit_ref, parse_location, pars
 from dipsat.orders import (Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold, SupportMove,
                            UnitRef, Waive, order_locations)
 
-from .conftest import CASES
+from .conftest import all_cases
 
 V = load_variant("standard")
 MAP = V.map
@@ -480,13 +480,10 @@ def test_parse_orders_never_raises(text, phase):
 # --- every order of the bundled case files parses -------------------------------
 
 def _case_orders():
-    for path in case_files([CASES]):
-        with open(path, encoding="utf-8") as handle:
-            cases, _ = read_cases(handle, str(path))
-        for case in cases:
-            lines = [(block, line) for block in ("ORDERS", "PRESTATE_RESULTS") for line in case.block(block)]
-            if lines:
-                yield case, lines
+    for case in all_cases():
+        lines = [(block, line) for block in ("ORDERS", "PRESTATE_RESULTS") for line in case.block(block)]
+        if lines:
+            yield case, lines
 
 
 CASE_ORDERS = list(_case_orders())

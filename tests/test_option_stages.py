@@ -12,17 +12,16 @@ import pytest
 from dipsat.adjudicator import adjudicate
 from dipsat.board import PhaseKind
 from dipsat.rules import ISSUES, Rules, Stage
-from dipsat.runners.cases import build_position, case_files, case_rules, load_cases
+from dipsat.runners.cases import build_position, case_rules
 
-from .conftest import CASES
+from .conftest import all_cases
 
 STAGE_OF = {PhaseKind.RETREAT: Stage.RETREAT, PhaseKind.ADJUSTMENT: Stage.ADJUSTMENT}
 
 
 def _phases(kind: PhaseKind) -> list[tuple[str, object, list, Rules]]:
     """The bundled cases' positions of phase `kind`, with their orders and rules."""
-    cases = [case for path in case_files([CASES]) for case in load_cases(path)[0]]
-    built = [(case.id, *build_position(case, rules), rules) for case in cases if (rules := case_rules(case))]
+    built = [(case.id, *build_position(case, rules), rules) for case in all_cases() if (rules := case_rules(case))]
     return [(i, state, orders, rules) for i, state, orders, problems, rules in built
             if not problems and state.phase.kind is kind]
 

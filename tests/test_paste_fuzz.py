@@ -10,15 +10,15 @@ from __future__ import annotations
 import codecs
 import re
 
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dipsat
-from dipsat.cli import main
 from dipsat.errors import NotationError
 from dipsat.notation import parse_orders
 from dipsat.formats.textfile import decode_text
+
+from .conftest import run
 
 V = dipsat.load_variant("standard")
 
@@ -99,7 +99,7 @@ def test_parse_orders_reports_one_line_errors_and_orders_adjudicate(lines, kind)
 def test_adjudicate_reads_any_order_file(tmp_path, data, strict):
     path = tmp_path / "orders.txt"
     path.write_bytes(data)
-    res = CliRunner().invoke(main, ["adjudicate", "--initial", str(path), *(["--strict"] if strict else [])])
+    res = run("adjudicate", "--initial", str(path), *(["--strict"] if strict else []))
     assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
     assert res.exit_code in ((0, 1) if strict else (0,))
     _one_line_problems(res.stderr, str(path))
@@ -108,7 +108,7 @@ def test_adjudicate_reads_any_order_file(tmp_path, data, strict):
 @SETTINGS
 @given(order_files())
 def test_adjudicate_reads_any_stdin(data):
-    res = CliRunner().invoke(main, ["adjudicate", "--initial", "-", "--format", "json"], input=data)
+    res = run("adjudicate", "--initial", "-", "--format", "json", input=data)
     assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
     assert res.exit_code == 0
     _one_line_problems(res.stderr, "<stdin>")
@@ -123,7 +123,7 @@ def test_case_file_orders_read_like_any_order_list(tmp_path, lines, end, bom):
     path = tmp_path / "case.txt"
     text = (CASE_HEAD + "".join(f"\t{line}\n" for line in lines) + "END\n").replace("\n", end)
     path.write_bytes((codecs.BOM_UTF8 if bom else b"") + text.encode("cp1252", errors="replace"))
-    res = CliRunner().invoke(main, ["adjudicate", str(path), "--format", "json"])
+    res = run("adjudicate", str(path), "--format", "json")
     assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
     assert res.exit_code in (0, 2)
     for line in res.stderr.splitlines():
@@ -135,10 +135,9 @@ def test_case_file_orders_read_like_any_order_list(tmp_path, lines, end, bom):
 @given(order_files())
 def test_game_turn_reads_any_order_file(tmp_path, data):
     game, orders = tmp_path / "g.json", tmp_path / "orders.txt"
-    runner = CliRunner()
-    assert runner.invoke(main, ["game", "new", "--force", str(game)]).exit_code == 0
+    assert run("game", "new", "--force", str(game)).exit_code == 0
     orders.write_bytes(data)
-    res = runner.invoke(main, ["game", "turn", str(game), str(orders)])
+    res = run("game", "turn", str(game), str(orders))
     assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
     assert res.exit_code == 0
     for line in res.stderr.splitlines():

@@ -9,18 +9,16 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from click.testing import CliRunner
 
-from dipsat.cli import main
 
-from .conftest import CASES
+from .conftest import CASES, run
 
 SVG = "{http://www.w3.org/2000/svg}"
 RETREATS = str(CASES / "datc" / "6h_retreats.txt")
 
 
 def _run(*args: str) -> str:
-    result = CliRunner().invoke(main, list(args))
+    result = run(*args)
     assert result.exit_code == 0, result.output
     return result.output
 
@@ -53,10 +51,9 @@ def test_adjudicate_draws_a_retreat_phase_around_the_retreat_at_the_size_asked()
 
 
 def test_adjudicate_area_and_size_errors_are_one_line():
-    result = CliRunner().invoke(main, ["adjudicate", RETREATS, "--case", "6.H.12", "--format", "svg",
-                                       "--area", "lvp,xyz"])
+    result = run("adjudicate", RETREATS, "--case", "6.H.12", "--format", "svg", "--area", "lvp,xyz")
     assert result.exit_code == 2 and "unknown province 'xyz'" in result.output and "Traceback" not in result.output
-    result = CliRunner().invoke(main, ["adjudicate", RETREATS, "--case", "6.H.12", "--size", "500"])
+    result = run("adjudicate", RETREATS, "--case", "6.H.12", "--size", "500")
     assert result.exit_code == 2 and "--format svg or png" in result.output
 
 
@@ -89,20 +86,19 @@ import pytest  # noqa: E402
 import dipsat  # noqa: E402
 from dipsat.maps.geometry import contains, load_geometry  # noqa: E402
 from dipsat.printers import svg  # noqa: E402
-from dipsat.runners.cases import load_cases, run_case  # noqa: E402
+from dipsat.runners.cases import run_case  # noqa: E402
 
-CASE_FILES = sorted([*(CASES / "datc").glob("*.txt"), *(CASES / "rulebook").glob("*.txt")])
+from .conftest import all_cases  # noqa: E402
+
 R = 7.0  # a unit's radius on the standard map: 42 km at 6 km a unit
 
 
 def _results() -> list[tuple[str, dipsat.PhaseResult]]:
     out = []
-    for path in CASE_FILES:
-        cases, _ = load_cases(path)
-        for case in cases:
-            run = run_case(case)
-            if run.result is not None and run.result.before.variant.name == "standard":
-                out.append((case.id, run.result))
+    for case in all_cases(CASES / "datc", CASES / "rulebook"):
+        run = run_case(case)
+        if run.result is not None and run.result.before.variant.name == "standard":
+            out.append((case.id, run.result))
     return out
 
 

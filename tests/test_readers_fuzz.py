@@ -13,16 +13,14 @@ import gzip
 import json
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dipsat
-from dipsat.cli import main
 from dipsat.formats.dipsat_json import state_to_json
 from dipsat.game import new_game
 
-from .conftest import CASES
+from .conftest import CASES, run
 
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -111,7 +109,7 @@ def _check(tmp_path, name: str, data: bytes) -> None:
     path.write_bytes(data)
     for command in COMMANDS[name]:
         args = [a.format(path) for a in command]
-        res = CliRunner().invoke(main, args)
+        res = run(*args)
         assert res.exception is None or isinstance(res.exception, SystemExit), (args, repr(res.exception))
         assert res.exit_code in (0, 1, 2), (args, res.exit_code)
         assert "Traceback" not in res.output, args
@@ -135,7 +133,7 @@ def test_the_valid_files_are_read_also_with_a_bom_and_crlf(tmp_path, originals):
             path.write_bytes(saved)
             for command in COMMANDS[name]:
                 args = [a.format(path) for a in command]
-                res = CliRunner().invoke(main, args)
+                res = run(*args)
                 assert res.exit_code in ((0, 1) if args[0] in ("validate", "cases") else (0,)), (args, res.output)
                 assert res.stderr == "", (args, res.stderr)
                 if args[0] != "game":  # game show names the file's line ends nowhere: the same text

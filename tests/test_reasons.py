@@ -8,7 +8,7 @@ import json
 import dipsat
 from dipsat.outcomes import BuildRefused, BuildRefusedCode, RetreatBounced, RetreatCode, RetreatRefused
 
-from .conftest import CASES, case_position, load_case, run
+from .conftest import CASES, case_position, load_case, run, unit_doc
 
 DATC = CASES / "datc"
 
@@ -50,8 +50,8 @@ def test_adjustment_counts_and_civil_disorder_distances():
     assert "Italy: 1 centre, 2 units: 1 removal; civil disorder removes A pie" in text
     assert "farther than A gre (2)" in text and "kept: A gre (2)" in text
     doc = json.loads(run("adjudicate", str(DATC / "6j_disbands.txt"), "--case", "6.J.10", "--format", "json").output)
-    assert doc["civil_disorder"] == [{"unit": "Italy: A pie", "distance": 3, "reading": "2023", "tie_break": "farther",
-                                      "kept": [{"unit": "Italy: A gre", "distance": 2}]}]
+    assert doc["civil_disorder"] == [{"unit": unit_doc("Italy: A pie"), "distance": 3, "reading": "2023",
+                                      "tie_break": "farther", "kept": [{"unit": unit_doc("Italy: A gre"), "distance": 2}]}]
 
 
 # --- paradoxes as the DATC defines them (issue 11) -------------------------------------------

@@ -22,11 +22,11 @@ from __future__ import annotations
 import pytest
 
 import dipsat
-from dipsat.runners.cases import compare, load_cases
+from dipsat.runners.cases import compare
 from dipsat.printers.explain import explain
 from dipsat.notation import format_order
 
-from .conftest import CASES, case_position, load_case
+from .conftest import CASES, case_position, cases_in, load_case
 
 FIGURES = CASES / "rulebook" / "figures.txt"
 
@@ -313,9 +313,7 @@ SUCCEEDED: dict[str, dict[str, list[str]]] = {
 
 
 def _figure_ids() -> list[str]:
-    cases, errors = load_cases(FIGURES)
-    assert not errors
-    return [case.id for case in cases]
+    return [case.id for case in cases_in(FIGURES)]
 
 
 def _run(case_id: str):

@@ -14,7 +14,7 @@ from dipsat.runners.cases import case_rules
 from dipsat.rules import (ISSUES, NOT_APPLICABLE, PROFILES, AdjacentConvoy, CivilDisorderRemoval, ConvoyParadox,
                           Option, Rules, RulesError, Stage, _catalogue)
 
-from .conftest import all_cases
+from .conftest import all_cases, run
 
 
 def test_every_issue_is_a_typed_field_of_rules():
@@ -170,11 +170,9 @@ def test_every_option_has_a_bundled_case():
 
 
 def test_dipsat_rules_lists_every_option_and_what_cannot_be_selected():
-    from click.testing import CliRunner
 
-    from dipsat.cli import main
 
-    out = CliRunner().invoke(main, ["rules"]).output
+    out = run("rules").output
     for number, issue in ISSUES.items():
         block = out.split(f"\n{number}  {issue.title}\n")[1].split("\n\n")[0]
         for option in issue.kind:
@@ -187,11 +185,9 @@ def test_dipsat_rules_lists_every_option_and_what_cannot_be_selected():
 
 
 def test_dipsat_rules_profile_prints_one_profile_in_full():
-    from click.testing import CliRunner
 
-    from dipsat.cli import main
 
-    out = CliRunner().invoke(main, ["rules", "--profile", "1982"]).output
+    out = run("rules", "--profile", "1982").output
     assert out.startswith("Profile 1982: the 1982 Avalon Hill rulebook")
     for number, issue in ISSUES.items():
         assert f"\n{number}  {issue.title}: {Rules.profile('1982').choice(number)}\n" in out

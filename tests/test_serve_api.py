@@ -12,11 +12,9 @@ import time
 import warnings
 
 import pytest
-from click.testing import CliRunner
 
-from dipsat.cli import main
 
-from .conftest import CASES
+from .conftest import CASES, run
 
 pytest.importorskip("starlette", reason="the web extra (pip install '.[web]') is in the test extra")
 with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 to httpx; both drive the same TestClient
@@ -49,7 +47,7 @@ def client():
 
 
 def cli_json(*args: str) -> dict:
-    out = CliRunner().invoke(main, ["adjudicate", *args, "--format", "json"], catch_exceptions=False)
+    out = run("adjudicate", *args, "--format", "json")
     assert out.exit_code == 0, out.output
     return json.loads(out.stdout)
 
@@ -262,11 +260,11 @@ def test_serve_says_when_it_is_not_on_loopback(monkeypatch):
 
     calls = []
     monkeypatch.setattr(app_module, "serve", lambda host, port, limits, ready: calls.append((host, port, limits)))
-    out = CliRunner().invoke(main, ["serve", "--host", "0.0.0.0", "--port", "9999", "--timeout", "3"])
+    out = run("serve", "--host", "0.0.0.0", "--port", "9999", "--timeout", "3")
     assert out.exit_code == 0, out.output
     assert "not loopback" in out.stderr
     assert calls[0][0] == "0.0.0.0" and calls[0][1] == 9999 and calls[0][2].timeout == 3
-    quiet = CliRunner().invoke(main, ["serve"])
+    quiet = run("serve")
     assert "not loopback" not in quiet.stderr and calls[1][0] == "127.0.0.1" and calls[1][1] == 8765
 
 
@@ -333,7 +331,7 @@ def test_a_player_set_up_ignores_the_neutral_powers_orders_as_cases_do(client, t
     case = tmp_path / "five.txt"  # the case it exports says PLAYERS 5, and `dipsat cases` reruns it
     case.write_text(data["input"]["case"], encoding="utf-8")
     assert "\nPLAYERS 5\n" in data["input"]["case"]
-    assert CliRunner().invoke(main, ["cases", str(case)]).exit_code == 0
+    assert run("cases", str(case)).exit_code == 0
     as_case = client.post("/api/adjudicate", json={"position": data["input"]["case"], "pictures": False}).json()
     assert {o["order"]: o["result"] for o in as_case["orders"]} == {k: v[0] for k, v in got.items()}
     over = client.post("/api/adjudicate", json={"position": data["input"]["case"], "players": 7, "pictures": False}).json()

@@ -17,6 +17,8 @@ import pytest
 from .serve_browser import browser, chromium_missing, running_server
 from .test_serve_api import F24_ORDERS
 
+from .conftest import run
+
 _missing = chromium_missing()
 if _missing and os.environ.get("CI", "").lower() in ("1", "true", "yes"):
     pytest.fail(f"the browser tests cannot run: {_missing}", pytrace=False)
@@ -183,15 +185,13 @@ def test_compare_what_if_and_export_a_ruling(page, url, tmp_path):
         saved.value.save_as(target)
         assert saved.value.suggested_filename == f"6.F.24{suffix}" and target.read_bytes().startswith(start)
     result = json.loads((tmp_path / "export.result.json").read_text())
-    assert result["format"] == "dipsat/1" and result["type"] == "result" and result["rules"] == "dptg"
+    assert result["format"] == "dipsat/2" and result["type"] == "result" and result["rules"] == "dptg"
     assert "pictures" not in result and "input" not in result
     exported = json.loads((tmp_path / "export.json").read_text())  # the position, orders and rules: rerun, the same
     assert exported["type"] == "state" and exported["rules"] == "dptg" and len(exported["orders"]) == 9
-    from click.testing import CliRunner
 
-    from dipsat.cli import main
 
-    rerun = CliRunner().invoke(main, ["adjudicate", str(tmp_path / "export.json"), "--format", "json"])
+    rerun = run("adjudicate", str(tmp_path / "export.json"), "--format", "json")
     assert rerun.exit_code == 0, rerun.output
     assert [(o["order"], o["result"]) for o in json.loads(rerun.stdout)["orders"]] == \
         [(o["order"], o["result"]) for o in result["orders"]]
@@ -342,15 +342,13 @@ def test_a_validate_html_disagreement_opens_in_the_sandbox_with_one_click(page, 
     import html
     import re
 
-    from click.testing import CliRunner
 
-    from dipsat.cli import main
 
     from .test_validate_html import _records
 
     games = tmp_path / "games.jsonl"
     games.write_text("".join(line + "\n" for line in _records()), encoding="utf-8")
-    out = CliRunner().invoke(main, ["validate", str(games), "--html", str(tmp_path / "report"), "--sandbox", url])
+    out = run("validate", str(games), "--html", str(tmp_path / "report"), "--sandbox", url)
     assert out.exit_code == 1, out.output
     index = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
     sections = index.split('<section class="problem')[1:]
@@ -371,7 +369,7 @@ def test_a_validate_html_disagreement_opens_in_the_sandbox_with_one_click(page, 
         assert page.input_value("#position") == first
         profile, _, options = rules.partition(" ")
         assert (page.input_value("#rules"), page.input_value("#overrides")) == (profile, options)
-        ours = CliRunner().invoke(main, ["adjudicate", str(tmp_path / "report" / case_file), "--format", "json"])
+        ours = run("adjudicate", str(tmp_path / "report" / case_file), "--format", "json")
         expected = sorted(json.loads(ours.stdout)["orders"], key=lambda o: o["index"])
         assert got == [(o["order"], o["result"]) for o in expected]
         block = first[first.index("\nORDERS\n") + 8:first.index("\nPOSTSTATE\n")].splitlines()

@@ -11,11 +11,11 @@ import pytest
 
 import dipsat
 from dipsat.printers import svg
-from dipsat.runners.cases import load_cases, run_case
+from dipsat.runners.cases import run_case
 from dipsat.maps.geometry import load_geometry
 from dipsat.orders import Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold, SupportMove, Waive
 
-from .conftest import CASES, datc_case, load_case
+from .conftest import CASES, cases_in, datc_case, load_case
 
 FILES = sorted([*(CASES / "datc").glob("*.txt"), *(CASES / "rulebook").glob("*.txt"), *(CASES / "modern").glob("*.txt")])
 
@@ -72,10 +72,8 @@ def _classes(element: ET.Element) -> set[str]:
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_unit_order_and_dislodged_unit_of_each_case_appears(path):
-    cases, errors = load_cases(path)
-    assert not errors
     drawn = 0
-    for case in cases:
+    for case in cases_in(path):
         run = run_case(case)
         if run.result is None:
             continue

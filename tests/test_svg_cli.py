@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 
 import pytest
-from click.testing import CliRunner
 
-from dipsat.cli import main
 
 from .conftest import CASES, run
 
@@ -67,7 +66,7 @@ def test_draw_a_position_alone_and_with_orders(tmp_path):
 
 def test_draw_reports_an_unreadable_position(tmp_path):
     missing = tmp_path / "none.txt"
-    res = CliRunner().invoke(main, ["draw", str(missing)])
+    res = run("draw", str(missing))
     assert res.exit_code == 2 and "none.txt: cannot read" in res.stderr
 
 
@@ -122,3 +121,27 @@ def test_a_two_player_game_is_drawn_with_its_closed_countries(tmp_path):
     closed = [i for i, e in ids.items() if i.startswith("province-") and "closed" in e.get("class", "").split()]
     # the 2-player set-up leaves Italy neutral: its home country is closed, the rest of the map is not
     assert sorted(i.removeprefix("province-") for i in closed) == ["apu", "nap", "pie", "rom", "tus", "ven"]
+
+
+def test_draw_a_retreat_position_shows_the_options_of_the_rules_chosen(tmp_path):
+    """A retreat phase drawn alone: the options are worked out under the rules (here DATC
+    4.A.5: may a unit dislodged by a convoyed army retreat to the army's origin?), not by the
+    printer, which draws what it is given and adjudicates nothing."""
+    state = {"format": "dipsat/2", "type": "state", "variant": "standard",
+             "phase": {"year": 1901, "season": "Spring", "kind": "Retreat"},
+             "units": [{"power": "England", "kind": "A", "location": "pic"},
+                       {"power": "England", "kind": "F", "location": "eng"}],
+             "dislodged": [{"power": "France", "kind": "A", "location": "pic", "attacker_origin": "bre",
+                            "by_convoy": True}]}
+    path = tmp_path / "retreat.json"
+    path.write_text(json.dumps(state))
+    drawn = {}
+    for profile in ("1971", "2000"):  # 4.A.5 a and b
+        res = run("draw", str(path), "--rules", profile)
+        assert res.exit_code == 0, res.output
+        drawn[profile] = {i for i in ids(res.output) if i.startswith("retreat-option-pic-")}
+    assert drawn["2000"] - drawn["1971"] == {"retreat-option-pic-bre"} and "retreat-option-pic-par" in drawn["1971"]
+    from dipsat.printers.svg import board
+    from dipsat.formats.dipsat_json import state_from_json
+    alone = ids(board(state_from_json(state)))
+    assert not any(i.startswith("retreat-option-") for i in alone)  # nothing worked out in the printer

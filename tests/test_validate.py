@@ -8,16 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import dipsat
-from dipsat.cli.validate import validate_command
 from dipsat.formats.diplomacy_json import RecordError, parse_phase_name, read_game
 from dipsat.rules import Rules
 from dipsat.runners.validate import (AGREED, DISAGREED, FINAL, REJECTED, RULE_DIFFERENCE, validate_game,
                              validate_text)
 
-from .conftest import CASES
+from .conftest import CASES, run
 
 CORPUS = CASES / "corpus" / "random_games.jsonl.gz"
 AGREEING = ("random-2024-003", "random-2024-004", "random-2024-014")  # every phase agrees
@@ -221,7 +219,7 @@ def test_command_counts_a_corrupt_line_and_goes_on(tmp_path: Path, corpus: dict)
     good = [json.dumps(corpus[g]) for g in AGREEING[:2]]
     _write_jsonl(tmp_path / "games.jsonl", [good[0], good[1][: len(good[1]) // 2], good[1]])
     report = tmp_path / "report.jsonl"
-    result = CliRunner().invoke(validate_command, [str(tmp_path / "games.jsonl"), "--report", str(report)])
+    result = run("validate", str(tmp_path / "games.jsonl"), "--report", str(report))
     assert result.exit_code == 1, result.output
     phases = sum(len(corpus[g]["phases"]) for g in AGREEING[:2])
     total = [line for line in result.output.splitlines() if line.startswith("total")][0].split()
@@ -233,6 +231,7 @@ def test_command_counts_a_corrupt_line_and_goes_on(tmp_path: Path, corpus: dict)
     assert lines[0]["source"].endswith("games.jsonl:2") and "malformed JSON" in lines[0]["reason"]
 
 
+@pytest.mark.slow
 def test_report_is_byte_identical(tmp_path: Path, corpus: dict) -> None:
     games = [json.dumps(fallback_twice())] + [json.dumps(corpus[g]) for g in ("random-2024-000", "random-2024-012")]
     with gzip.open(tmp_path / "games.jsonl.gz", "wt", encoding="utf-8") as handle:
@@ -240,7 +239,7 @@ def test_report_is_byte_identical(tmp_path: Path, corpus: dict) -> None:
     outputs = []
     for n in range(2):
         report = tmp_path.parent / f"{tmp_path.name}-report{n}.jsonl"  # not in the input folder
-        result = CliRunner().invoke(validate_command, [str(tmp_path), "--report", str(report)])
+        result = run("validate", str(tmp_path), "--report", str(report))
         assert result.exit_code == 1, result.output  # random-2024-012 has disagreements
         outputs.append((report.read_bytes(), result.output))
     assert outputs[0] == outputs[1]
@@ -249,14 +248,13 @@ def test_report_is_byte_identical(tmp_path: Path, corpus: dict) -> None:
 
 
 def test_command_reads_case_files_and_rules(tmp_path: Path) -> None:
-    runner = CliRunner()
-    result = runner.invoke(validate_command, [str(CASES / "peers")])
+    result = run("validate", str(CASES / "peers"))
     assert result.exit_code == 0, result.output
     assert "total" in result.output and " 5 " in result.output
     (tmp_path / "g.json").write_text(json.dumps(fallback_game()), encoding="utf-8")
-    result = runner.invoke(validate_command, [str(tmp_path / "g.json"), "--rule", "4.A.3=fallback"])
+    result = run("validate", str(tmp_path / "g.json"), "--rule", "4.A.3=fallback")
     assert result.exit_code == 0, result.output
-    result = runner.invoke(validate_command, [str(tmp_path / "g.json"), "--rule", "4.Z.9=x"])
+    result = run("validate", str(tmp_path / "g.json"), "--rule", "4.Z.9=x")
     assert result.exit_code != 0
 
 
@@ -281,20 +279,21 @@ def test_a_lone_case_that_another_reading_explains_is_a_disagreement(tmp_path: P
     case is a disagreement, and its note says which options would reproduce it."""
     (tmp_path / "fallback.txt").write_text(FALLBACK_CASE, encoding="utf-8")
     report = tmp_path.parent / f"{tmp_path.name}.jsonl"
-    result = CliRunner().invoke(validate_command, [str(tmp_path), "--report", str(report)])
+    result = run("validate", str(tmp_path), "--report", str(report))
     assert result.exit_code == 1, result.output
     line = json.loads(report.read_text(encoding="utf-8").splitlines()[0])
     assert line["type"] == DISAGREED and line["phase"] == "fallback.1"
     assert "would agree under" in line["note"] and "4.A.3=fallback" in line["note"]
 
 
+@pytest.mark.slow
 def test_case_file_rule_difference(tmp_path: Path) -> None:
     """Two cases that agree only under the same readings, and none that contradicts them:
     the archive follows them, and each case is a rule difference naming every option that fits."""
     (tmp_path / "fallback.txt").write_text(FALLBACK_CASE + SECOND_FALLBACK_CASE.replace("VARIANT_ALL Standard\n", ""),
                                            encoding="utf-8")
     report = tmp_path.parent / f"{tmp_path.name}.jsonl"
-    result = CliRunner().invoke(validate_command, [str(tmp_path), "--report", str(report)])
+    result = run("validate", str(tmp_path), "--report", str(report))
     assert result.exit_code == 0, result.output
     lines = [json.loads(x) for x in report.read_text(encoding="utf-8").splitlines()]
     differences = [x for x in lines if x["type"] == RULE_DIFFERENCE]

@@ -13,10 +13,8 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from dipsat.runners.cases import load_cases, run_case
-from dipsat.cli.validate import validate_command
 from dipsat.formats.diplomacy_json import read_game, write_game
 from dipsat.formats.godip import write_godip_game
 from dipsat.game import new_game
@@ -26,7 +24,7 @@ from dipsat.rules import Rules
 from dipsat.runners.validate import (AGREED, DISAGREED, FINAL, POSITIONS, REJECTED, RULE_DIFFERENCE, validate_game,
                              validate_recorded)
 
-from .conftest import CASES
+from .conftest import CASES, run
 from .test_validate import fallback_game, fallback_twice
 
 RULES = Rules.profile()
@@ -200,8 +198,7 @@ def test_godip_histories_and_the_terminal_report(tmp_path: Path, played) -> None
     bad = write_godip_game(game_record(played)).replace("England: fleet nth\n", "England: fleet lon\n", 1)
     (folder / "game_2.txt").write_text(bad, encoding="utf-8")
     cases = tmp_path / "cases"
-    result = CliRunner().invoke(validate_command, [str(folder), "--workers", "1", "--show", "1",
-                                                   "--write-cases", str(cases)])
+    result = run("validate", str(folder), "--workers", "1", "--show", "1", "--write-cases", str(cases))
     assert result.exit_code == 1, result.output
     out = result.output.splitlines()
     assert "2 records read" in out[0]
@@ -219,8 +216,8 @@ def test_godip_histories_and_the_terminal_report(tmp_path: Path, played) -> None
     loaded, errors = load_cases(cases / written[1])
     assert not errors and [c.id for c in loaded] == ["game_2.S1901M", "game_2.S1901M.min"]
     for case in loaded:  # the record's outcome as POSTSTATE: dipsat disagrees, as it said; the minimal case too
-        run = run_case(case)
-        assert run.status == "FAIL" and any("F lon" in p for p in run.problems)
+        ran = run_case(case)
+        assert ran.status == "FAIL" and any("F lon" in p for p in ran.problems)
 
 
 def test_summary_as_json(tmp_path: Path) -> None:
@@ -228,7 +225,7 @@ def test_summary_as_json(tmp_path: Path) -> None:
     for phase in record["phases"]:
         phase["results"] = {}
     (tmp_path / "g.json").write_text(json.dumps(record), encoding="utf-8")
-    result = CliRunner().invoke(validate_command, [str(tmp_path / "g.json"), "--summary", "json"])
+    result = run("validate", str(tmp_path / "g.json"), "--summary", "json")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     assert summary["phases"]["total"] == {"phases": 3, "agreed": 0, "board": 0, "codes": 0, "rule diff": 2,
@@ -249,10 +246,9 @@ def test_case_files_are_judged_under_the_rules_asked_for(tmp_path: Path) -> None
     start = text.index("CASE options.4.C.1=b")
     case = "VARIANT_ALL Standard\n" + text[start:text.index("END", start) + 3] + "\n"
     (tmp_path / "c.txt").write_text(case, encoding="utf-8")
-    runner = CliRunner()
-    assert runner.invoke(validate_command, [str(tmp_path / "c.txt")]).exit_code == 0
+    assert run("validate", str(tmp_path / "c.txt")).exit_code == 0
     report = tmp_path.parent / f"{tmp_path.name}-report.jsonl"
-    result = runner.invoke(validate_command, [str(tmp_path / "c.txt"), "--rule", "4.C.1=a", "--report", str(report)])
+    result = run("validate", str(tmp_path / "c.txt"), "--rule", "4.C.1=a", "--report", str(report))
     assert "rules 2000 4.C.1=a" in result.output.splitlines()[0]
     line = json.loads(report.read_text(encoding="utf-8").splitlines()[0])
     assert result.exit_code == 1 and line["type"] == DISAGREED and "would agree under 4.C.1=b" in line["note"], line

@@ -20,6 +20,8 @@ from dipsat.runners.recorded import game_record
 from dipsat.runners.validate import AGREED, DISAGREED, FINAL, GAP, GameReport, validate_godip, validate_text
 from dipsat.rules import Rules
 
+from .conftest import run
+
 RULES = Rules.profile()
 
 TURNS = ["Austria: A vie - tyr",  # S1901M
@@ -101,16 +103,12 @@ def test_a_missing_spring_turn_is_a_gap(fmt: str) -> None:
 
 def test_gaps_in_the_command_reports(tmp_path) -> None:
     """The category shows in the terminal summary, --summary json, the JSONL report and the HTML report."""
-    from click.testing import CliRunner
 
-    from dipsat.cli.validate import validate_command
 
     (tmp_path / "game_1.txt").write_text(write_godip_game(_without({"S1902M"})), encoding="utf-8")
     (tmp_path / "game_2.txt").write_text(write_godip_game(_without({"F1901R"})), encoding="utf-8")
     report, html = tmp_path / "report.jsonl", tmp_path / "html"
-    runner = CliRunner()
-    result = runner.invoke(validate_command, [str(tmp_path), "--workers", "1", "--summary", "json", "--report",
-                                              str(report), "--html", str(html)])
+    result = run("validate", str(tmp_path), "--workers", "1", "--summary", "json", "--report", str(report), "--html", str(html))
     assert result.exit_code == 0, result.output  # a gap is no failure of the adjudicator
     summary = json.loads(result.stdout)
     assert summary["phases"]["movement"]["gap"] == 1 and summary["phases"]["adjustment"]["gap"] == 1
@@ -120,7 +118,7 @@ def test_gaps_in_the_command_reports(tmp_path) -> None:
     assert [(line["game"], line["phase"]) for line in gaps] == [("game_1", "W1901A"), ("game_2", "F1901M")]
     index = (html / "index.html").read_text(encoding="utf-8")
     assert index.count('<span class="status gap">gap</span>') == 2 and "A gap in the record:" in index
-    text = runner.invoke(validate_command, [str(tmp_path), "--workers", "1"]).output.splitlines()
+    text = run("validate", str(tmp_path), "--workers", "1").output.splitlines()
     assert text[1].split()[-2:] == ["gap", "final"]
     assert next(line for line in text if line.startswith("total")).split()[-2] == "2"
 

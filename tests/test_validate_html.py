@@ -10,16 +10,16 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from dipsat.runners.cases import load_cases
-from dipsat.cli.validate import validate_command
 from dipsat.runners.html import HtmlReport
 from dipsat.rules import Rules
 from dipsat.runners.validate import DISAGREED, REJECTED, RULE_DIFFERENCE, validate_game
 from dipsat.runners.summary import Summary
 
 from .test_validate import fallback_game, fallback_twice
+
+from .conftest import run as cli  # `run` is this module's fixture
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -101,8 +101,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict:
     out = {}
     for workers in (1, 2):
         html, report = folder / f"out{workers}", folder / f"report{workers}.jsonl"
-        result = CliRunner().invoke(validate_command, [str(games), "--html", str(html), "--report", str(report),
-                                                       "--workers", str(workers)])
+        result = cli("validate", str(games), "--html", str(html), "--report", str(report), "--workers", str(workers))
         assert result.exit_code == 1, result.output  # a disagreement and rejections
         out[workers] = (html, report, result.output)
     return {"html": out[1][0], "report": out[1][1], "output": out[1][2], "runs": out}
@@ -225,8 +224,7 @@ def test_pages_and_contents_when_there_are_many(tmp_path: Path) -> None:
 
 def test_html_is_not_combined_with_resume(tmp_path: Path) -> None:
     (tmp_path / "g.json").write_text(json.dumps(fallback_game()), encoding="utf-8")
-    result = CliRunner().invoke(validate_command, [str(tmp_path / "g.json"), "--html", str(tmp_path / "out"),
-                                                   "--resume", str(tmp_path / "r.jsonl")])
+    result = cli("validate", str(tmp_path / "g.json"), "--html", str(tmp_path / "out"), "--resume", str(tmp_path / "r.jsonl"))
     assert result.exit_code == 2 and "--resume" in result.output
 
 
@@ -246,7 +244,7 @@ def test_case_file_inputs_get_their_sections(tmp_path: Path) -> None:
     from .test_validate import FALLBACK_CASE
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "fallback.txt").write_text(FALLBACK_CASE, encoding="utf-8")
-    result = CliRunner().invoke(validate_command, [str(tmp_path / "in"), "--html", str(tmp_path / "out")])
+    result = cli("validate", str(tmp_path / "in"), "--html", str(tmp_path / "out"))
     assert result.exit_code == 1, result.output  # a disagreement (one case makes no reading)
     page = Page((tmp_path / "out" / "index.html").read_text(encoding="utf-8"))
     assert page.errors == []
@@ -272,6 +270,6 @@ def test_sandbox_links_decode_to_the_case_and_can_be_left_out(tmp_path: Path) ->
     games.write_text(_records()[1] + "\n", encoding="utf-8")
     for sandbox, links in (("", 0), ("http://example.org:1/", 2)):
         out = tmp_path / f"out{links}"
-        CliRunner().invoke(validate_command, [str(games), "--html", str(out), "--sandbox", sandbox])
+        cli("validate", str(games), "--html", str(out), "--sandbox", sandbox)
         hrefs = [unescape(h) for h in re.findall(r'<a class="sandbox" href="([^"]+)"', (out / "index.html").read_text())]
         assert len(hrefs) == links and all(h.startswith("http://example.org:1/#s=") for h in hrefs)

@@ -12,15 +12,15 @@ import copy
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
 
 import dipsat
 from dipsat.adjudicator import adjudicate
-from dipsat.cli.validate import validate_command
 from dipsat.formats.diplomacy_json import read_game
 from dipsat.rules import Rules
 
 from .test_validate import _centres, _phase, _units
+
+from .conftest import run
 
 GERMANY = ["A MUN", "F NTH", "F NWG", "F BOT"]
 
@@ -57,7 +57,7 @@ def _archive(folder: Path, readings: list[str]) -> Path:
 
 def _run(tmp_path: Path, folder: Path, *options: str) -> tuple[dict[str, dict], dict, str]:
     report = tmp_path / "report.jsonl"
-    result = CliRunner().invoke(validate_command, [str(folder), "--workers", "1", "--report", str(report), *options])
+    result = run("validate", str(folder), "--workers", "1", "--report", str(report), *options)
     assert result.exit_code in (0, 1), result.output
     lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
     phases = {line["game"]: line for line in lines if line["type"] in ("disagreed", "rule-difference")}
@@ -123,13 +123,12 @@ def test_resume_completes_an_archive_report(tmp_path: Path) -> None:
     record lines carry their evidence, so the archive decides the same."""
     folder = _archive(tmp_path / "games", ["2023", "2023", "2000", "2023"])
     report = tmp_path / "report.jsonl"
-    runner = CliRunner()
-    runner.invoke(validate_command, [str(folder), "--workers", "1", "--report", str(report)])
+    run("validate", str(folder), "--workers", "1", "--report", str(report))
     whole = report.read_bytes()
     lines = whole.decode().splitlines(keepends=True)
     first = next(k for k, line in enumerate(lines) if json.loads(line)["type"] == "record")
     report.write_text("".join(lines[:first + 1]), encoding="utf-8")
-    runner.invoke(validate_command, [str(folder), "--workers", "1", "--resume", str(report)])
+    run("validate", str(folder), "--workers", "1", "--resume", str(report))
     assert report.read_bytes() == whole
 
 
@@ -164,8 +163,7 @@ def test_disagreements_with_one_signature_are_grouped_across_games(tmp_path: Pat
     folder = _archive(tmp_path / "games", ["2000", "2023", "2000", "2023"])
     report = tmp_path / "report.jsonl"
     html = tmp_path / "html"
-    result = CliRunner().invoke(validate_command, [str(folder), "--workers", "1", "--report", str(report),
-                                                   "--html", str(html)])
+    result = run("validate", str(folder), "--workers", "1", "--report", str(report), "--html", str(html))
     lines = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()]
     (group,) = [line for line in lines if line["type"] == "group"]
     assert group["count"] == 2 and group["games"] == ["g1", "g3"] and group["smallest"] == "g1 W1901A"

@@ -13,15 +13,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from dipsat.cli.validate import validate_command
 from dipsat.formats.diplomacy_json import write_game
 from dipsat.formats.godip import write_godip_game
 from dipsat.runners.bench import bench_cases, corpus_texts, recorded_inputs
 from dipsat.runners.inputs import iter_items
 
-from .conftest import CASES
+from .conftest import CASES, run
 from .test_validate_gaps import _played
 
 CASE_FILE = CASES / "datc" / "6a_basic.txt"
@@ -40,7 +38,7 @@ def _folder(root: Path) -> Path:
 
 
 def _run(*args: str) -> tuple[int, dict, str]:
-    result = CliRunner().invoke(validate_command, [*args, "--workers", "1", "--summary", "json"])
+    result = run("validate", *args, "--workers", "1", "--summary", "json")
     return result.exit_code, json.loads(result.stdout), result.stderr
 
 
@@ -151,9 +149,7 @@ def test_a_cluster_without_workers_rejects_what_is_pending(plain: tuple[Path, di
         with distributed.Client(cluster) as client:
             client.retire_workers(list(client.scheduler_info()["workers"]), close_workers=True)
             assert not client.scheduler_info()["workers"]
-        result = CliRunner().invoke(validate_command, [
-            str(folder), "--scheduler", cluster.scheduler_address, "--timeout", "1", "--report", str(report),
-            "--summary", "json"])
+        result = run("validate", str(folder), "--scheduler", cluster.scheduler_address, "--timeout", "1", "--report", str(report), "--summary", "json")
     assert result.exit_code == 1, result.output
     summary = json.loads(result.stdout)
     assert summary["records"] == expected["records"] == summary["records_rejected"]  # nothing lost
@@ -166,17 +162,16 @@ def test_a_cluster_without_workers_rejects_what_is_pending(plain: tuple[Path, di
 
 def test_adjudicate_reads_a_phase_of_a_game_in_an_archive(plain: tuple[Path, dict], tmp_path: Path) -> None:
     """`dipsat adjudicate ARCHIVE:MEMBER --phase`, the name validate's reports give."""
-    from dipsat.cli import main
 
     folder, _ = plain
     packed = _zipped(folder, tmp_path / "games.zip")
-    direct = CliRunner().invoke(main, ["adjudicate", str(folder / "game_1.txt"), "--phase", "F1901M"])
+    direct = run("adjudicate", str(folder / "game_1.txt"), "--phase", "F1901M")
     for name in (f"{packed}:games/game_1.txt", f"{packed}:games/sub/games.jsonl:1"):
-        result = CliRunner().invoke(main, ["adjudicate", name, "--phase", "F1901M"])
+        result = run("adjudicate", name, "--phase", "F1901M")
         assert result.exit_code == 0, result.output
         if name.endswith(".txt"):
             assert result.output.splitlines()[1:] == direct.output.splitlines()[1:]
         else:  # the same game saved by the package: its orders in the package's order (listed as given)
             assert sorted(result.output.splitlines()[1:]) == sorted(direct.output.splitlines()[1:])
-    missing = CliRunner().invoke(main, ["adjudicate", f"{packed}:games/nothing.txt", "--phase", "F1901M"])
+    missing = run("adjudicate", f"{packed}:games/nothing.txt", "--phase", "F1901M")
     assert missing.exit_code != 0 and "no member 'games/nothing.txt' in" in missing.output

@@ -11,12 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from dipsat.cli import main
 from dipsat.runners.inputs import iter_items
 
-from .conftest import CASES
+from .conftest import CASES, run
 
 CORPUS = CASES / "corpus" / "random_games.jsonl.gz"
 
@@ -29,7 +27,7 @@ def lines() -> list[bytes]:
 
 
 def _validate(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, ["validate", *args, "--no-progress"])
+    result = run("validate", *args, "--no-progress")
     return result.exit_code, result.output
 
 
@@ -88,6 +86,7 @@ def _cuts(report: bytes) -> list[int]:
                    len(report)})
 
 
+@pytest.mark.slow
 def test_a_report_cut_anywhere_is_completed_byte_for_byte(tmp_path: Path, judged) -> None:
     games, full = judged
     for cut in _cuts(full):
@@ -115,7 +114,7 @@ def test_a_file_that_is_not_a_report_is_left_alone(tmp_path: Path, judged, line:
     first = full.index(b"\n") + 1
     report = tmp_path / "report.jsonl"
     report.write_bytes(full[:first] + line + full[first:])
-    result = CliRunner().invoke(main, ["validate", str(games), "--workers", "1", "--resume", str(report)])
+    result = run("validate", str(games), "--workers", "1", "--resume", str(report))
     assert result.exit_code == 2 and result.exception is None or isinstance(result.exception, SystemExit)
     assert f"{report}:2: not a line of a dipsat validate report" in result.output
     assert report.read_bytes() == full[:first] + line + full[first:]
@@ -126,8 +125,7 @@ def test_resuming_under_other_rules_is_refused(tmp_path: Path, judged) -> None:
     kept = full[:_record_ends(full)[1]]
     report = tmp_path / "report.jsonl"
     report.write_bytes(kept)
-    result = CliRunner().invoke(main, ["validate", str(games), "--workers", "1", "--rules", "1982",
-                                       "--resume", str(report)])
+    result = run("validate", str(games), "--workers", "1", "--rules", "1982", "--resume", str(report))
     assert result.exit_code == 2
     assert "was judged under rules 2000, this run judges it by 1982" in result.output
     assert report.read_bytes() == kept
@@ -179,7 +177,7 @@ def test_resuming_cases_under_other_rules_is_refused(tmp_path: Path) -> None:
     _validate(str(cases), "--workers", "1", "--rules", "1982", "--report", str(report))
     kept = report.read_bytes()[:_record_ends(report.read_bytes())[0]]
     report.write_bytes(kept)
-    result = CliRunner().invoke(main, ["validate", str(cases), "--workers", "1", "--resume", str(report)])
+    result = run("validate", str(cases), "--workers", "1", "--resume", str(report))
     assert result.exit_code == 2 and "was judged under rules 1982, this run judges it by 2000" in result.output
     code, out = _validate(str(cases), "--workers", "1", "--rules", "1982", "--resume", str(report))
     assert code == 0 and "3 records read" in out
@@ -192,8 +190,7 @@ def test_a_lone_surrogate_in_a_record_is_written_escaped(tmp_path: Path, lines: 
     path.write_bytes(lines[0] + b'{"id": "x\\ud800", "phases": 3}\n')
     report = tmp_path / "report.jsonl"
     for summary in ("text", "json"):
-        result = CliRunner().invoke(main, ["validate", str(path), "--workers", "1", "--summary", summary,
-                                           "--report", str(report)])
+        result = run("validate", str(path), "--workers", "1", "--summary", summary, "--report", str(report))
         assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
         assert "x\\ud800" in result.output
     ids = [json.loads(line)["game"] for line in report.read_text(encoding="utf-8").splitlines()]
@@ -230,7 +227,7 @@ def test_malformed_cases_are_rejected_alike_by_one_worker_and_a_pool(tmp_path: P
     reports = {}
     for workers in ("1", "2"):
         report = tmp_path / f"r{workers}.jsonl"
-        result = CliRunner().invoke(main, ["validate", str(path), "--workers", workers, "--report", str(report)])
+        result = run("validate", str(path), "--workers", workers, "--report", str(report))
         assert result.exit_code == 1 and "Traceback" not in result.output, result.output
         reports[workers] = report.read_bytes()
     assert reports["1"] == reports["2"]
@@ -252,10 +249,10 @@ def test_resuming_with_other_inputs_is_refused(tmp_path: Path, lines: list[bytes
     records = [i for i, line in enumerate(cut.splitlines(keepends=True)) if b'"type": "record"' in line]
     report.write_bytes(b"".join(cut.splitlines(keepends=True)[:records[1] + 1]))  # two records complete
     kept = report.read_bytes()
-    result = CliRunner().invoke(main, ["validate", str(other), "--workers", "1", "--resume", str(report)])
+    result = run("validate", str(other), "--workers", "1", "--resume", str(report))
     assert result.exit_code == 2 and "is not among the inputs of this run" in result.output
     games.write_bytes(b"".join(reversed(lines[:3])))  # the same file, its games reordered
-    result = CliRunner().invoke(main, ["validate", str(games), "--workers", "1", "--resume", str(report)])
+    result = run("validate", str(games), "--workers", "1", "--resume", str(report))
     assert result.exit_code == 2 and "has changed since it was judged" in result.output
     assert report.read_bytes() == kept  # left alone
     games.write_bytes(b"".join(lines[:3]))  # as judged: completed

@@ -14,11 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from dipsat.cli import main
 
-from .conftest import CASES
+from .conftest import CASES, run
 
 CORPUS = CASES / "corpus" / "random_games.jsonl.gz"
 
@@ -36,7 +34,7 @@ def games(tmp_path_factory) -> Path:
 
 
 def _validate(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, ["validate", *args, "--no-progress"])
+    result = run("validate", *args, "--no-progress")
     return result.exit_code, result.output
 
 
@@ -222,6 +220,6 @@ def test_a_tls_cluster_gives_the_same_report(games, tmp_path):
         code, out = _validate(str(games), "--scheduler", address, "--tls-ca-file", str(cert), "--tls-cert", str(cert),
                               "--tls-key", str(key), "--report", str(remote))
         assert "12 records read" in out, out
-        half = CliRunner().invoke(main, ["validate", str(games), "--scheduler", address, "--tls-cert", str(cert)])
+        half = run("validate", str(games), "--scheduler", address, "--tls-cert", str(cert))
         assert half.exit_code == 2 and "go together" in half.output
     assert local.read_bytes() == remote.read_bytes()

@@ -14,9 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from dipsat.cli.validate import validate_command
 from dipsat.formats.casefile import parse_retreats_comment, read_cases, resolve_variant
 from dipsat.game import new_game
 from dipsat.notation import parse_orders
@@ -27,12 +25,14 @@ from dipsat.runners.validate import DISAGREED, RULE_DIFFERENCE, validate_game
 
 from .test_validate import fallback_twice
 
+from .conftest import run
+
 RECORDS = Path(__file__).parent / "records" / "written_cases"
 
 
 def written(tmp_path: Path, *inputs: Path) -> dict[str, list[tuple[str, list[str]]]]:
     folder = tmp_path / "written"
-    result = CliRunner().invoke(validate_command, [*map(str, inputs), "--workers", "1", "--write-cases", str(folder)])
+    result = run("validate", *map(str, inputs), "--workers", "1", "--write-cases", str(folder))
     assert result.exit_code in (0, 1), result.output
     out: dict[str, list[tuple[str, list[str]]]] = {}
     for path in sorted(folder.iterdir()) if folder.exists() else []:
@@ -225,8 +225,7 @@ def test_written_cases_carry_the_conclusion_per_order(tmp_path: Path) -> None:
     involved, against dipsat's outcome and its reason, as the report does."""
     folder = tmp_path / "written"
     report = tmp_path / "report.jsonl"
-    CliRunner().invoke(validate_command, [str(RECORDS), "--workers", "1", "--write-cases", str(folder),
-                                          "--report", str(report)])
+    run("validate", str(RECORDS), "--workers", "1", "--write-cases", str(folder), "--report", str(report))
     lines = [json.loads(x) for x in report.read_text(encoding="utf-8").splitlines()]
     bug = next(x for x in lines if x.get("game") == "retreat_bug" and x["type"] == DISAGREED)
     assert bug["conclusions"]

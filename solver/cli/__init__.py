@@ -210,7 +210,7 @@ def _wrapped(head: str, text: str, width: int = 100) -> list[str]:
 @click.option("--rule", "overrides", multiple=True, metavar="ISSUE=CHOICE",
               help="Override one DATC issue, e.g. 4.A.2=szykman (repeatable; see `dipsat rules`).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "case", "svg", "png"]), default="text",
-              show_default=True, help="text for people, json (dipsat/1, docs/json.md) for programs, case for other "
+              show_default=True, help="text for people, json (dipsat/2, docs/json.md) for programs, case for other "
                                       "adjudicators, svg or png for a picture of the board with every result.")
 @area_option
 @size_option

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from ..orders import Order
     from ..results import PhaseResult
+    from ..rules import Rules
     from .positions import _Position
     from ..state import State
 
@@ -67,9 +68,14 @@ def result_picture(result: PhaseResult, name: str, crop: bool, area: str | None 
         raise click.UsageError(f"--area: {exc}") from None
 
 
-def state_picture(state: State, name: str, crop: bool, area: str | None = None, size: int | None = None) -> str:
+def state_picture(state: State, name: str, crop: bool, area: str | None = None, size: int | None = None,
+                  rules: Rules | None = None) -> str:
+    """The picture of a position alone; a retreat phase's options are worked out under `rules`."""
+    from ..phases import retreat_choices
+
+    options = retreat_choices(state, rules) if rules is not None else None
     try:
-        return pictures.state_picture(state, name, crop, _area(area, crop), size)
+        return pictures.state_picture(state, name, crop, _area(area, crop), size, options)
     except PictureError as exc:
         raise click.ClickException(str(exc)) from None
     except ValueError as exc:
@@ -96,7 +102,8 @@ size_option = click.option("--size", type=click.IntRange(64, 8192), default=None
 @click.option("--results", is_flag=True,
               help="Adjudicate the orders (under the case's or JSON result's rules, or --rules) and draw every "
                    "result, as adjudicate --format svg does: e.g. draw RESULT.json --results.")
-@click.option("--rules", "profile", default=None, metavar="PROFILE", help="The rules of --results (e.g. 2000).")
+@click.option("--rules", "profile", default=None, metavar="PROFILE",
+              help="The rules of --results, and of a retreat phase's options (e.g. 2000; default: the case's).")
 @area_option
 @size_option
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="svg", show_default=True)
@@ -113,6 +120,7 @@ def draw_command(position: str | None, orders_path: str | None, case_id: str | N
     its rules: the same result). ORDERS is a file with one order per line, or - for stdin.
     """
     from .positions import _initial_position, _input_or_exit, _load_position, _position_arguments, _read_orders, _warn
+    from ..phases import retreat_choices
 
     position, orders_path = _position_arguments(position, orders_path, initial)
     with _input_or_exit():
@@ -132,7 +140,8 @@ def draw_command(position: str | None, orders_path: str | None, case_id: str | N
     chosen = _area(area, crop)
     title = f"{pos.name}: {pos.state.phase}" + (" (orders not adjudicated)" if orders else "")
     try:
-        text = _board(pos.state, orders=orders, area=chosen, size=size, title=title)
+        text = _board(pos.state, orders=orders, area=chosen, size=size, title=title,
+                      retreat_options=retreat_choices(pos.state, _rules(pos, profile)))
     except ValueError as exc:
         raise click.UsageError(f"--area: {exc}") from None
     write_picture(text, fmt, output)
@@ -162,16 +171,21 @@ def _result_phase(path: str) -> _Position | None:
     return _json_position(path, json.dumps(state))
 
 
-def _adjudicated(pos: _Position, orders: Sequence[Order], profile: str | None) -> PhaseResult:
-    """--results: the phase adjudicated as `dipsat adjudicate` does it."""
-    from ..adjudicator import adjudicate
+def _rules(pos: _Position, profile: str | None) -> Rules:
+    """The rules a picture is drawn under: --rules, else the position's own (a case's RULES)."""
     from ..rules import Rules, RulesError
 
     try:
-        rules = Rules.parse([profile] if profile else list(pos.rule_words))
+        return Rules.parse([profile] if profile else list(pos.rule_words))
     except RulesError as exc:
         raise click.UsageError(f"--rules: {exc}") from None
-    return adjudicate(pos.state, list(orders), rules, pos.silent)
+
+
+def _adjudicated(pos: _Position, orders: Sequence[Order], profile: str | None) -> PhaseResult:
+    """--results: the phase adjudicated as `dipsat adjudicate` does it."""
+    from ..adjudicator import adjudicate
+
+    return adjudicate(pos.state, list(orders), _rules(pos, profile), pos.silent)
 
 
 def _area(text: str | None, crop: bool) -> str | list[str] | None:

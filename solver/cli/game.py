@@ -157,7 +157,7 @@ def show_command(path: str, phase_name: str | None, fmt: str, output: str | None
         if record.played:
             text = result_picture(replay(g, record), f"{Path(path).stem} {record.name}", False)
         else:
-            text = state_picture(record.state, f"{Path(path).stem} {record.name}", False)
+            text = state_picture(record.state, f"{Path(path).stem} {record.name}", False, rules=g.rules)
         write_picture(text, fmt, output)
         return
     if fmt == "case":

@@ -188,11 +188,11 @@ def _json_position(path: str, text: str) -> _Position:
     from ..formats.dipsat_json import JsonFormatError, parse_json, position_from_json
     from ..notation import RejectedOrder, parse_order
 
-    from ..game import GAME_FORMAT
+    from ..game import GAME_FORMATS
 
     try:
         data = parse_json(text, path)
-        if isinstance(data, dict) and (data.get("format") == GAME_FORMAT or "phases" in data):
+        if isinstance(data, dict) and (data.get("format") in GAME_FORMATS or "phases" in data):
             raise _Unreadable([f"{path}: {RECORDED_GAME}"])
         state, order_texts = position_from_json(data, source=path)
     except JsonFormatError as exc:

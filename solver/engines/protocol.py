@@ -3,7 +3,7 @@ adjudicator to judge a phase, and reads its answer.
 
 An engine is a program that reads one request per line on standard input and writes one
 reply per line on standard output, in the order of the requests. A request carries the
-position and the orders as dipsat JSON (schema ``dipsat/1``, docs/json.md) plus each order
+position and the orders as dipsat JSON (schema ``dipsat/2``, docs/json.md) plus each order
 as a structured object; a reply carries the engine's next position (its units, the units it
 dislodged with their retreat options, the centre owners) and, where the engine knows them,
 whether each order succeeded.

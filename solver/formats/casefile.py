@@ -18,6 +18,7 @@ from ..board import Location, Phase, Unit, UnitKind
 from ..errors import CaseFileError, NotationError
 from ..maps import Variant, resolve_variant  # the variant registry: re-exported for the readers of case files
 from ..notation import parse_location
+from .outcome_json import KINDS
 
 BLOCKS = ("PRESTATE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE_DISLODGED", "PRESTATE_RESULTS",
           "ORDERS", "POSTSTATE", "POSTSTATE_DISLODGED", "POSTSTATE_SUPPLYCENTER_OWNERS")
@@ -53,6 +54,20 @@ class CaseLine:
     on a ``POSTSTATE_DISLODGED`` line (:func:`parse_retreats_comment`); other readers skip it."""
 
 
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """A ``#= <order>: <kind>`` line: the outcome kinds (the JSON ``kind`` of
+    :data:`dipsat.formats.outcome_json.KINDS`) one order of the case's ORDERS may get."""
+
+    line: int
+    order: str
+    """The order as written (read with the case's ORDERS when the case is run)."""
+    kinds: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{EXPECT_MARK} {self.order}: {' or '.join(self.kinds)}"
+
+
 @dataclass
 class Case:
     """One case as written in the file (positions still as text lines)."""
@@ -70,6 +85,8 @@ class Case:
     phase_line: int = 0
     blocks: dict[str, list[CaseLine]] = field(default_factory=dict)
     post_same: bool = False
+    expected: list[Expectation] = field(default_factory=list)
+    """dipsat's ``#=`` lines: the expected outcome kinds of single orders (:func:`parse_expectation`)."""
     errors: list[CaseFileError] = field(default_factory=list)
 
     def block(self, name: str) -> list[CaseLine]:
@@ -93,6 +110,15 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
         text, _, comment = raw.partition("#")
         text = text.rstrip()
         stripped = text.lstrip()
+        if is_expectation(raw):
+            if case is None:
+                errors.append(CaseFileError(source, number, f"{EXPECT_MARK} line outside a case (expected it "
+                                            "between CASE and END)"))
+            else:
+                try:
+                    case.expected.append(parse_expectation(raw, number))
+                except ValueError as exc:
+                    case.errors.append(CaseFileError(source, number, str(exc)))
         if not stripped:
             blank = blank or not raw.strip()  # a comment line is not blank
             continue
@@ -276,6 +302,43 @@ def format_result_comment(statuses: Sequence[str]) -> str:
     return f"# {RESULT_COMMENT} " + " or ".join(statuses)
 
 
+EXPECT_MARK = "#="
+"""How a line giving one order's expected outcome starts (``#= England: F nth - pic: illegal``):
+dipsat's addition, a whole-line comment to every other reader (``cases/README.md``). A
+line starting ``#==`` is a plain comment (a banner)."""
+
+EXPECT_KINDS = frozenset(KINDS.values())
+"""The outcome kinds a ``#=`` line may name: those of dipsat's JSON (docs/json.md)."""
+
+
+def is_expectation(raw: str) -> bool:
+    """Whether a line of a case file is a ``#=`` line (leading blanks allowed; ``#==`` is not)."""
+    line = raw.lstrip()
+    return line.startswith(EXPECT_MARK) and not line.startswith(EXPECT_MARK + "=")
+
+
+def parse_expectation(raw: str, line: int = 0) -> Expectation:
+    """``#= England: F North Sea - Picardy: illegal`` -> the order as written and its kinds
+    (alternatives joined by ``or``: ``#= ...: cut or dislodged``). The kinds follow the
+    line's last colon (no kind has one).
+
+    :raises ValueError: no colon, no order, or a word after the last colon that is no kind."""
+    body = raw.strip()[len(EXPECT_MARK):]
+    order, sep, kinds_text = body.rpartition(":")
+    words = kinds_text.casefold().split()
+    kinds = tuple(words[0::2])
+    if not sep or not order.strip() or len(words) % 2 == 0 or any(w != "or" for w in words[1::2]):
+        raise ValueError(f"{EXPECT_MARK} line: expected '{EXPECT_MARK} <order as in ORDERS>: <kind>' (alternatives "
+                         f"joined by ' or '), found {raw.strip()!r}")
+    for kind in kinds:
+        if kind not in EXPECT_KINDS:
+            close = difflib.get_close_matches(kind, sorted(EXPECT_KINDS), n=1)
+            hint = f"did you mean {close[0]}? " if close else ""
+            raise ValueError(f"{EXPECT_MARK} line: expected an outcome kind after the last ':', found {kind!r} "
+                             f"({hint}kinds: {', '.join(sorted(EXPECT_KINDS))})")
+    return Expectation(line, " ".join(order.split()), kinds)
+
+
 def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], orders: list[str],
                after: list[Unit] | None, dislodged: Sequence[Unit] = (), owners: list[tuple[str, str]] | None = None,
                rules: str | None = None, title: str = "", prestate_dislodged: Sequence[Unit] = (),
@@ -323,6 +386,7 @@ def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], or
     handle.write("\n".join(out) + "\n")
 
 
-__all__ = ["KEYWORDS", "RESULT_COMMENT", "RETREATS_COMMENT", "Case", "CaseLine", "UnknownKeywordError", "case_variant",
-           "format_result_comment", "format_retreats_comment", "format_unit_line", "parse_phase", "parse_result_comment",
-           "parse_retreats_comment", "parse_unit_line", "read_cases", "resolve_variant", "write_case"]
+__all__ = ["EXPECT_KINDS", "EXPECT_MARK", "KEYWORDS", "RESULT_COMMENT", "RETREATS_COMMENT", "Case", "CaseLine", "Expectation",
+           "UnknownKeywordError", "case_variant", "format_result_comment", "format_retreats_comment", "format_unit_line",
+           "is_expectation", "parse_expectation", "parse_phase", "parse_result_comment", "parse_retreats_comment",
+           "parse_unit_line", "read_cases", "resolve_variant", "write_case"]

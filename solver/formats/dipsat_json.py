@@ -1,4 +1,4 @@
-"""dipsat JSON: states, orders and full phase results (schema ``dipsat/1``).
+"""dipsat JSON: states, orders and full phase results (schema ``dipsat/2``; ``dipsat/1`` is read too).
 
 The schema is documented in ``docs/json.md``. Writers are deterministic: keys
 come in a fixed order and every list is sorted, so the same input always gives
@@ -23,17 +23,20 @@ from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from ..errors import DipsatError, NotationError
 from ..maps import Variant, bundled_variants, fold, load_variant
 from ..notation import format_order, parse_location
-from .outcome_json import disorder_json, outcome_json
+from .outcome_json import disorder_json, outcome_json, unit_json
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                       SupportMove, Waive)
 from ..report import adjustment_counts, disbanded_report, dislodged_report, loc_key, order_power, sorted_results, status_word, unit_key
 from ..results import PhaseResult
 from ..state import Dislodged, State, placement_problem
 
-__all__ = ["FORMAT", "MAX_YEAR", "JsonFormatError", "parse_json", "shown", "state_to_json", "state_from_json",
+__all__ = ["FORMAT", "READ_FORMATS", "MAX_YEAR", "JsonFormatError", "parse_json", "shown", "state_to_json", "state_from_json",
            "position_from_json", "result_to_json"]
 
-FORMAT = "dipsat/1"
+FORMAT = "dipsat/2"
+READ_FORMATS = ("dipsat/1", FORMAT)
+"""What the reader accepts: dipsat/2 changed only how results write units in outcome facts
+(docs/json.md), so states and orders of dipsat/1 read as they did."""
 MAX_YEAR = 9999
 """The last year a document may name (a game file refuses to play beyond it)."""
 
@@ -64,16 +67,12 @@ class JsonFormatError(DipsatError, ValueError):
 # --- writing ---------------------------------------------------------------------------
 
 
-def unit_to_json(unit: Unit) -> dict[str, str]:
-    return {"power": unit.power, "kind": unit.kind.value, "location": str(unit.location)}
-
-
 def phase_to_json(phase: Phase) -> dict[str, Any]:
     return {"year": phase.year, "season": phase.season.value, "kind": phase.kind.value}
 
 
 def _dislodged_to_json(d: Dislodged) -> dict[str, Any]:
-    return {**unit_to_json(d.unit), "attacker_origin": d.attacker_origin, "by_convoy": d.by_convoy}
+    return {**unit_json(d.unit), "attacker_origin": d.attacker_origin, "by_convoy": d.by_convoy}
 
 
 def _state_body(state: State) -> dict[str, Any]:
@@ -81,7 +80,7 @@ def _state_body(state: State) -> dict[str, Any]:
         "variant": state.variant.name,
         "wings": state.variant.wings,
         "phase": phase_to_json(state.phase),
-        "units": [unit_to_json(u) for u in sorted(state.units, key=unit_key)],
+        "units": [unit_json(u) for u in sorted(state.units, key=unit_key)],
         "owners": {centre: power for centre, power in sorted(state.owners)},
         "dislodged": [_dislodged_to_json(d) for d in sorted(state.dislodged, key=lambda d: unit_key(d.unit))],
         "standoffs": sorted(state.standoffs),
@@ -105,7 +104,7 @@ def result_to_json(result: PhaseResult) -> dict[str, Any]:
             "order": format_order(r.order),
             "type": ORDER_TYPES[type(r.order)],
             "power": order_power(r),
-            "unit": unit_to_json(r.unit) if r.unit else None,
+            "unit": unit_json(r.unit) if r.unit else None,
             "succeeded": r.succeeded,
             "result": status_word(r),
             "reason": str(r.reason) if r.reason else None,
@@ -114,7 +113,7 @@ def result_to_json(result: PhaseResult) -> dict[str, Any]:
         })
     dislodged = [{**_dislodged_to_json(i.dislodged), "retreat_options": [str(o) for o in sorted(i.options, key=loc_key)]}
                  for i in dislodged_report(result)]
-    disbanded = [{**unit_to_json(i.unit), "reason": i.reason} for i in disbanded_report(result)]
+    disbanded = [{**unit_json(i.unit), "reason": i.reason} for i in disbanded_report(result)]
     disorder = [disorder_json(d) for d in result.civil_disorder]
     return {
         "format": FORMAT,
@@ -171,11 +170,11 @@ class _Reader:
     def document(self, data: Any, path: str, want: tuple[str, ...]) -> str | None:
         """Checks ``format`` and ``type``; returns the type (None if unusable)."""
         if not isinstance(data, dict):
-            self.fail(path, f"expected a JSON object (a dipsat/1 document), found {self._show(data)}")
+            self.fail(path, f"expected a JSON object (a dipsat/2 document), found {self._show(data)}")
             return None
         fmt = data.get("format", FORMAT)
-        if fmt != FORMAT:
-            self.fail(f"{path}.format", f"unsupported format {self._show(fmt)} (expected {FORMAT!r})")
+        if fmt not in READ_FORMATS:
+            self.fail(f"{path}.format", f"unsupported format {self._show(fmt)} (expected {' or '.join(map(repr, READ_FORMATS))})")
             return None
         kind = data.get("type", want[0])
         if kind not in want:

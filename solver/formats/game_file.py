@@ -1,4 +1,4 @@
-"""The game file (``docs/game.md``, format ``dipsat-game/1``) read into a typed record.
+"""The game file (``docs/game.md``, format ``dipsat-game/2``) read into a typed record.
 
 :func:`read_game_file` checks every field of a decoded game file and gives a
 :class:`GameRecord`, or raises :class:`~dipsat.errors.GameError` naming the JSON path of each
@@ -23,9 +23,12 @@ from ..setups import Setup, setup_for, setup_problem
 from ..state import State
 from .dipsat_json import MAX_YEAR, JsonFormatError, shown, state_from_json
 
-GAME_FORMAT = "dipsat-game/1"
+GAME_FORMAT = "dipsat-game/2"
+GAME_FORMATS = ("dipsat-game/1", GAME_FORMAT)
+"""What the reader accepts: dipsat-game/2 differs from /1 only in its results, which write units
+in outcome facts as dipsat/2 does; nothing the reader checks changed."""
 
-__all__ = ["GAME_FORMAT", "GameRecord", "GameStatus", "PhaseRecord", "bundled_variant", "read_game_file"]
+__all__ = ["GAME_FORMAT", "GAME_FORMATS", "GameRecord", "GameStatus", "PhaseRecord", "bundled_variant", "read_game_file"]
 
 
 class GameStatus(StrEnum):
@@ -44,7 +47,7 @@ class PhaseRecord:
     orders: list[str] | None = None
     """The orders as given (canonical notation), in the order given; None: not yet played."""
     report: dict[str, Any] | None = None
-    """The results as ``dipsat/1`` writes them (``orders``, ``dislodged``, ``disbanded``)."""
+    """The results as a ``dipsat/2`` result document writes them (``orders``, ``dislodged``, ``disbanded``)."""
     auto: bool = False
     """Settled without orders: nobody could give one."""
     civil_disorder: tuple[Power, ...] = ()
@@ -92,7 +95,7 @@ def read_game_file(data: Any, source: str | None = None) -> GameRecord:
 
     :raises GameError: naming the JSON path of each bad field and what was expected."""
     where = f"{source}: " if source else ""
-    if not isinstance(data, dict) or data.get("format") != GAME_FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in GAME_FORMATS:
         raise GameError(f"{where}not a dipsat game file (expected \"format\": \"{GAME_FORMAT}\")")
     reader = _GameReader()
     game = reader.game(data)
@@ -301,7 +304,7 @@ class _GameReader:
             return None
         self.field(item, "phase", path, _is_text, "a phase name such as 'S1901M'", "")
         if "state" not in item:
-            self.fail(f"{path}.state", "missing (expected a dipsat/1 state)")
+            self.fail(f"{path}.state", "missing (expected a dipsat/2 state)")
             return None
         try:
             state = state_from_json(item["state"])
@@ -340,7 +343,7 @@ class _GameReader:
         return list(texts)
 
     def results(self, value: Any, path: str) -> dict[str, Any] | None:
-        """The results as ``dipsat/1`` writes them; the fields ``game show`` prints are checked."""
+        """The results as a dipsat result document writes them; the fields ``game show`` prints are checked."""
         if value is None:
             return None
         if self.obj(value, path, "{\"orders\", \"dislodged\", \"disbanded\"}") is None:

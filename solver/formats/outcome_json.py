@@ -2,8 +2,9 @@
 ``civil_disorder`` entries of a ``result`` document, docs/json.md).
 
 Each outcome's ``kind`` comes from :data:`KINDS`, a table (not the class names): renaming a
-class never changes a document. A unit is written one way throughout, by :func:`unit_text`
-(``England: F lon``); a move as its order (``England: F lon - nth``).
+class never changes a document. A unit is written one way throughout, as in every dipsat JSON
+document, by :func:`unit_json` (``{"power": "England", "kind": "F", "location": "lon"}``); a move
+as its order (``England: F lon - nth``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ..outcomes import (Bounced, BuildRefused, Built, ConvoyDislodged, Convoys, 
                         OutcomeBase, Paradox, Removed, RetreatBounced, RetreatCode, RetreatRefused, Retreats,
                         Succeeds, SupportDislodged, Void, Waived)
 
-__all__ = ["KINDS", "outcome_json", "disorder_json", "unit_text"]
+__all__ = ["KINDS", "outcome_json", "disorder_json", "unit_json"]
 
 KINDS: dict[type[OutcomeBase], str] = {
     Succeeds: "succeeds", Illegal: "illegal", RetreatRefused: "illegal", BuildRefused: "illegal", Void: "void",
@@ -30,9 +31,13 @@ KINDS: dict[type[OutcomeBase], str] = {
 """The JSON ``kind`` of each outcome class (docs/json.md lists them)."""
 
 
-def unit_text(unit: Unit) -> str:
-    """A unit as the JSON of outcomes writes it: ``England: F lon``."""
-    return f"{unit.power}: {unit.kind} {unit.location}"
+def unit_json(unit: Unit) -> dict[str, str]:
+    """A unit as every dipsat JSON document writes it: its power, kind and location."""
+    return {"power": unit.power, "kind": unit.kind.value, "location": str(unit.location)}
+
+
+def _maybe_unit(unit: Unit | None) -> dict[str, str] | None:
+    return unit_json(unit) if unit is not None else None
 
 
 def outcome_json(outcome: Outcome) -> dict[str, object]:
@@ -62,7 +67,7 @@ def outcome_json(outcome: Outcome) -> dict[str, object]:
             given: dict[str, object] = {"kind": kind, "supported": outcome.supported.order if outcome.supported else None,
                                         "held": outcome.held, "attacks": [_attack_json(a) for a in outcome.attacks]}
             if outcome.not_counted_against is not None:  # DATC 5.B.8
-                given["not_counted_against"] = unit_text(outcome.not_counted_against)
+                given["not_counted_against"] = unit_json(outcome.not_counted_against)
                 given["still_prevents"] = [r.order for r in outcome.rivals]
             if outcome.kept_though_dislodged is not None:  # DATC 4.A.2, 6.F.17
                 given["kept_though_dislodged"] = _dislodgement_json(outcome.kept_though_dislodged)
@@ -78,40 +83,40 @@ def outcome_json(outcome: Outcome) -> dict[str, object]:
             return {"kind": kind, "to": str(outcome.to) if outcome.to is not None else None}
         case RetreatBounced():
             return {"kind": kind, "code": RetreatCode.CONTESTED.value, "area": outcome.area,
-                    "others": [unit_text(u) for u in outcome.others]}
+                    "others": [unit_json(u) for u in outcome.others]}
         case Built():
-            return {"kind": kind, "unit": unit_text(outcome.unit) if outcome.unit is not None else None}
+            return {"kind": kind, "unit": _maybe_unit(outcome.unit)}
         case _:
             assert_never(outcome)
 
 
 def disorder_json(d: DisorderRemoval) -> dict[str, object]:
     """A unit removed in civil disorder (DATC 4.D.8): its distance, the reading and the tie-break."""
-    out: dict[str, object] = {"unit": unit_text(d.unit), "distance": d.distance, "reading": d.reading.key,
+    out: dict[str, object] = {"unit": unit_json(d.unit), "distance": d.distance, "reading": d.reading.key,
                               "tie_break": d.tie_break.value,
-                              "kept": [{"unit": unit_text(u), "distance": n} for u, n in d.others]}
+                              "kept": [{"unit": unit_json(u), "distance": n} for u, n in d.others]}
     if d.names:
         out["names"] = list(d.names)
     return out
 
 
 def _strength_json(s: Strength) -> dict[str, object]:
-    return {"kind": s.kind.value, "value": s.value, "of": s.move.order if s.move else unit_text(s.unit),
-            "supports": [unit_text(p.supporter) for p in s.supports if p.counted],
-            "not_counted": [{"unit": unit_text(p.supporter), "why": p.failure.value if p.failure else None,
+    return {"kind": s.kind.value, "value": s.value, "unit": unit_json(s.unit), "order": s.move.order if s.move else None,
+            "supports": [unit_json(p.supporter) for p in s.supports if p.counted],
+            "not_counted": [{"unit": unit_json(p.supporter), "why": p.failure.value if p.failure else None,
                              "by": [c.move.order for c in p.by]} for p in s.supports if not p.counted]}
 
 
 def _dislodgement_json(d: Dislodgement | None) -> dict[str, object] | None:
     if d is None:
         return None
-    return {"unit": unit_text(d.unit), "by": d.by.order, "by_convoy": d.by.by_convoy, "attack": d.attack,
-            "supports": [unit_text(u) for u in d.supports]}
+    return {"unit": unit_json(d.unit), "by": d.by.order, "by_convoy": d.by.by_convoy, "attack": d.attack,
+            "supports": [unit_json(u) for u in d.supports]}
 
 
 def _opposition_json(o: Opposition) -> dict[str, object]:
     return {"strength": _strength_json(o.strength) if o.strength else None,
-            "unit": unit_text(o.against) if o.against else None, "order": o.move.order if o.move else None,
+            "unit": _maybe_unit(o.against), "order": o.move.order if o.move else None,
             "head_to_head": o.head_to_head, "own_unit": o.own_unit}
 
 
@@ -122,15 +127,17 @@ def _move_json(kind: str, facts: MoveFacts | None) -> dict[str, object]:
     out["attack"] = _strength_json(facts.attack) if facts.attack else None
     resistance = facts.resistance
     if resistance.strength is None:  # an empty area
-        out["resistance"] = {"kind": "hold", "value": 0, "of": None, "unit": None, "head_to_head": None}
+        out["resistance"] = {"kind": "hold", "value": 0, "unit": None, "order": None, "supports": [], "not_counted": [],
+                             "head_to_head": None}
     else:
+        # the occupant's own strength (hold, or defend in a head-to-head battle), so its
+        # "unit" is the occupant (movement/resolution.py builds it so)
         out["resistance"] = {**_strength_json(resistance.strength),
-                             "unit": unit_text(resistance.occupant) if resistance.occupant else None,
                              "head_to_head": resistance.head_to_head.order if resistance.head_to_head else None}
     out["prevent"] = [{"order": p.move.order, "value": p.strength.value if p.strength else None,
                        "zero": p.zero.value if p.zero else None} for p in facts.prevents]
     if facts.routes is not None:
-        out["routes"] = [{"fleets": [unit_text(f) for f in r.fleets], "carries": r.carries} for r in facts.routes]
+        out["routes"] = [{"fleets": [unit_json(f) for f in r.fleets], "carries": r.carries} for r in facts.routes]
     if facts.backup:
         out["backup_rule"] = facts.backup
     if facts.dislodged_by:

@@ -20,7 +20,6 @@ import enum
 from dataclasses import dataclass
 
 from ..board import PhaseKind
-from ..formats.outcome_json import unit_text
 from ..notation import format_order
 from ..results import OrderResult, PhaseResult
 
@@ -76,9 +75,9 @@ def comparison_rows(results: dict[str, PhaseResult]) -> list[Difference]:
     if kind is PhaseKind.MOVEMENT:
         fates = [{d.unit: d for d in x.dislodgements} for x in rs]
         for unit in sorted(set().union(*fates), key=str):
-            add(Aspect.DISLODGED, unit_text(unit), ["dislodged" if unit in f else "stays" for f in fates])
+            add(Aspect.DISLODGED, str(unit), ["dislodged" if unit in f else "stays" for f in fates])
             if all(unit in f for f in fates):
-                add(Aspect.RETREATS, unit_text(unit), [" ".join(map(str, x.retreat_options.get(unit, ()))) or "none (disbanded)"
+                add(Aspect.RETREATS, str(unit), [" ".join(map(str, x.retreat_options.get(unit, ()))) or "none (disbanded)"
                                              for x in rs])
         for area in sorted(set().union(*(x.standoffs for x in rs))):
             add(Aspect.STANDOFF, area, ["standoff" if area in x.standoffs else "-" for x in rs])
@@ -86,12 +85,12 @@ def comparison_rows(results: dict[str, PhaseResult]) -> list[Difference]:
         for what, lists in ((Aspect.REMOVED, [set(x.before.units) - set(x.after.units) for x in rs]),
                             (Aspect.BUILT, [set(x.after.units) - set(x.before.units) for x in rs])):
             for unit in sorted(set().union(*lists), key=str):
-                add(what, unit_text(unit), [what.value if unit in units else "-" for units in lists])
+                add(what, str(unit), [what.value if unit in units else "-" for units in lists])
     said = {row.subject for row in rows}
     boards = [set(x.after.units) for x in rs]
     for unit in sorted(set().union(*boards) ^ set.intersection(*boards) if boards else (), key=str):
-        if unit_text(unit) not in said:
-            add(Aspect.UNIT, unit_text(unit), ["present" if unit in b else "-" for b in boards])
+        if str(unit) not in said:
+            add(Aspect.UNIT, str(unit), ["present" if unit in b else "-" for b in boards])
     owners = [dict(x.after.owners) for x in rs]
     for centre in sorted(set().union(*owners)):
         add(Aspect.OWNER, centre, [o.get(centre, "unowned") for o in owners])

@@ -5,13 +5,14 @@ resvg (the ``png`` extra). Used by the CLI and by the case runner (``dipsat case
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DipsatError
 
 if TYPE_CHECKING:
+    from ..board import Location, Unit
     from ..orders import Order
     from ..results import PhaseResult
     from ..state import State
@@ -55,9 +56,12 @@ def result_picture(result: PhaseResult, name: str, crop: bool, area: Area = None
     return board(result=result, area=_chosen(area, crop), size=size, title=title)
 
 
-def state_picture(state: State, name: str, crop: bool, area: Area = None, size: int | None = None) -> str:
+def state_picture(state: State, name: str, crop: bool, area: Area = None, size: int | None = None,
+                  retreat_options: Mapping[Unit, Sequence[Location]] | None = None) -> str:
+    """A position alone (`retreat_options`: a retreat phase's, worked out by the caller under
+    the game's rules; the printer adjudicates nothing)."""
     title = f"{name}: {state.phase}" if name else str(state.phase)
-    return board(state, area=_chosen(area, crop), size=size, title=title)
+    return board(state, area=_chosen(area, crop), size=size, title=title, retreat_options=retreat_options)
 
 
 Area = str | Sequence[str] | None

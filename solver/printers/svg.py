@@ -87,7 +87,8 @@ def board(state: State | None = None, *, result: PhaseResult | None = None,
     :param retreat_options: a retreat phase's position drawn without its result: where each
         dislodged unit may retreat, as the phase logic worked it out under the rules of the game
         (:attr:`PhaseResult.retreat_options <dipsat.results.PhaseResult.retreat_options>` of the
-        movement before). Left out: those of the default rules. A result brings its own.
+        movement before, or :func:`dipsat.phases.retreat_choices` under the game's rules). Left
+        out: none are drawn, for the printer adjudicates nothing. A result brings its own.
     """
     if state is None:
         if result is None:
@@ -100,10 +101,6 @@ def board(state: State | None = None, *, result: PhaseResult | None = None,
             raise ValueError(f"colours: expected #rrggbb for {power}, not {colour!r}")
     if result is not None and result.before.phase.kind is PhaseKind.RETREAT:
         retreat_options = result.retreat_choices
-    elif retreat_options is None and result is None and state.phase.kind is PhaseKind.RETREAT:
-        from ..phases import retreat_options as options_of  # a position alone: the default rules
-        from ..rules import Rules
-        retreat_options = {d.unit: options_of(state, d, Rules.profile()) for d in state.dislodged}
     geometry = load_geometry(state.map.drawn_as)
     painter = _Painter(state, geometry, result, colours or {}, retreat_options or {})
     painter.highlight = sorted(set(highlight))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formats.outcome_json import unit_text
+from ..formats.outcome_json import unit_json
 from ..notation import format_order
 from ..results import PhaseResult
 from .alternatives import alternatives
@@ -22,7 +22,7 @@ def explanations_json(result: PhaseResult) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"index": k, "order": format_order(r.order), "facts": facts}
                                  for k, (r, facts) in enumerate(zip(result.results, explain(result)))]
     for d, facts in zip(result.civil_disorder, explain_disorder(result)):
-        out.append({"index": None, "order": None, "removed": unit_text(d.unit),
+        out.append({"index": None, "order": None, "removed": unit_json(d.unit),
                     "facts": facts})
     return out
 

@@ -16,6 +16,7 @@ from ..errors import CaseFileError, DipsatError, NotationError
 from ..formats.casefile import (Case, parse_phase, parse_result_comment, parse_retreats_comment, parse_unit_line,
                                 read_cases, resolve_variant)
 from ..adjudicator import adjudicate
+from .expected import diff_expected, expected_orders
 from ..maps import Variant, fold
 from ..notation import format_order, parse_order, parse_order_lines
 from ..orders import Convoy, Move, Order
@@ -112,10 +113,11 @@ def run_case(case: Case, profile: str | None = None, rules: Rules | None = None)
     except CaseFileError as exc:
         return CaseRun(case, CaseStatus.ERROR, [str(exc)], rules=rules)
     problems = position_problems(case, state)
-    if problems:
-        return CaseRun(case, CaseStatus.ERROR, problems, rules=rules)
+    expected, unread = expected_orders(case, state.variant, state.phase.kind, orders)
+    if problems or unread:
+        return CaseRun(case, CaseStatus.ERROR, problems + unread, rules=rules)
     result = adjudicate(state, orders, rules, neutral)
-    problems = compare(case, state, result)
+    problems = compare(case, state, result) + diff_expected(expected, result)
     return CaseRun(case, CaseStatus.FAIL if problems else CaseStatus.PASS, problems, result, rules)
 
 

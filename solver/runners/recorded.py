@@ -22,7 +22,7 @@ from ..errors import DipsatError
 from ..formats.dipsat_json import JsonFormatError, parse_json
 from ..formats.diplomacy_json import read_game
 from ..formats.godip import is_godip_history, read_godip_game
-from ..game import GAME_FORMAT, Game
+from ..game import GAME_FORMATS, Game
 from ..notation import parse_order
 from ..orders import Order
 from ..formats.records import RecordedGame, RecordedPhase, RecordError, package_phase_name, with_attackers
@@ -90,7 +90,7 @@ def load_record(path: str) -> RecordedGame | Game:
     except JsonFormatError as exc:
         raise RecordedGameError(f"{exc}; expected a godip history (first line 'PHASE ...'), a diplomacy saved "
                                 "game or a dipsat game file") from None
-    if isinstance(record, dict) and record.get("format") == GAME_FORMAT:
+    if isinstance(record, dict) and record.get("format") in GAME_FORMATS:
         return Game.from_json(record, where)
     try:
         return read_game(record)

@@ -125,16 +125,22 @@ def draw_request(request: Any) -> dict[str, Any]:
     """``POST /api/draw``: the position (and its orders, not adjudicated) as a picture, and
     the position read (as dipsat JSON) for the page's editor."""
     from ..formats.dipsat_json import state_to_json
+    from ..phases import retreat_choices
     from ..printers.pictures import board
 
     request = _checked(request)
     position, orders_text = _position(request)
+    try:  # a retreat phase's options are drawn as the rules chosen say
+        rules = read_rules(_field(request, "rules", str, ""), position.rule_words)
+    except InputError as exc:
+        raise RequestError(exc.problems) from None
     orders, rejected, unread = read_orders(orders_text, position.state)
     title = f"{position.name}: {position.state.phase}" + (" (orders not adjudicated)" if orders else "")
     pictures = {}
     if _field(request, "pictures", bool, True):
         try:
-            pictures["board"] = board(position.state, orders=orders, area=_area(request, position), title=title)
+            pictures["board"] = board(position.state, orders=orders, area=_area(request, position), title=title,
+                                      retreat_options=retreat_choices(position.state, rules))
         except (DipsatError, ValueError) as exc:
             raise RequestError([f"area: {exc}"]) from None
     return {"pictures": pictures, "state": state_to_json(position.state),
