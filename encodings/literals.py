@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol, TypeVar
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Protocol, TypeAlias, TypeVar
 
 if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
     from .decisions import Decision, TermKey
     from .options import ModelOptions
     from .problem import Problem
 
-Condition = bool | cp_model.BoolVarT  # a known value or a literal (a variable or its negation)
+# A known value or a literal (a variable or its negation). Named, not evaluated: OR-Tools is
+# imported only when a turn's model needs a variable (:attr:`.model.Encoding.model`).
+Condition: TypeAlias = "bool | cp_model.BoolVarT"
 T = TypeVar("T")
 
 

@@ -13,39 +13,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
-from ortools.sat.python import cp_model
-
 from . import move, path, support
 from .decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision, DecisionKind, TermKey
 from .literals import Condition, negate
 from .options import ModelOptions
 from .problem import Problem
 
-__all__ = ["Condition", "Encoding", "PhaseModel", "negate"]
+__all__ = ["Condition", "Encoding", "negate"]
 
 T = TypeVar("T")
 _MISSING = object()  # no term cached under a key yet
 if TYPE_CHECKING:
     import numpy as np
+    from ortools.sat.python import cp_model
 
     Linear: TypeAlias = cp_model.BoundedLinearExpression | bool | np.bool_  # what CpModel.add takes
-
-
-class PhaseModel(cp_model.CpModel):
-    """A CpModel without the deprecated CamelCase aliases OR-Tools 9.15 installs on every
-    instance (we use only the snake_case API).
-
-    9.15's ``CpModel.__init__`` calls the private ``_add_pre_pep8_methods``, which binds
-    about 60 aliases per model: 0.13 ms, a fifth of a movement phase (measured with
-    ``scripts/bench_model.py``). 9.10-9.14 define the aliases on the class (nothing per
-    instance) and have no such method; then nothing is overridden and this is a plain
-    CpModel. ``tests/test_driver.py::test_phase_model_skips_only_the_camel_case_aliases``
-    pins the behaviour: if a later OR-Tools changes the method, that test fails.
-    """
-
-    if hasattr(cp_model.CpModel, "_add_pre_pep8_methods"):  # ortools 9.15; absent in 9.10-9.14
-        def _add_pre_pep8_methods(self) -> None:
-            pass
 
 
 class Encoding:
@@ -67,7 +49,7 @@ class Encoding:
         self.problem = problem
         self.options = options  # the rule options the definitions read (DATC 4.A.1, 4.A.2, 4.A.4, 4.A.7)
         self.overrides = dict(overrides or {})
-        self.model = model if model is not None else PhaseModel()  # batches share one model
+        self._model = model  # batches share one model; else made when first needed (:attr:`model`)
         self._switch: list[cp_model.IntVar] = [] if switch is None else [switch]
         self._enforcement = self._switch  # the literals every new constraint gets
         self.lits: dict[Decision, cp_model.IntVar] = {}  # decisions that needed a variable
@@ -84,6 +66,22 @@ class Encoding:
         for key in (problem.decisions() if roots is None else roots):
             self.cond(key)
         self._define_pending()
+
+    @property
+    def model(self) -> cp_model.CpModel:
+        """The CP-SAT model, made (and OR-Tools imported) when the first variable or
+        constraint needs it: a turn whose constant folding fixes every decision makes none."""
+        model = self._model
+        if model is None:
+            from .phase_model import PhaseModel
+
+            model = self._model = PhaseModel()
+        return model
+
+    @property
+    def made_model(self) -> cp_model.CpModel | None:
+        """The model if one was made (given, or needed by a variable or constraint), else None."""
+        return self._model
 
     # --- making constraints --------------------------------------------------------------
     def enforce(self, constraint: cp_model.Constraint) -> cp_model.Constraint:

@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from ortools.sat.python import cp_model
-
 from .decisions import ATTACK, HEAD_TO_HEAD, MOVE, PATH, PREVENT, RESISTING, SUPPORT, Decision
 from .literals import Condition, Reads, negate
 from .options import DislodgedUnitEffect
 
 if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
     from .model import Encoding
 
 
@@ -36,7 +36,9 @@ class Term(NamedTuple):
     def expr(self) -> cp_model.LinearExprT:
         if not self.coefs:
             return self.const
-        return cp_model.LinearExpr.weighted_sum([v for v, _ in self.coefs], [c for _, c in self.coefs]) + self.const
+        from ortools.sat.python.cp_model import LinearExpr  # loaded already: the coefficients are its variables
+
+        return LinearExpr.weighted_sum([v for v, _ in self.coefs], [c for _, c in self.coefs]) + self.const
 
     def value(self, solution: Sequence[int]) -> int:
         if not self.coefs:  # most terms fold to a constant

@@ -72,7 +72,7 @@ def fold(name: str) -> str:
     return " ".join(plain.split())
 
 
-_CACHED = (("fleet_locations", None), ("reachable_coasts", None),
+_CACHED = (("location", 1024), ("fleet_locations", None), ("reachable_coasts", None),
            ("_convoy_routes", 4096), ("_convoy_coasts", 4096))  # bounded: the seas with fleets differ from game to game
 """The methods of :class:`Map` each map caches for itself, with the size of the cache."""
 
@@ -124,6 +124,15 @@ class Map:
     # --- geography -------------------------------------------------------
     def province(self, pid: str) -> Province:
         return self.provinces[pid]
+
+    def location(self, text: str) -> Location | None:
+        """The location an id names on this map (``par``, ``stp/sc``), else None: made once
+        per map and id (the readers of orders and positions ask for the same few)."""
+        province, _, coast = text.partition("/")
+        prov = self.provinces.get(province)
+        if prov is None or (coast and coast not in prov.coasts):
+            return None
+        return Location(province, coast or None)
 
     def fleet_locations(self, pid: str) -> tuple[Location, ...]:
         """Where a fleet can stand in a province (its coasts, or the province)."""

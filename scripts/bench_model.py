@@ -1,6 +1,6 @@
 """What PhaseModel's override of a private OR-Tools method saves (a benchmark, not a test).
 
-``dipsat.encodings.model.PhaseModel`` skips the deprecated CamelCase aliases that ortools
+``dipsat.encodings.phase_model.PhaseModel`` skips the deprecated CamelCase aliases that ortools
 9.15's ``CpModel.__init__`` binds to every model. This script times
 
 1. building an empty model: ``cp_model.CpModel()`` against ``PhaseModel()``;
@@ -26,7 +26,7 @@ from ortools.sat.python import cp_model
 
 import dipsat
 from dipsat.runners.bench import corpus_phases, corpus_texts
-from dipsat.encodings import model as model_module
+from dipsat.encodings import phase_model as model_module
 from dipsat.rules import Rules
 
 CORPUS = Path(__file__).resolve().parent.parent / "cases" / "corpus" / "random_games.jsonl.gz"

@@ -608,3 +608,24 @@ def test_a_support_against_its_own_unit_is_not_counted_in_the_attack_either():
     assert support["kind"] == "given" and support["supported"] == "Germany: F kie - ber"
     assert support["not_counted_against"] == unit_doc("Germany: A ber")
     assert by_order["Germany: A ber H"]["hold"]["value"] == 1
+
+
+# --- --case in a folder ------------------------------------------------------------------
+# Only the files whose text holds the id are parsed (issue 22: a DATC case as a process); the
+# file found is still the first, in order, whose cases hold it, and the error still names the
+# ids of every file.
+def _folder_case(case_id: str, title: str) -> str:
+    return (f"CASE {case_id} {title}\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n\tEngland: F lon\n"
+            f"ORDERS\n\tEngland: F lon - nth\nEND\n")
+
+
+def test_a_case_is_found_in_the_first_file_that_holds_it_not_one_that_mentions_it(tmp_path):
+    (tmp_path / "a.txt").write_text("# x.1 is in b.txt, and also in c.txt\n" + _folder_case("x.10", "ten"))
+    (tmp_path / "b.txt").write_text(_folder_case("X.1", "one in b"))
+    (tmp_path / "c.txt").write_text(_folder_case("x.1", "one in c"))
+    assert run("adjudicate", str(tmp_path), "--case", "x.1").output.startswith("Case X.1: one in b\n")
+    assert run("adjudicate", str(tmp_path), "--case", "x.10").output.startswith("Case x.10: ten\n")
+    missing = run("adjudicate", str(tmp_path), "--case", "x.2")
+    assert missing.exit_code == 2
+    assert missing.output == f"{tmp_path}: no case 'x.2' in its case files (did you mean x.1?)\n"
+    assert run("adjudicate", str(tmp_path), "--case", "X.10").output.startswith("Case x.10: ten\n")

@@ -9,11 +9,11 @@ import pytest
 from ortools.sat.python import cp_model
 
 import dipsat
-from dipsat.movement import driver
+from dipsat.movement import cpsat, driver
 from dipsat.printers.alternatives import alternatives
 from dipsat.runners.cases import build_position, case_rules
 from dipsat.encodings import Encoding
-from dipsat.encodings.model import PhaseModel
+from dipsat.encodings.phase_model import PhaseModel
 from dipsat.errors import SolverError
 from dipsat.formats.casefile import read_cases
 from dipsat.movement import prescan
@@ -118,7 +118,7 @@ def test_a_cycle_too_big_to_settle_is_a_solver_error(monkeypatch):
 
 
 def test_a_time_limit_without_an_answer_is_a_solver_error(monkeypatch):
-    monkeypatch.setattr(driver, "TIME_LIMIT", 1e-9)
+    monkeypatch.setattr(cpsat, "TIME_LIMIT", 1e-9)
     state, orders, rules = _datc("6.C.1")
     with pytest.raises(SolverError, match="time limit"):
         dipsat.adjudicate(state, orders, rules)
@@ -229,7 +229,8 @@ def test_skipping_the_solver_for_a_folded_model_changes_no_result():
 
 def test_a_folded_model_has_no_variable_and_an_open_one_is_solved():
     state, orders, rules = _datc("6.A.1")
-    assert driver.folded(Encoding(prescan(state, orders, rules).problem, rules.model))
+    enc = Encoding(prescan(state, orders, rules).problem, rules.model)
+    assert driver.folded(enc) and enc.made_model is None  # no variable needed one: no CP-SAT model made
     state, orders, rules = _seven_rings()
     enc = Encoding(prescan(state, orders, rules).problem, rules.model)
-    assert not driver.folded(enc) and enc.lits
+    assert not driver.folded(enc) and enc.lits and enc.made_model is not None

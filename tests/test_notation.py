@@ -511,3 +511,30 @@ def test_case_file_orders_parse(case, lines):
         order = parse_order(text, variant, MOVEMENT)
         assert order.power in [p.name for p in variant.powers], where
         assert parse_order(format_order(order), variant, MOVEMENT) == order, where
+
+
+@pytest.mark.parametrize("line, pieces", [
+    ("England: F lon - nth", ["England: F lon - nth"]),  # one order, the power's name first: not cut
+    ("  England:  F lon - nth ", ["England:  F lon - nth"]),
+    ("England: F Den - Kie, F Nth - Den, Russia: A Ber - Kie", ["England: F Den - Kie", "F Nth - Den",
+                                                               "Russia: A Ber - Kie"]),
+    ("A Ser H Russia: A Rum - Ser", ["A Ser H", "Russia: A Rum - Ser"]),  # the e-mail rules' examples (001)
+    ("England:F lon H Germany:A ber H", ["England:F lon H", "Germany:A ber H"]),
+    ("Turkey: A con H; Turkey: A smy S A con", ["Turkey: A con H", "Turkey: A smy S A con"]),
+    ("Nowhere: A par - bur", ["Nowhere: A par - bur"]),  # no power's name before the colon
+    ("A par S (Russia: A mos H, x)", ["A par S (Russia: A mos H, x)"]),  # nothing cut inside brackets
+])
+def test_a_line_is_split_into_its_orders(line, pieces):
+    assert split_order_line(line, V) == pieces
+
+
+def test_an_order_that_names_its_power_leaves_the_heading_to_the_lines_under_it():
+    # a line as format_order writes it is read without the heading and splitting steps
+    # (issue 22): its power is its own, and the heading above still gives the lines after it
+    text = ("Germany:\nEngland: F lon - nth\nA mun - ruh\n\nRussia:\nA war H\nItaly: A ven - tri\nF nap - ion\n"
+            "France: A par - bur, A mar - spa\nF bre - mao\n")
+    orders, errors = parse_orders(text, V)
+    assert [format_order(o) for o in orders] == [
+        "England: F lon - nth", "Germany: A mun - ruh", "Russia: A war H", "Italy: A ven - tri", "Russia: F nap - ion",
+        "France: A par - bur", "France: A mar - spa", "Russia: F bre - mao"]
+    assert errors == []

@@ -386,3 +386,30 @@ def test_a_unit_of_another_power_cannot_be_told_from_the_orders():
     result = run("adjudicate", "--from-orders", "-", "--format", "json", input="Germany: \nF London - North Sea\n")
     assert result.exit_code == 0
     assert "  Germany: F lon (ordered: Germany: F lon - nth)" in result.stderr
+
+
+# Issue 22: a unit line as dipsat writes it (``England: F stp/sc``) is read without the
+# lenient steps; the same line with the power in capitals takes them. Both readings agree on
+# every power, kind and location of both maps, as positions and as ownership lines: the same
+# unit, or the same error.
+def _unit_line_outcome(text: str, variant, placement: bool) -> str:
+    try:
+        return repr(parse_unit_line(text, variant, placement))
+    except (ValueError, dipsat.errors.DipsatError) as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+@pytest.mark.parametrize("variant", [V, MODERN], ids=["standard", "modern"])
+def test_a_unit_line_as_written_reads_as_the_lenient_reader_reads_it(variant):
+    locations = {str(loc) for prov in variant.map.provinces.values()
+                 for loc in [prov.id, *(f"{prov.id}/{coast}" for coast in prov.coasts)]}
+    read = 0
+    for power in variant.power_names.values():
+        for kind in "AFW":
+            for loc in sorted(locations):
+                for placement in (True, False):
+                    text, shouting = f"{power}: {kind} {loc}", f"{power.upper()}: {kind} {loc}"
+                    outcome = _unit_line_outcome(text, variant, placement)
+                    assert outcome == _unit_line_outcome(shouting, variant, placement).replace(repr(shouting), repr(text))
+                    read += not outcome.startswith(("ValueError", "NotationError"))
+    assert read > 1000

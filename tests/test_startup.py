@@ -63,11 +63,41 @@ def test_commands_that_do_not_adjudicate_do_not_import_the_solver(args):
     assert heavy == ""
 
 
-def test_the_solver_is_imported_by_adjudicating():
-    """The probe sees OR-Tools when a command does solve: the test above can fail."""
-    output, heavy = _heavy_after(["adjudicate", f"{CASES}/6a_basic.txt"])
-    assert "Orders:" in output
+def test_the_solver_is_imported_by_a_turn_that_needs_it():
+    """The probe sees OR-Tools when a turn's model has a decision left open (6.C.1, a
+    circular movement: a cycle, solved by CP-SAT): the tests around can fail."""
+    output, heavy = _heavy_after(["adjudicate", f"{CASES}/6c_circular.txt", "--case", "6.C.1"])
+    assert "Orders:" in output and "succeeds" in output
     assert "ortools" in heavy.split(",")
+
+
+# Issue 22: a turn whose constant folding settles every decision makes no CP-SAT model (the
+# encoding is the proof, tests/test_driver.py), so adjudicating it loads no OR-Tools, and
+# `dipsat adjudicate` loads none of the other commands' machinery (validate, pools, fuzz, web).
+OTHER_COMMANDS = ("dipsat.cli.validate", "dipsat.cli.game", "dipsat.cli.fuzz", "dipsat.cli.serve",
+                  "dipsat.runners.pool", "dipsat.runners.validate", "dipsat.runners.inputs", "multiprocessing")
+LOADED = """
+import sys
+from dipsat.cli import main
+try:
+    main({args!r}, prog_name="dipsat")
+except SystemExit:
+    pass
+print("LOADED:", ",".join(sorted(m for m in {modules!r} if m in sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("args", [[f"{CASES}/6a_basic.txt", "--case", "6.A.11"], [f"{CASES}", "--case", "6.B.1"],
+                                  [f"{CASES}/6a_basic.txt", "--case", "6.A.11", "--format", "json", "--explain"]],
+                         ids=["6.A.11", "6.B.1 in a folder", "6.A.11 json explain"])
+def test_adjudicating_a_folded_turn_loads_neither_the_solver_nor_other_commands(args):
+    output, heavy = _heavy_after(["adjudicate", *args])
+    assert "Orders:" in output or '"orders"' in output
+    assert heavy == ""
+    run = subprocess.run([sys.executable, "-c", LOADED.format(args=["adjudicate", *args], modules=OTHER_COMMANDS)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.rpartition("LOADED:")[2].strip() == ""
 
 
 def test_shell_completion_answers_without_the_solver():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import os
@@ -26,8 +27,30 @@ if TYPE_CHECKING:
 # The commands import what they use when they run: `dipsat --help`, `--version` and shell
 # completion load only click and the rule options (OR-Tools is imported on the first solve).
 
+COMMAND_MODULES = {"game": ("game", "game"), "validate": ("validate", "validate_command"),
+                   "draw": ("draw", "draw_command"), "map": ("reference", "map_command"),
+                   "orders": ("reference", "orders_command"), "fuzz": ("fuzz", "fuzz_command"),
+                   "serve": ("serve", "serve_command")}
+"""The commands defined in other modules of ``dipsat.cli``: (module, click command) by name."""
 
-@click.group()
+
+class _Commands(click.Group):
+    """dipsat's commands; those of :data:`COMMAND_MODULES` are imported when named, so that
+    `dipsat adjudicate` loads none of validate's pools, the fuzzer, games or the web layer."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *COMMAND_MODULES})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in COMMAND_MODULES:
+            module, name = COMMAND_MODULES[cmd_name]
+            command = getattr(importlib.import_module(f".{module}", __name__), name)
+            assert isinstance(command, click.Command)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_Commands)
 @click.version_option(version=__version__, package_name="dipsat")  # not read from the metadata: 0.15 s
 def main() -> None:
     """dipsat: a Diplomacy adjudicator built on the CP-SAT constraint solver."""
@@ -379,21 +402,6 @@ def _bench_corpus(paths: list[str], workers: int, rules: Rules) -> None:
 def _bundled_cases() -> Path:
     here = Path(__file__).resolve().parent.parent / "cases"
     return here if here.is_dir() else Path("cases")
-
-
-from .game import game  # noqa: E402  (dipsat game ...)
-from .validate import validate_command  # noqa: E402  (dipsat validate)
-from .draw import draw_command  # noqa: E402  (dipsat draw)
-from .reference import map_command, orders_command  # noqa: E402  (dipsat map, dipsat orders)
-from .fuzz import fuzz_command  # noqa: E402  (dipsat fuzz)
-from .serve import serve_command  # noqa: E402  (dipsat serve: imports the web layer only when run)
-main.add_command(game)
-main.add_command(validate_command)
-main.add_command(draw_command)
-main.add_command(map_command)
-main.add_command(orders_command)
-main.add_command(fuzz_command)
-main.add_command(serve_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -158,18 +158,27 @@ def _orders_position(path: str, variant_name: str, phase_name: str | None) -> _P
 
 
 def _find_case(folder: str, case_id: str | None) -> str:
-    """The case file under `folder` that holds the case `case_id` (``--case`` across folders)."""
+    """The case file under `folder` that holds the case `case_id` (``--case`` across folders).
+    Only the files whose text holds the id are parsed (a case's id is a word of its CASE
+    line); when none has the case, every file is, for the ids the error suggests."""
+    from ..formats.casefile import read_cases
+    from ..formats.textfile import read_text
     from ..runners.cases import case_files, load_cases
 
     if case_id is None:
         raise _Unreadable([f"{folder}: a folder of case files: name the case with --case ID"])
-    seen: list[str] = []
+    wanted = case_id.casefold()
     for path in case_files([folder]):
-        cases, _ = load_cases(path)
-        for case in cases:
-            if case.id == case_id or case.id.casefold() == case_id.casefold():
-                return str(path)
-            seen.append(case.id)
+        try:
+            text, _ = read_text(path)
+        except OSError:
+            continue  # a file that cannot be read holds no case (load_cases: no case, an error)
+        if wanted not in text.casefold() and ":" not in case_id:  # an id-less CASE's id is FILE:LINE
+            continue
+        cases, _ = read_cases(io.StringIO(text), str(path))
+        if any(c.id == case_id or c.id.casefold() == wanted for c in cases):
+            return str(path)
+    seen = [case.id for path in case_files([folder]) for case in load_cases(path)[0]]
     close = difflib.get_close_matches(case_id, seen, n=3)
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
     raise _Unreadable([f"{folder}: no case {case_id!r} in its case files{hint}"])

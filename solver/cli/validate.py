@@ -82,7 +82,7 @@ def _warm_up() -> None:
     the record's, not the imports' (``dipsat`` loads OR-Tools only when first asked)."""
     import importlib
 
-    for module in ("dipsat.runners.validate", "dipsat.encodings.model"):
+    for module in ("dipsat.runners.validate", "dipsat.encodings.phase_model", "dipsat.movement.cpsat"):
         importlib.import_module(module)
 
 

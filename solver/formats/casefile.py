@@ -24,6 +24,7 @@ BLOCKS = ("PRESTATE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE_DISLODGED", "PRE
           "ORDERS", "POSTSTATE", "POSTSTATE_DISLODGED", "POSTSTATE_SUPPLYCENTER_OWNERS")
 KEYWORDS = ("VARIANT_ALL", "CASE", "RULES", "PLAYERS", "PRESTATE_SETPHASE", *BLOCKS, "POSTSTATE_SAME", "END")
 """Every keyword of the format (dipsat's RULES and PLAYERS included)."""
+_KEYWORD_SET = frozenset(KEYWORDS)
 
 
 class UnknownKeywordError(CaseFileError):
@@ -108,6 +109,7 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
             raw = raw.removeprefix("\ufeff")  # a byte-order mark (files saved by some Windows editors)
         text, _, comment = raw.partition("#")
         text = text.rstrip()
+        stripped = text.lstrip()
         if is_expectation(raw):
             if case is None:
                 errors.append(CaseFileError(source, number, f"{EXPECT_MARK} line outside a case (expected it "
@@ -117,17 +119,17 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
                     case.expected.append(parse_expectation(raw, number))
                 except ValueError as exc:
                     case.errors.append(CaseFileError(source, number, str(exc)))
-        if not text.strip():
+        if not stripped:
             blank = blank or not raw.strip()  # a comment line is not blank
             continue
         blank_before, blank = blank, False
-        if text[0] in " \t" and text.split()[0] in KEYWORDS:  # a whole file pasted indented: keywords too
-            text = text.lstrip()
+        if text[0] in " \t" and stripped.split(None, 1)[0] in _KEYWORD_SET:  # a whole file pasted indented
+            text = stripped  # keywords too
         if text[0] in " \t":  # a line of the open block
             if case is None or block is None:
-                errors.append(CaseFileError(source, number, f"unexpected indented line {text.strip()!r} (no open block)"))
+                errors.append(CaseFileError(source, number, f"unexpected indented line {stripped!r} (no open block)"))
                 continue
-            case.blocks[block].append(CaseLine(number, text.strip(), blank_before, comment.strip()))
+            case.blocks[block].append(CaseLine(number, stripped, blank_before, comment.strip()))
             continue
         words = text.split()
         keyword = words[0].upper()
@@ -188,6 +190,8 @@ def parse_phase(text: str) -> Phase:
 
 
 _UNIT_LETTERS = {kind.value: kind for kind in UnitKind}
+_CANONICAL_UNIT = re.compile(r"([A-Z][a-z]+): ([AFW]) ([a-z]{3}(?:/[a-z]{2})?)")
+"""A unit line as dipsat writes it (``England: F stp/sc``, :func:`format_unit_line`)."""
 
 
 def parse_unit_line(text: str, variant: Variant, placement: bool = True) -> Unit:
@@ -195,23 +199,30 @@ def parse_unit_line(text: str, variant: Variant, placement: bool = True) -> Unit
 
     With ``placement=False`` (ownership lines) the unit letter means nothing and may be left
     out (``France: par``); the unit returned is then an army, which only says where."""
-    power_text, sep, rest = text.partition(":")
-    if not sep:  # lenient: "Italy F gol" without the colon
-        power_text, _, rest = text.strip().partition(" ")
-    power = variant.power_named(power_text.strip())
-    if power is None:
-        raise ValueError(f"{text!r}: expected 'Power: A|F|W location', unknown power {power_text.strip()!r}")
-    parts = rest.split(None, 1)
-    kind = _UNIT_LETTERS.get(parts[0].upper()) if len(parts) == 2 else None
-    if kind is None and not placement:  # an owner needs no unit letter: 'France: par'
-        try:
-            return Unit(power, UnitKind.ARMY, Location(parse_location(rest, variant).province))
-        except NotationError as exc:
-            raise ValueError(f"{text!r}: expected 'Power: centre' (or 'Power: A|F|W centre'): {exc.expected}, found "
-                             f"{exc.found!r}" + (f"; {exc.hint}" if exc.hint else "")) from None
-    if kind is None:
-        raise ValueError(f"{text!r}: expected a unit 'A|F|W location' after the power")
-    location = parse_location(parts[1], variant)
+    canonical = _CANONICAL_UNIT.fullmatch(text)  # most lines: read as below, without the lenient steps
+    power = variant.power_names.get(canonical[1].lower()) if canonical is not None else None
+    if canonical is not None and power is not None:
+        kind = _UNIT_LETTERS[canonical[2]]
+        where = canonical[3]
+    else:
+        power_text, sep, rest = text.partition(":")
+        if not sep:  # lenient: "Italy F gol" without the colon
+            power_text, _, rest = text.strip().partition(" ")
+        power = variant.power_named(power_text.strip())
+        if power is None:
+            raise ValueError(f"{text!r}: expected 'Power: A|F|W location', unknown power {power_text.strip()!r}")
+        parts = rest.split(None, 1)
+        letter = _UNIT_LETTERS.get(parts[0].upper()) if len(parts) == 2 else None
+        if letter is None and not placement:  # an owner needs no unit letter: 'France: par'
+            try:
+                return Unit(power, UnitKind.ARMY, Location(parse_location(rest, variant).province))
+            except NotationError as exc:
+                raise ValueError(f"{text!r}: expected 'Power: centre' (or 'Power: A|F|W centre'): {exc.expected}, "
+                                 f"found {exc.found!r}" + (f"; {exc.hint}" if exc.hint else "")) from None
+        if letter is None:
+            raise ValueError(f"{text!r}: expected a unit 'A|F|W location' after the power")
+        kind, where = letter, parts[1]
+    location = parse_location(where, variant)
     if kind is not UnitKind.FLEET or not placement:
         if location.coast is not None:
             location = Location(location.province)

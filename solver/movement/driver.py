@@ -24,16 +24,13 @@ import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import NamedTuple, cast
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from ..errors import SolverError
 from ..rules import ConvoyParadox, Rules
 from ..encodings import Encoding, Problem
 from ..encodings.decisions import CONVOY, MOVE, PATH, BackupRule, Decision, TermKey, TermKind
 from ..encodings.options import ModelOptions
-from ..encodings.model import PhaseModel
 from ..encodings.strength import Term
 
 MAX_RESOLUTIONS = 64
@@ -42,9 +39,9 @@ MAX_RESOLUTIONS = 64
 CYCLE_LIMIT = 64
 """Resolutions of one cycle when choosing its backup rule, which needs them all: a cycle
 with more is a :class:`SolverError`."""
-TIME_LIMIT = 10.0
-"""Seconds per solver call. A turn's model solves in milliseconds; reaching this is a
-:class:`SolverError`, not a result."""
+if TYPE_CHECKING:
+    from ortools.sat.python.cp_model import CpModel
+
 STRENGTHS = frozenset(kind for kind in TermKind if kind.strength)
 
 Strengths = dict[TermKey, int]
@@ -114,8 +111,8 @@ def folded(enc: Encoding) -> bool:
     """Did building the model fix every decision (DATC 5.E's partial information, folded
     as constants)? Then the model has no variable and no constraint: the empty assignment
     is its one solution, and the model is the proof without a solver call."""
-    proto = enc.model.proto
-    return not enc.lits and not proto.variables and not proto.constraints
+    model = enc.made_model  # None: no variable or constraint ever needed one
+    return not enc.lits and (model is None or not (model.proto.variables or model.proto.constraints))
 
 
 def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
@@ -123,6 +120,8 @@ def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
     model under a switch literal; an acyclic turn's switch is on, so the shared model is
     solved once for all of them; a turn with a cycle is switched off there and solved on
     its own (it may need several resolutions or a backup rule)."""
+    from ..encodings.phase_model import PhaseModel  # OR-Tools: a batch is solved
+
     model = PhaseModel()
     encodings = []
     for problem, rules in items:
@@ -303,16 +302,10 @@ def paradox_core(problem: Problem, rules: Rules, component: list[Decision]) -> l
     keys = sorted(enc.assumed)
 
     def infeasible(subset: list[Decision]) -> list[Decision] | None:
-        enc.model.clear_assumptions()
-        enc.model.add_assumptions([enc.assumed[k] for k in subset])
-        solver = _solver()
-        status = solver.solve(enc.model)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return None
-        if status != cp_model.INFEASIBLE:
-            raise SolverError(_status_message(solver, status, enc.model, "paradox core"))
-        core = {i for i in solver.sufficient_assumptions_for_infeasibility()}
-        return [k for k in subset if enc.assumed[k].index in core]
+        from .cpsat import infeasible_core
+
+        core = infeasible_core(enc.model, [enc.assumed[k] for k in subset], "paradox core")
+        return None if core is None else [k for k in subset if enc.assumed[k].index in core]
 
     core = infeasible(keys)
     if core is None:
@@ -442,35 +435,12 @@ def cyclic_components(deps: dict[Decision, set[Decision]]) -> list[list[Decision
     return out
 
 
-def _solver() -> cp_model.CpSolver:
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1  # one worker: a turn's model is too small to share out
-    solver.parameters.max_time_in_seconds = TIME_LIMIT
-    # After folding, a turn's model is small and almost all boolean: presolve and the
-    # LP relaxation cost more than they save (measured: a trivial solve 0.22 -> 0.11 ms).
-    solver.parameters.cp_model_presolve = False
-    solver.parameters.linearization_level = 0
-    return solver
+def _solve(model: CpModel, what: str) -> list[int]:
+    """One solution of a model that must have one (:func:`.cpsat.solve`: OR-Tools is
+    imported by the first turn that needs the solver)."""
+    from .cpsat import solve as solve_model
 
-
-def _status_message(solver: cp_model.CpSolver, status: cp_model.CpSolverStatus, model: cp_model.CpModel,
-                    what: str) -> str:
-    if status == cp_model.MODEL_INVALID:
-        return f"{what}: CP-SAT says the model is invalid: {model.validate()}"
-    if status == cp_model.INFEASIBLE:
-        return f"{what}: no solution, though a model without a cycle always has exactly one"
-    if status in (cp_model.UNKNOWN, cp_model.FEASIBLE):
-        return f"{what}: no answer within the time limit of {TIME_LIMIT:g} s ({solver.status_name(status)})"
-    return f"{what}: unexpected CP-SAT status {solver.status_name(status)}"
-
-
-def _solve(model: cp_model.CpModel, what: str) -> list[int]:
-    """One solution of a model that must have one (a list indexed by variable index)."""
-    solver = _solver()
-    status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise SolverError(_status_message(solver, status, model, what))
-    return list(solver.response_proto.solution)
+    return solve_model(model, what)
 
 
 def _solve_once(enc: Encoding) -> tuple[dict[Decision, bool], Strengths]:
@@ -501,39 +471,36 @@ class _Found:
         return [{k: values[k] for k in self.keys} for values, _ in self.solutions]
 
 
-class _Collector(cp_model.CpSolverSolutionCallback):
+class _Collector:
+    """The distinct solutions of an enumeration, told apart by `keys`, up to `limit`."""
+
     def __init__(self, enc: Encoding, keys: list[Decision] | None, limit: int) -> None:
-        super().__init__()
         self.enc = enc
-        self.variables = [enc.model.get_int_var_from_proto_index(i) for i in range(len(enc.model.proto.variables))]
         self.keys = keys
         self.limit = limit
         self.found: dict[tuple[bool, ...], tuple[dict[Decision, bool], Strengths]] = {}
         self.capped = False
 
-    def on_solution_callback(self) -> None:
-        solution = [self.value(v) for v in self.variables]
+    def add(self, solution: list[int]) -> bool:
+        """Keep a solution (a list indexed by variable index); False: stop the search."""
         values, strengths = _read(self.enc, solution)
         keys = sorted(values) if self.keys is None else self.keys
         signature = tuple(values[k] for k in keys)
         if signature in self.found:  # distinct on the decisions
-            return
+            return True
         if len(self.found) >= self.limit:
             self.capped = True  # one more than the limit: say so, keep the first `limit`
-            self.stop_search()
-            return
+            return False
         self.found[signature] = (values, strengths)
+        return True
 
 
 def _enumerate(enc: Encoding, keys: list[Decision] | None = None, limit: int | None = None) -> _Found:
     """Every consistent resolution of an encoding, told apart by `keys` (default: every
     decision), up to `limit` (default: MAX_RESOLUTIONS), with the strengths of each."""
-    solver = _solver()
-    solver.parameters.enumerate_all_solutions = True
+    from .cpsat import enumerate_solutions  # OR-Tools: imported by the first turn that needs the solver
+
     collector = _Collector(enc, keys, MAX_RESOLUTIONS if limit is None else limit)
-    status = solver.solve(enc.model, collector)
-    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)  # every solution seen (INFEASIBLE: none)
-    if not complete and not collector.capped:
-        raise SolverError(_status_message(solver, status, enc.model, "enumerating resolutions"))
+    enumerate_solutions(enc.model, collector.add, "enumerating resolutions")
     ordered = [collector.found[k] for k in sorted(collector.found)]
     return _Found(ordered, keys, collector.capped)

@@ -11,7 +11,7 @@ from ..board import PhaseKind, Power
 from ..errors import NotationError, UnknownNameError
 from ..maps import Variant, fold
 from ..orders import Order
-from .order import WORD_RUN, Parser, parse_order, power_hint, strip_comment
+from .order import WORD_RUN, Parser, _canonical_order, parse_order, power_hint, strip_comment
 
 __all__ = ["parse_orders", "parse_order_lines", "split_order_line", "RejectedOrder", "power_header"]
 
@@ -40,9 +40,16 @@ def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant, phase:
     for number, line in lines:
         body = strip_comment(line)
         before, broken = broken, None
-        if not body.strip():
+        text = body.strip()
+        if not text:
             if not line.strip():
                 header, unread = None, None  # a blank line ends a power's block; a comment line does not
+            continue
+        written = _canonical_order(text, variant, phase)
+        if written is not None and written.power is not None:
+            # One order as format_order writes it, its power first (most lines of a file dipsat
+            # wrote): what the steps below make of it, without them.
+            orders.append(written)
             continue
         try:
             power = power_header(body, variant, lenient_powers=lenient_powers)
@@ -130,12 +137,14 @@ def split_order_line(text: str, variant: Variant) -> list[str]:
     as the e-mail rules, 001, print their examples). Empty pieces (a trailing comma) are
     dropped; a line without separators is itself."""
     pieces: list[str] = []
-    depth, start = 0, 0
-    for i, char in enumerate(text):
-        depth += (char == "(") - (char == ")")
-        if depth <= 0 and _SEPARATORS.fullmatch(char):
-            pieces.append(text[start:i])
-            start = i + 1
+    start = 0
+    if "," in text or ";" in text:  # most lines hold one order: no character to look at
+        depth = 0
+        for i, char in enumerate(text):
+            depth += (char == "(") - (char == ")")
+            if depth <= 0 and _SEPARATORS.fullmatch(char):
+                pieces.append(text[start:i])
+                start = i + 1
     pieces.append(text[start:])
     out: list[str] = []
     for piece in pieces:
@@ -146,13 +155,16 @@ def split_order_line(text: str, variant: Variant) -> list[str]:
 def _split_at_powers(text: str, variant: Variant) -> list[str]:
     """`text` cut before each ``Power:`` that is not at its start."""
     cuts = []
-    for colon in (m.start() for m in re.finditer(":", text)):
-        starts = [m.start() for m in re.finditer(r"(?<!\S)\S", text[:colon])]
-        for begin in starts:  # the longest power's name ending at the colon
-            if fold(text[begin:colon]) in variant.power_names:
-                if text[:begin].strip():
-                    cuts.append(begin)
-                break
+    colon = text.find(":")
+    while colon >= 0:
+        if fold(text[:colon].lstrip()) not in variant.power_names:  # else the power's name starts the text
+            starts = [m.start() for m in re.finditer(r"(?<!\S)\S", text[:colon])]
+            for begin in starts:  # the longest power's name ending at the colon
+                if fold(text[begin:colon]) in variant.power_names:
+                    if text[:begin].strip():
+                        cuts.append(begin)
+                    break
+        colon = text.find(":", colon + 1)
     bounds = [0, *cuts, len(text)]
     return [text[a:b] for a, b in zip(bounds, bounds[1:])]
 

@@ -395,7 +395,7 @@ def _canonical_order(text: str, variant: Variant, phase: PhaseKind | None) -> Or
         power = power_name if power_name in variant.power_names.values() else None
         if power is None:
             return None
-    locs = [_canonical_location(x, variant) for x in (where, dest, retreat, target, tdest)]
+    locs = [None if x is None else _canonical_location(x, variant) for x in (where, dest, retreat, target, tdest)]
     if any(x is not None and loc is None for x, loc in zip((where, dest, retreat, target, tdest), locs)):
         return None
     unit = UnitRef(locs[0], _KINDS[kind.lower()])  # type: ignore[arg-type]
@@ -417,13 +417,7 @@ def _canonical_order(text: str, variant: Variant, phase: PhaseKind | None) -> Or
 
 def _canonical_location(text: str | None, variant: Variant) -> Location | None:
     """A location written as its id (``par``, ``stp/sc``) on this map, else None."""
-    if text is None:
-        return None
-    province, _, coast = text.partition("/")
-    prov = variant.map.provinces.get(province)
-    if prov is None or (coast and coast not in prov.coasts):
-        return None
-    return Location(province, coast or None)
+    return None if text is None else variant.map.location(text)
 
 
 def parse_location(text: str, variant: Variant) -> Location:

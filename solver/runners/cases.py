@@ -150,6 +150,9 @@ def position_problems(case: Case, state: State) -> list[str]:
     """What is wrong with a case's position (two units in a province ...), as
     ``file:line: case ID: problem``: the same check and words for every command. A problem
     about a unit of the PRESTATE (or PRESTATE_DISLODGED) block names the unit's line."""
+    found = state_problems(state)
+    if not found:  # the usual case: no line to look up
+        return []
     lines: dict[str, list[int]] = {}  # the unit as the problems write it -> its lines
     for block, prefix in (("PRESTATE", ""), ("PRESTATE_DISLODGED", "dislodged ")):
         for line in case.block(block):
@@ -159,7 +162,7 @@ def position_problems(case: Case, state: State) -> list[str]:
                 continue
             lines.setdefault(f"{prefix}{unit}", []).append(line.number)
     out = []
-    for problem in state_problems(state):
+    for problem in found:
         subject = next((unit for unit in lines if problem.startswith(f"{unit}: ")), None)
         where = case.line if subject is None else lines[subject][-1]  # the same unit twice: its second line
         held = next((unit for unit in lines if problem.endswith(f" already holds {unit}")), None)

@@ -43,7 +43,7 @@ def _judge_chunk_within(task: tuple[list[Task], float]) -> list[GameReport] | Ta
 
 def _warm_up() -> None:
     import importlib
-    for module in ("dipsat.runners.validate", "dipsat.encodings.model"):
+    for module in ("dipsat.runners.validate", "dipsat.encodings.phase_model", "dipsat.movement.cpsat"):
         importlib.import_module(module)
 
 
