@@ -141,6 +141,20 @@ def test_bench_reads_the_same_inputs(plain: tuple[Path, dict], tmp_path: Path) -
     assert n > 0
 
 
+def test_bench_names_what_it_cannot_time_and_never_reports_nothing(tmp_path: Path) -> None:
+    """An input bench cannot time is named on stderr; with nothing to time it fails, never
+    printing an empty table."""
+    (tmp_path / "notes.txt").write_text("hello\n")
+    res = run("bench", str(tmp_path / "notes.txt"))
+    assert res.exit_code == 1 and "notes.txt:1:" in res.stderr and "no phase to time" in res.stderr
+    assert "phase kind" not in res.stdout
+    (tmp_path / "bad.txt").write_text("CASE a\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n\tEngland: F xyz\n"
+                                      "ORDERS\nEND\n")
+    res = run("bench", "--repeat", "1", str(tmp_path / "bad.txt"), str(CASES / "datc" / "6a_basic.txt"))
+    assert res.exit_code == 0 and "bad.txt:1: case a:" in res.stderr and "(not timed)" in res.stderr
+    assert "12 phases" in res.stdout
+
+
 def test_a_cluster_without_workers_rejects_what_is_pending(plain: tuple[Path, dict], tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     folder, expected = plain

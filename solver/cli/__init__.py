@@ -353,10 +353,18 @@ def bench_command(paths: tuple[str, ...], repeat: int, workers: int | None, prof
     from ..runners.bench import bench_cases, format_report, recorded_inputs
 
     chosen = list(paths) or [str(_bundled_cases() / "corpus" / "random_games.jsonl.gz")]
+    if not paths and not Path(chosen[0]).is_file():
+        raise click.ClickException(f"{chosen[0]}: the bundled corpus is missing from this install (expected "
+                                   "the file; name recorded games or case files to time)")
     if recorded_inputs(chosen):
         _bench_corpus(chosen, workers or os.cpu_count() or 1, Rules.profile(profile))
         return
     report = bench_cases(chosen, repeat)
+    for line in report.skipped:
+        click.echo(f"dipsat bench: {line} (not timed)", err=True)
+    if not report.timings:
+        raise click.ClickException(f"no phase to time in {', '.join(chosen)} (expected case files with cases "
+                                   "that can be adjudicated, or recorded games)")
     click.echo(f"dipsat bench: {len(report.timings)} phases from {', '.join(chosen)}, median of {repeat} runs each")
     for line in format_report(report):
         click.echo(line)

@@ -34,6 +34,7 @@ class PhaseTiming:
 @dataclass
 class BenchReport:
     timings: list[PhaseTiming] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # "where: why" of each input not timed
 
     def by_kind(self) -> dict[str, list[PhaseTiming]]:
         out: dict[str, list[PhaseTiming]] = {}
@@ -55,14 +56,21 @@ def bench_cases(paths: Iterable[str], repeat: int = 5) -> BenchReport:
 
     report = BenchReport()
     for item in iter_items(list(paths)):
+        if item.kind == "unreadable":
+            report.skipped.append(f"{item.source}: {item.text}")
+        elif item.kind != "case":
+            report.skipped.append(f"{item.source}: a recorded game among case files (time it alone)")
         for case in [item.case] if item.case is not None else []:
             if case.errors:
+                report.skipped.append(str(case.errors[0]))
                 continue
             rules = case_rules(case)
             if rules is None:
+                report.skipped.append(f"{item.source}: case {case.id}: its RULES cannot be read")
                 continue
             state, orders, problems = build_position(case, rules)
             if problems:
+                report.skipped.append(f"{item.source}: case {case.id}: {problems[0]}")
                 continue
             samples = []
             calls = 0
