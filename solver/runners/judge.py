@@ -55,6 +55,7 @@ rules of a record are inferred, and taken when another option explains a game eq
 NOT_IN_RECORDS = ("4.A.6", "4.C")
 
 Judged = tuple[PhaseResult, list[Difference]]
+_Key = tuple[int, tuple[object, ...]]  # a phase, and the options of the issues it touches (Judge.key)
 Readings = dict[str, tuple[str, ...]]
 """Rule readings: DATC issue -> options (those that fit: the first is judged by; or those to try)."""
 
@@ -66,8 +67,8 @@ class Judge:
     def __init__(self, game: RecordedGame, rules: Rules) -> None:
         self.game = game
         self.rules = rules
-        self.cache: dict[tuple[int, tuple[object, ...]], Judged] = {}  # by the options the phase can feel
-        self.scanned: dict[int, list[tuple[tuple[object, ...], tuple[int, tuple[object, ...]]]]] = {}  # see _same_as_judged
+        self.cache: dict[_Key, Judged] = {}  # by the options the phase can feel
+        self.scanned: dict[int, list[tuple[tuple[object, ...], _Key]]] = {}  # see _same_as_judged
         self.known = KNOWN_READINGS.get(game.format, {})
         self.playable = [i for i, rec in enumerate(game.phases) if self._playable(i)]
         self.scope: dict[int, frozenset[str]] = {}
@@ -115,7 +116,7 @@ class Judge:
         return (rec.kind is PhaseKind.RETREAT and before is not None and not before.results_recorded
                 and (i - 1) in self.scope and before.name[:5] == rec.name[:5])
 
-    def key(self, i: int, rules: Rules) -> tuple[int, tuple[object, ...]]:
+    def key(self, i: int, rules: Rules) -> _Key:
         """A phase's result depends only on the options of the issues it touches (and,
         for a retreat phase judged from our adjudication, those of its movement phase):
         results are cached by them, so trying an option re-judges only its phases."""
@@ -136,7 +137,7 @@ class Judge:
         variants is solved once per prescan (the first variant asked; the others wait for
         the next round, where they take its result over or read its model again, as they
         would one variant after the other), so the results are those of asking one by one."""
-        pending: dict[tuple[int, tuple[object, ...]], tuple[int, Rules]] = {}
+        pending: dict[_Key, tuple[int, Rules]] = {}
         for indices, rules in asked:
             for i in indices:
                 key = self.key(i, rules)
@@ -216,12 +217,14 @@ class Judge:
         if not judged or self._needs_previous(i):
             return made if made is not None else False
         scan = made
+        unread: set[_Key] = set()  # judged turns rescan refused
         for _, key in judged if made is None else ():  # a prescan made already under rules that read the orders alike
             result = self.cache[key][0]
             assert isinstance(result.trace, MovementTrace)
             scan = rescan(result.trace.scan, result.before, result.rules, rules)
             if scan is not None:
                 break
+            unread.add(key)
         if scan is None:
             scan = prescan(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules)
         mark = _scan_mark(scan, rules)
@@ -231,6 +234,8 @@ class Judge:
                 self.cache[self.key(i, rules)] = (replace(result, rules=rules), diffs)
                 return True
         for _, key in judged:  # the same model (e.g. another option of 4.A.2 where no exception applies)
+            if key in unread:
+                continue  # reread would ask rescan the same again, and be told None
             again = reread(self.cache[key][0], rules)
             if again is not None:
                 rec, nxt, _ = self.context(i)
