@@ -91,3 +91,41 @@ def test_a_model_read_again_under_another_reading_of_4A2_is_the_adjudication():
                 seen["outcomes differ"] += 1
     assert seen["solved again"] > 10 and seen["read again"] > 1000
     assert seen["outcomes differ"] > 0  # the notes name the rule of `other`, read again
+
+
+def test_a_prescan_taken_over_across_readings_of_via_convoy_is_the_prescan():
+    """Where the readings differ in whether 'via convoy' binds the army to the convoy route
+    (4.A.3 c and dptg against the others), the prescan is taken over when every army move
+    written 'via convoy' could be carried by fleets now at sea (the reading then decides
+    nothing in the legality check), and made again when one could not."""
+    from dipsat.movement.prescan import _via_binding_matters
+
+    seen: Counter[str] = Counter()
+    binding = [o for o in ISSUES["4.A.3"].options if _with(Rules.profile(), "4.A.3", o).adjacent_convoy.via_binds]
+    loose = [o for o in ISSUES["4.A.3"].options if o not in binding]
+    assert binding and loose
+    for case_id, state, orders, rules in MOVEMENT:
+        via = [o for o in orders if getattr(o, "via_convoy", False)]
+        if not via:
+            continue
+        for first in (binding[0], loose[0]):
+            scanned = _with(rules, "4.A.3", first)
+            scan = prescan(state, orders, scanned)
+            matters = any(_via_binding_matters(state, o) for o in scan.orders)
+            for option in binding + loose:
+                other = _with(rules, "4.A.3", option)
+                if other.adjacent_convoy.via_binds is scanned.adjacent_convoy.via_binds:
+                    continue
+                taken = rescan(scan, state, scanned, other)
+                fresh = prescan(state, orders, other)
+                if matters:
+                    assert taken is None, (case_id, first, option)
+                    seen["scanned again"] += 1
+                elif taken is not None:
+                    assert taken == fresh, (case_id, first, option)
+                    seen["taken over"] += 1
+                legal = [k for k, o in enumerate(scan.orders) if o in via and k in scan.dest_of_order]
+                if legal != [k for k, o in enumerate(fresh.orders) if o in via and k in fresh.dest_of_order]:
+                    seen["legality differs"] += 1  # a 'via convoy' move legal under one reading only
+                    assert matters, (case_id, first, option)
+    assert seen["taken over"] > 50 and seen["scanned again"] > 10 and seen["legality differs"] > 0

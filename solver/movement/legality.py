@@ -74,7 +74,7 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
     if order.via_convoy and unit.kind is UnitKind.ARMY and (
             rules.adjacent_convoy.via_binds or ProvinceKind.LAND in (state.map.provinces[dest.province].kind,
                                                                      state.map.provinces[unit.province].kind)):
-        impossible = _via_convoy_problem(state, unit, dest.province)
+        impossible = via_convoy_problem(state, unit, dest.province)
         if impossible is not None:
             return None, impossible
     if unit.kind is UnitKind.FLEET:
@@ -102,7 +102,7 @@ def move_destination(state: State, unit: Unit, order: Move, rules: Rules) -> tup
     return None, Illegal(IllegalCode.UNREACHABLE, "not adjacent, and no chain of fleets could convoy it (DATC 6.A.1, 6.D.32)")
 
 
-def _via_convoy_problem(state: State, unit: Unit, dest: str) -> Illegal | None:
+def via_convoy_problem(state: State, unit: Unit, dest: str) -> Illegal | None:
     """Why an army's move written 'via convoy' can never be carried out: a legal order is one
     that could be valid, not knowing the other orders (DATC 4.E.1). No convoy carries an
     army inland or from inland, on any board and under any reading; where 'via convoy' binds the army to

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
-from .legality import default_coast, impassable_problem, move_destination, order_problem
+from .legality import default_coast, impassable_problem, move_destination, order_problem, via_convoy_problem
 from ..orders import Build, Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, Waive, kind_name
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
 from ..results import OrderResult
@@ -88,6 +88,24 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     return scan
 
 
+def _via_binding_matters(state: State, order: Order) -> bool:
+    """Can :attr:`~dipsat.rules.AdjacentConvoy.via_binds` change what the prescan makes of
+    `order`? It is read once, in :func:`~.legality.move_destination`: an army's move
+    written 'via convoy' is checked by :func:`~.legality.via_convoy_problem` under a
+    binding reading (and, under every reading, to or from an inland province). Where that
+    check finds nothing (a chain of fleets at sea could carry the army), both readings
+    take the order alike, so only a 'via convoy' army move it finds a problem with can
+    matter (a superset: it also counts the inland moves, which both readings reject)."""
+    if not isinstance(order, Move) or not order.via_convoy:
+        return False
+    unit = state.unit_at(order.unit.province)  # the unit the prescan gives the order to (_ordered_unit)
+    if unit is None or unit.kind is not UnitKind.ARMY:
+        return False  # no unit: illegal before any destination; a fleet's 'via convoy' reads no 4.A.3
+    if order.dest.province not in state.map.provinces:
+        return True  # not a board's province: no shortcut
+    return via_convoy_problem(state, unit, order.dest.province) is not None
+
+
 @dataclass
 class _Given:
     """The order each unit acts on (:attr:`_Prescan.chosen`), by unit index in board order
@@ -134,7 +152,7 @@ def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Presc
     if rules.adjacent_convoy is scanned.adjacent_convoy:
         return scan
     if rules.adjacent_convoy.via_binds is not scanned.adjacent_convoy.via_binds and \
-            any(isinstance(order, Move) and order.via_convoy for order in scan.orders):
+            any(_via_binding_matters(state, order) for order in scan.orders):
         return None  # the reading decides whether an impossible 'via convoy' is legal (legality.py)
     p = scan.problem
     units = list(state.units)

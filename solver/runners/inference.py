@@ -120,6 +120,8 @@ class _Judge(Protocol):
 
     def judge(self, indices: list[int], rules: Rules) -> dict[int, Any]: ...
 
+    def judge_many(self, asked: list[tuple[list[int], Rules]]) -> list[dict[int, Any]]: ...
+
     def phase_name(self, i: int) -> str: ...
 
 
@@ -148,8 +150,14 @@ def gather(judge: _Judge, game: str, presumed: Mapping[str, str], issues: Iterab
     on them alone."""
     evidence: dict[str, list[PhaseEvidence]] = {}
     unchecked: dict[str, list[str]] = {}
+    issues = list(issues)
+    affected = {issue: judge.affected(issue) for issue in issues}
+    if disagreeing is None and options is None:  # the given rules first: the phases that differ under them
+        judge.judge(sorted({i for issue in issues for i in affected[issue]}), judge.rules)
+    plans = []
+    asked: list[tuple[list[int], Rules]] = []
     for issue in issues:
-        phases = judge.affected(issue)
+        phases = affected[issue]
         every = list(ISSUES[issue].options)
         given_option = judge.rules.choice(issue)
         few = sorted({given_option, presumed.get(issue, given_option), *(options or {}).get(issue, ()),
@@ -163,18 +171,22 @@ def gather(judge: _Judge, game: str, presumed: Mapping[str, str], issues: Iterab
         else:
             complete = []
         partial = [i for i in phases if i not in complete]
-        agrees: dict[int, list[str]] = {i: [] for i in phases}
+        tries = []
         for option in every:
             todo = complete + partial if option in few else complete
-            if disagreeing is not None and option == given_option:
-                for i in todo:
-                    agrees[i].append(option)  # known to agree: not among the disagreeing phases
-                continue
-            if not todo:
-                continue
-            judged = judge.judge(todo, judge.rules_with({issue: option}))
+            known = disagreeing is not None and option == given_option  # known to agree: not among the disagreeing
+            if todo and not known:
+                tries.append((option, todo, len(asked)))
+                asked.append((todo, judge.rules_with({issue: option})))
+            elif known:
+                tries.append((option, todo, -1))
+        plans.append((issue, phases, every, few, complete, partial, tries))
+    answers = judge.judge_many(asked)  # every option of every issue in few batches
+    for issue, phases, every, few, complete, partial, tries in plans:
+        agrees: dict[int, list[str]] = {i: [] for i in phases}
+        for option, todo, at in tries:
             for i in todo:
-                if not judged[i][1]:
+                if at < 0 or not answers[at][i][1]:
                     agrees[i].append(option)
         rows = []
         for i in phases:

@@ -5,6 +5,7 @@ judges kept between the passes of an archive run (:class:`Retained`)."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 from ..adjudicator import adjudicate_many
@@ -54,6 +55,7 @@ rules of a record are inferred, and taken when another option explains a game eq
 NOT_IN_RECORDS = ("4.A.6", "4.C")
 
 Judged = tuple[PhaseResult, list[Difference]]
+_Key = tuple[int, tuple[object, ...]]  # a phase, and the options of the issues it touches (Judge.key)
 Readings = dict[str, tuple[str, ...]]
 """Rule readings: DATC issue -> options (those that fit: the first is judged by; or those to try)."""
 
@@ -65,8 +67,8 @@ class Judge:
     def __init__(self, game: RecordedGame, rules: Rules) -> None:
         self.game = game
         self.rules = rules
-        self.cache: dict[tuple[int, tuple[str, ...]], Judged] = {}  # by the options the phase can feel
-        self.scanned: dict[int, list[tuple[tuple[object, ...], tuple[int, tuple[str, ...]]]]] = {}  # see _same_as_judged
+        self.cache: dict[_Key, Judged] = {}  # by the options the phase can feel
+        self.scanned: dict[int, list[tuple[tuple[object, ...], _Key]]] = {}  # see _same_as_judged
         self.known = KNOWN_READINGS.get(game.format, {})
         self.playable = [i for i, rec in enumerate(game.phases) if self._playable(i)]
         self.scope: dict[int, frozenset[str]] = {}
@@ -74,6 +76,8 @@ class Judge:
             rec = game.phases[i]
             assert rec.state is not None
             self.scope[i] = issues_touched(rec.state, [o for o, _ in rec.orders])
+        self._keyed: dict[int, tuple[str, ...]] = {}  # phase -> the Rules fields its results are cached by
+        self._overrides = tuple(sorted(rules.overrides.items()))
 
     def _playable(self, i: int) -> bool:
         rec = self.game.phases[i]
@@ -96,7 +100,11 @@ class Judge:
         return rec, nxt, ""
 
     def rules_with(self, overrides: dict[str, str]) -> Rules:
-        return Rules.profile(self.rules.profile_name, {**self.rules.overrides, **overrides}) if overrides else self.rules
+        """The given rules with `overrides` (issue -> option key): made once for each set
+        (:func:`_variant`), since the inference asks every record for the same few."""
+        if not overrides:
+            return self.rules
+        return _variant(self.rules.profile_name, self._overrides, tuple(sorted(overrides.items())))
 
     # --- adjudication ----------------------------------------------------------------------------
 
@@ -108,33 +116,76 @@ class Judge:
         return (rec.kind is PhaseKind.RETREAT and before is not None and not before.results_recorded
                 and (i - 1) in self.scope and before.name[:5] == rec.name[:5])
 
-    def key(self, i: int, rules: Rules) -> tuple[int, tuple[str, ...]]:
+    def key(self, i: int, rules: Rules) -> _Key:
         """A phase's result depends only on the options of the issues it touches (and,
         for a retreat phase judged from our adjudication, those of its movement phase):
         results are cached by them, so trying an option re-judges only its phases."""
-        issues = self.scope[i] | (self.scope[i - 1] if self._needs_previous(i) else frozenset())
-        return i, tuple(rules.choice(n) if n in ISSUES else "" for n in sorted(issues))
+        fields = self._keyed.get(i)
+        if fields is None:
+            issues = self.scope[i] | (self.scope[i - 1] if self._needs_previous(i) else frozenset())
+            fields = self._keyed[i] = tuple(ISSUES[n].field if n in ISSUES else "" for n in sorted(issues))
+        return i, tuple(getattr(rules, f) if f else None for f in fields)
 
     def judge(self, indices: list[int], rules: Rules) -> dict[int, Judged]:
         """(result, differences) of each phase under `rules`, movement turns solved in
         batches (one CP-SAT model for many turns; the same results as one by one)."""
-        todo = [i for i in indices if self.key(i, rules) not in self.cache]
-        first = [i for i in todo if not self._needs_previous(i)]
-        later = [i for i in todo if self._needs_previous(i)]
-        for batch in (first, later):
-            if not batch:
-                continue
-            if batch is later:  # their movement phase must be judged first
-                self.judge(sorted({i - 1 for i in batch}), rules)
-            scans = {i: self._same_as_judged(i, rules) for i in batch}
-            batch = [i for i in batch if scans[i] is not True]
-            items = [(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules) for i in batch]
-            made = [scan if scan is not False else None for scan in (scans[i] for i in batch)]
-            for i, result in zip(batch, adjudicate_many(items, scans=made)):
+        return self.judge_many([(indices, rules)])[0]
+
+    def judge_many(self, asked: list[tuple[list[int], Rules]]) -> list[dict[int, Judged]]:
+        """:meth:`judge` of each (phases, rules) asked, all in few batches: the movement
+        turns of every rules variant are solved together. A phase asked under several
+        variants is solved once per prescan (the first variant asked; the others wait for
+        the next round, where they take its result over or read its model again, as they
+        would one variant after the other), so the results are those of asking one by one."""
+        pending: dict[_Key, tuple[int, Rules]] = {}
+        for indices, rules in asked:
+            for i in indices:
+                key = self.key(i, rules)
+                if key not in self.cache:
+                    pending.setdefault(key, (i, rules))
+        first = [(i, rules) for i, rules in pending.values() if not self._needs_previous(i)]
+        later = [(i, rules) for i, rules in pending.values() if self._needs_previous(i)]
+        self._rounds([(i, rules, None) for i, rules in first])
+        if later:  # their movement phases must be judged first
+            self.judge_many([([i - 1 for i, r in later if r is rules], rules)
+                             for rules in {id(r): r for _, r in later}.values()])
+            self._rounds([(i, rules, None) for i, rules in later])
+        return [{i: self.cache[self.key(i, rules)] for i in indices} for indices, rules in asked]
+
+    def _rounds(self, pairs: list[tuple[int, Rules, Prescan | None]]) -> None:
+        """Judge (phase, rules) pairs in rounds, each round's movement turns in one batch;
+        of the pairs of one movement phase with the same prescan (or none made yet), one
+        is judged per round, so that the rest find it judged (:meth:`_same_as_judged`)."""
+        while pairs:
+            todo: list[tuple[int, Rules, Prescan | None]] = []
+            wait: list[tuple[int, Rules, Prescan | None]] = []
+            solving: dict[int, list[tuple[object, ...] | None]] = {}  # phase -> prescans judged this round
+            made_here: dict[int, list[tuple[Prescan, Rules]]] = {}  # phase -> prescans made this round
+            for i, rules, made in pairs:
+                if self.key(i, rules) in self.cache:
+                    continue
+                for other, scanned in made_here.get(i, []) if made is None else ():  # as one after the other
+                    made = rescan(other, self.state(i, rules), scanned, rules)
+                    if made is not None:
+                        break
+                scan = self._same_as_judged(i, rules, made)
+                if scan is True:
+                    continue
+                if isinstance(scan, Prescan):
+                    made_here.setdefault(i, []).append((scan, rules))
+                movement = self.game.phases[i].kind is PhaseKind.MOVEMENT and not self._needs_previous(i)
+                read = _scan_mark(scan, rules)[:3] if isinstance(scan, Prescan) else None
+                if movement and i in solving and (read is None or read in solving[i]):
+                    wait.append((i, rules, scan if isinstance(scan, Prescan) else None))  # judged in the next round
+                    continue
+                solving.setdefault(i, []).append(read)
+                todo.append((i, rules, scan if isinstance(scan, Prescan) else None))
+            items = [(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules) for i, rules, _ in todo]
+            for (i, rules, _), result in zip(todo, adjudicate_many(items, scans=[scan for _, _, scan in todo])):
                 rec, nxt, _ = self.context(i)
                 self.cache[self.key(i, rules)] = (result, compare(rec, result, nxt, rules))
                 self._remember_scan(i, rules, result)
-        return {i: self.cache[self.key(i, rules)] for i in indices}
+            pairs = wait
 
     def prejudge(self, only: frozenset[str] | None, final_rules: Rules) -> None:
         """Judge in batches what the phase reports will ask for one phase at a time (the
@@ -148,32 +199,32 @@ class Judge:
             return
         if final_rules != self.rules:
             self.judge(differing, final_rules)
-        for n in sorted({n for i in differing for n in self.scope[i]}):
-            if n not in ISSUES or n.startswith(NOT_IN_RECORDS):
-                continue
-            touched = [i for i in differing if n in self.scope[i]]
-            for o in sorted(ISSUES[n].options):
-                if o != final_rules.choice(n):
-                    self.judge(touched, self.rules_with({n: o}))
+        self.judge_many([([i for i in differing if n in self.scope[i]], self.rules_with({n: o}))
+                         for n in sorted({n for i in differing for n in self.scope[i]})
+                         if n in ISSUES and not n.startswith(NOT_IN_RECORDS)
+                         for o in sorted(ISSUES[n].options) if o != final_rules.choice(n)])
 
-    def _same_as_judged(self, i: int, rules: Rules) -> Prescan | bool:
+    def _same_as_judged(self, i: int, rules: Rules, made: Prescan | None = None) -> Prescan | bool:
         """A movement phase whose prescan under `rules` is one it had under rules judged
         already (same legal orders, matches, convoy routes, destinations), with the same
         model options, retreat rule and civil-disorder rule, has that result: it is taken
         over (and cached) without solving again, and True is returned. Most phases an
         option of 4.A.3 or 4.B can touch are such, and several options of 4.A.3 often
         read a phase alike. Else the prescan made (to be used for the adjudication), or
-        False (nothing judged yet to compare with)."""
+        False (nothing judged yet to compare with). `made`: the turn's prescan under
+        `rules`, made already."""
         judged = self.scanned.get(i)
         if not judged or self._needs_previous(i):
-            return False
-        scan = None
-        for _, key in judged:  # a prescan made already under rules that read the orders alike
+            return made if made is not None else False
+        scan = made
+        unread: set[_Key] = set()  # judged turns rescan refused
+        for _, key in judged if made is None else ():  # a prescan made already under rules that read the orders alike
             result = self.cache[key][0]
             assert isinstance(result.trace, MovementTrace)
             scan = rescan(result.trace.scan, result.before, result.rules, rules)
             if scan is not None:
                 break
+            unread.add(key)
         if scan is None:
             scan = prescan(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules)
         mark = _scan_mark(scan, rules)
@@ -183,6 +234,8 @@ class Judge:
                 self.cache[self.key(i, rules)] = (replace(result, rules=rules), diffs)
                 return True
         for _, key in judged:  # the same model (e.g. another option of 4.A.2 where no exception applies)
+            if key in unread:
+                continue  # reread would ask rescan the same again, and be told None
             again = reread(self.cache[key][0], rules)
             if again is not None:
                 rec, nxt, _ = self.context(i)
@@ -310,6 +363,13 @@ class Retained:
                 self._judges[key] = judge
                 self.phases += len(game.phases)
         return judge
+
+
+@functools.lru_cache(maxsize=4096)
+def _variant(profile: str, given: tuple[tuple[str, str], ...], overrides: tuple[tuple[str, str], ...]) -> Rules:
+    """The rules of `profile` with the `given` overrides, then `overrides` (a pure function
+    of its arguments, memoised: :class:`Rules` is a frozen value)."""
+    return Rules.profile(profile, {**dict(given), **dict(overrides)})
 
 
 def _combo_text(combo: tuple[tuple[str, str], ...]) -> str:
