@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["fuzz_command"]
 
-FAMILY_NAMES = ("convoys", "rings", "head_to_head", "coasts", "retreats", "adjustments", "games")
+FAMILY_NAMES = ("convoys", "paradoxes", "rings", "head_to_head", "coasts", "retreats", "adjustments", "games")
 
 
 def _engine(spec: str, rules: Rules, timeout: float) -> tuple[Engine, str]:
@@ -95,7 +95,7 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
                  workers: int, resume: bool, html_dir: str | None, scheduler: str | None,
                  progress: bool | None) -> None:
     """Test another adjudicator without an archive: generated phases where the rules are
-    hard (convoys and paradoxes, rings, head-to-head battles, coasts, retreats, builds
+    hard (convoys, convoy paradoxes, rings, head-to-head battles, coasts, retreats, builds
     and civil disorder, whole games), each asked of ENGINE and judged as validate judges
     a record: agreed, a rule reading the engine follows, or a disagreement. Every request
     is counted once; an engine that crashes, hangs or answers garbage is reported for that
@@ -208,6 +208,8 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
         for signature, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:show_count]:
             first = members[0]
             lines.append(f"  {len(members):4d}  {signature}: e.g. {first.id} ({first.family}): {first.summary}")
+            if first.note:
+                lines.append(f"        note: {first.note}")
             small = shrunk.get(signature)
             if small is not None:
                 units, orders, _ = small.phase_size

@@ -147,14 +147,15 @@ class Judge:
         if not differing:
             return
         if final_rules != self.rules:
-            self.judge(differing, final_rules)
+            final = self.judge(differing, final_rules)
+            differing = [i for i in differing if final[i][1]]  # the rest agree: no note to write
         for n in sorted({n for i in differing for n in self.scope[i]}):
             if n not in ISSUES or n.startswith(NOT_IN_RECORDS):
                 continue
             touched = [i for i in differing if n in self.scope[i]]
             for o in sorted(ISSUES[n].options):
                 if o != final_rules.choice(n):
-                    self.judge(touched, self.rules_with({n: o}))
+                    self.judge(touched, _with(final_rules, n, o))
 
     def _same_as_judged(self, i: int, rules: Rules) -> Prescan | bool:
         """A movement phase whose prescan under `rules` is one it had under rules judged
@@ -275,8 +276,8 @@ class Judge:
             report.rule_options = [f"{n}={o}" for n, o in used]
             return report
         others = [f"{n}={o}" for n in sorted(self.scope[i]) if n in ISSUES and not n.startswith(NOT_IN_RECORDS)
-                  for o in sorted(ISSUES[n].options) if o != final_rules.choice(n)  # each alone: as the evidence
-                  and not self.judge([i], self.rules_with({n: o}))[i][1]]
+                  for o in sorted(ISSUES[n].options) if o != final_rules.choice(n)  # each with the readings judged by
+                  and not self.judge([i], _with(final_rules, n, o))[i][1]]
         if others:
             report.note = "; ".join(filter(None, [report.note, "would agree under " + ", ".join(others)
                                                   + " (a fact, not a verdict: the readings judged by are "
@@ -310,6 +311,12 @@ class Retained:
                 self._judges[key] = judge
                 self.phases += len(game.phases)
         return judge
+
+
+def _with(rules: Rules, issue: str, option: str) -> Rules:
+    """`rules` with `option` for `issue` (a phase's note names the options that, with the
+    readings judged by, would reproduce it: a reading too rare to infer, beside one inferred)."""
+    return Rules.profile(rules.profile_name, {**rules.overrides, issue: option})
 
 
 def _combo_text(combo: tuple[tuple[str, str], ...]) -> str:
