@@ -208,8 +208,9 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
         for signature, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:show_count]:
             first = members[0]
             lines.append(f"  {len(members):4d}  {signature}: e.g. {first.id} ({first.family}): {first.summary}")
-            if first.note:
-                lines.append(f"        note: {first.note}")
+            said = [part for part in first.note.split("; ") if part and not part.startswith("no per-order results")]
+            if said:  # an engine's answer has no per-order results: every phase is judged on positions
+                lines.append(f"        note: {'; '.join(said)}")
             small = shrunk.get(signature)
             if small is not None:
                 units, orders, _ = small.phase_size
