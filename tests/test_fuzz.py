@@ -161,11 +161,13 @@ def test_dipsat_as_an_engine_agrees_and_under_another_profile_only_differs_in_ru
     differences = [line for line in lines if line["status"] == "rule-difference"]
     assert differences and all(options(line["rule"]) and all(old.choice(n) == o for n, o in options(line["rule"]))
                                for line in differences), differences
-    for line in lines:
-        assert line["status"] in ("rule-difference", "disagreed"), line
-        if line["status"] == "disagreed":
-            assert any(old.choice(n) == o for n, o in options(line.get("note", ""))), line
-    assert res.exit_code == (1 if len(lines) > len(differences) else 0), res.output
+    disagreements = [line for line in lines if line["status"] == "disagreed"]
+    for line in disagreements:
+        assert any(old.choice(n) == o for n, o in options(line.get("note", ""))), line
+    # a gap: the engine's next phase skips one dipsat plays (no retreat phase where 1971 lets
+    # the dislodged unit retreat nowhere, 4.A.5), judged on the engine's position: no verdict
+    assert all(line["status"] in ("rule-difference", "disagreed", "gap") for line in lines), lines
+    assert res.exit_code == (1 if disagreements else 0), res.output
 
 
 @pytest.mark.parametrize("bug, kind, what, units", [("retreat-to-origin", "movement", {"retreats"}, 3),

@@ -195,7 +195,8 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
              f"  agreed {counts['agreed']}, rule differences {counts['rule-difference']}, "
              f"disagreements {counts['disagreed']}, engine failures {sum(failures.values())}"
              + (f" ({', '.join(f'{k} {v}' for k, v in sorted(failures.items()))})" if failures else "")
-             + (f", not judged (a worker failed) {counts['rejected']}" if counts["rejected"] else "")]
+             + (f", not judged (a worker failed) {counts['rejected']}" if counts["rejected"] else "")
+             + (f", gaps (the engine's next phase skips one: no verdict) {counts['gap']}" if counts["gap"] else "")]
     if readings:
         lines.append("rule readings of the engine (inferred from the whole run; --no-infer: none):")
         lines += [f"  {text}" for text in readings]
