@@ -222,8 +222,9 @@ class JudgedPhase:
     conclusions: tuple[str, ...] = ()
     """Per order involved: what the engine's answer implies happened to it, against dipsat's outcome."""
     note: str = ""
-    """Validate's note on the phase: for a disagreement, the options that would reproduce it
-    alone ("would agree under 4.A.1=a"), where too few phases showed them to name a reading."""
+    """Validate's note on the phase: for a disagreement, the options that, with the readings
+    inferred, would reproduce it ("would agree under 4.A.1=a"), where too few phases showed
+    them to name a reading."""
 
     @property
     def signature(self) -> str:
