@@ -195,6 +195,34 @@ def test_an_injected_bug_is_found_where_it_is(tmp_path: Path, bug: str, kind: st
     assert run.exit_code == 1 and f"0 passed, {len(minimal)} failed" in run.output, run.output
 
 
+def test_shrinking_keeps_the_difference_shown_under_the_rules_it_shrinks_by() -> None:
+    """A disagreement's differences are told under the rules given; it is shrunk under them
+    with the engine's readings inferred, where they may read otherwise (the package's
+    4.A.5=a forbids a retreat 2000 allows: 'engine ARM CON SMY, dipsat CON' against 'dipsat
+    ARM CON'). The shrinking keeps the difference the phase shows under the rules it
+    shrinks by: differences told under other rules would match no candidate, and the
+    phase would stay as big as it came."""
+    from dataclasses import replace
+    from dipsat.board import PhaseKind
+    from dipsat.runners.fuzz import FuzzPhase, judge_phase, phase_differences, shrink_disagreement
+    from dipsat.runners.validate import Difference
+    engine = CommandEngine(f"{BUGGY} --bug retreat-to-origin", 30)
+    rules = Rules.profile("2000")
+    try:
+        for g in generate(3, [STANDARD], ["retreats"], rules):
+            if g.state.phase.kind is PhaseKind.MOVEMENT and len(g.state.units) > 6:
+                phase = FuzzPhase(g.id, g, engine.judge(g.id, g.state, list(g.orders)))
+                if phase_differences(phase, rules):
+                    break
+        judged, _ = judge_phase(phase, rules, "buggy")
+        told = replace(judged, differences=tuple(Difference(d.what, d.subject, d.recorded, d.ours + " ARM")
+                                                  for d in judged.differences))  # as other rules would tell them
+        small = shrink_disagreement(engine, phase, told, rules, "buggy")
+    finally:
+        engine.close()
+    assert small.phase_size[0] <= 3, small.phase_size
+
+
 def test_the_case_runner_adapter_finds_readings_and_disagreements() -> None:
     res = fuzz("--against", f"cases:{CASE_RUNNER} {{file}} --rules 1971", "--phases", "4", "--seed", "4",
                "--family", "rings")

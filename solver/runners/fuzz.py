@@ -438,8 +438,9 @@ def shrink_disagreement(engine: Engine, phase: FuzzPhase, judged: JudgedPhase, r
     centres (:mod:`dipsat.runners.shrink`), every candidate asked of `engine` and judged
     under `rules` (the run's rules with the readings inferred for the engine)."""
     from .shrink import Candidate, shrink
-    wanted = {_essence(d) for d in judged.differences}
-    places = {(d.what, d.subject) for d in judged.differences}
+    shown = phase_differences(phase, rules) or list(judged.differences)  # under `rules`, as every candidate is
+    wanted = {_essence(d) for d in shown}
+    places = {(d.what, d.subject) for d in shown}
     counter = itertools.count(1)
     answers: dict[tuple[object, ...], FuzzPhase] = {}
 
