@@ -52,7 +52,10 @@ class AdjacentConvoy(Option, number="4.A.3", title="convoying to an adjacent pro
     INTENT_FALLBACK = option("The `diplomacy` package's reading (not a DATC option): the route as 4.A.3 intent "
                              "gives it, and an army sent by convoy only because a fleet of its own power convoys "
                              "it takes the land route when no convoy route carries it; an order that says 'via "
-                             "convoy' has no such fallback.", name="intent_fallback")
+                             "convoy' has no such fallback, nor has an army whose destination's unit supports an "
+                             "attack on a fleet of its convoy (its land route would cut that support and so make "
+                             "the convoy possible: DATC 6.G.11, where the DATC prefers no fallback).",
+                             name="intent_fallback")
     VIA = option("webDiplomacy's reading (not a DATC option): the convoy route only when the order says 'via "
                  "convoy' and a convoy route is ordered, else the land route; an own fleet shows no intent.",
                  name="via", aliases=("webdiplomacy", "webdip"))

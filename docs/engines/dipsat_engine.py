@@ -5,7 +5,8 @@
 
 Reads one request per line on standard input, writes one reply per line on standard
 output (docs/engines.md). Under the rules dipsat fuzz judges by, it agrees on every phase;
-under another profile every difference is a rule reading, never a disagreement.
+under another profile every difference is one of that profile's readings: inferred where
+the run shows it in two phases or more, else a disagreement whose note names the option.
 """
 
 from __future__ import annotations

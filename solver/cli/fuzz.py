@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["fuzz_command"]
 
-FAMILY_NAMES = ("convoys", "rings", "head_to_head", "coasts", "retreats", "adjustments", "games")
+FAMILY_NAMES = ("convoys", "paradoxes", "rings", "head_to_head", "coasts", "retreats", "adjustments", "games")
 
 
 def _engine(spec: str, rules: Rules, timeout: float) -> tuple[Engine, str]:
@@ -95,7 +95,7 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
                  workers: int, resume: bool, html_dir: str | None, scheduler: str | None,
                  progress: bool | None) -> None:
     """Test another adjudicator without an archive: generated phases where the rules are
-    hard (convoys and paradoxes, rings, head-to-head battles, coasts, retreats, builds
+    hard (convoys, convoy paradoxes, rings, head-to-head battles, coasts, retreats, builds
     and civil disorder, whole games), each asked of ENGINE and judged as validate judges
     a record: agreed, a rule reading the engine follows, or a disagreement. Every request
     is counted once; an engine that crashes, hangs or answers garbage is reported for that
@@ -195,7 +195,8 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
              f"  agreed {counts['agreed']}, rule differences {counts['rule-difference']}, "
              f"disagreements {counts['disagreed']}, engine failures {sum(failures.values())}"
              + (f" ({', '.join(f'{k} {v}' for k, v in sorted(failures.items()))})" if failures else "")
-             + (f", not judged (a worker failed) {counts['rejected']}" if counts["rejected"] else "")]
+             + (f", not judged (a worker failed) {counts['rejected']}" if counts["rejected"] else "")
+             + (f", gaps (the engine's next phase skips one: no verdict) {counts['gap']}" if counts["gap"] else "")]
     if readings:
         lines.append("rule readings of the engine (inferred from the whole run; --no-infer: none):")
         lines += [f"  {text}" for text in readings]
@@ -208,6 +209,9 @@ def fuzz_command(spec: str, seed: int, phases: int | None, minutes: float | None
         for signature, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:show_count]:
             first = members[0]
             lines.append(f"  {len(members):4d}  {signature}: e.g. {first.id} ({first.family}): {first.summary}")
+            said = [part for part in first.note.split("; ") if part and not part.startswith("no per-order results")]
+            if said:  # an engine's answer has no per-order results: every phase is judged on positions
+                lines.append(f"        note: {'; '.join(said)}")
             small = shrunk.get(signature)
             if small is not None:
                 units, orders, _ = small.phase_size

@@ -333,15 +333,25 @@ def _adjacent_convoy(state: State, scan: _Prescan, units: list[Unit], order: Mov
         return order.via_convoy, False
     if choice is AdjacentConvoy.VIA:  # 4.A.3 via (webDiplomacy): 'via convoy' and a convoy route ordered
         return order.via_convoy and ordered, False
-    if choice is AdjacentConvoy.INTENT_FALLBACK:  # the package: intent, and over land when not written 'via'
-        wanted = own_fleet or (order.via_convoy and ordered)
-        return wanted, wanted and not order.via_convoy
+    if choice is AdjacentConvoy.INTENT_FALLBACK:  # the package: intent, and over land when not written 'via' --
+        wanted = own_fleet or (order.via_convoy and ordered)  # but not into a support against its convoy (6.G.11)
+        return wanted, wanted and not order.via_convoy and not _supports_attack_on(scan, move.dest, convoyers)
     if choice is AdjacentConvoy.INTENT:  # 4.A.3 v2 d: own fleet, or 'via convoy' with a convoy route ordered
         return own_fleet or (order.via_convoy and ordered), False
     wanted = order.via_convoy or own_fleet  # 4.A.3 c (2000/2023): own fleet or 'via convoy'
     # 4.A.3 fallback: the land route when no convoy route is alive (a move that does not try
     # the convoy route has nothing to fall back from: marked so, its prescan is the others')
     return wanted, wanted and choice is AdjacentConvoy.FALLBACK
+
+
+def _supports_attack_on(scan: _Prescan, province: str, fleets: list[Unit]) -> bool:
+    """Is the unit in `province` ordered to support an attack on one of `fleets`? (DATC
+    6.G.11: an army convoyed there whose land route would cut that support, and so make its
+    convoy possible, takes no land route as fallback, as the DATC prefers.)"""
+    there = scan.problem.unit_at.get(province)
+    k = scan.chosen.get(there) if there is not None else None
+    order = scan.orders[k] if k is not None else None
+    return isinstance(order, SupportMove) and order.dest.province in {f.province for f in fleets}
 
 
 def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Prescan, units: list[Unit],

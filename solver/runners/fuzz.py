@@ -221,13 +221,21 @@ class JudgedPhase:
     case: str = ""
     conclusions: tuple[str, ...] = ()
     """Per order involved: what the engine's answer implies happened to it, against dipsat's outcome."""
+    note: str = ""
+    """Validate's note on the phase: for a disagreement, the options that, with the readings
+    inferred, would reproduce it ("would agree under 4.A.1=a"), where too few phases showed
+    them to name a reading."""
 
     @property
     def signature(self) -> str:
-        """What kind of difference, on which kinds of orders: disagreements alike in these
-        are grouped (likely one bug of the engine)."""
+        """What kind of difference, on which kinds of orders, and the DATC issues whose
+        options would reproduce it (as validate groups): disagreements alike in these are
+        grouped (likely one bug of the engine, or one reading shown too rarely to name)."""
+        from .groups import rule_family
         whats = sorted({d.what for d in self.differences})
-        return f"{self.kind}: {'+'.join(whats)}" + (f" [{', '.join(self.shapes)}]" if self.shapes else "")
+        family = rule_family(self.note) if self.status == "disagreed" else []
+        return (f"{self.kind}: {'+'.join(whats)}" + (f" [{', '.join(self.shapes)}]" if self.shapes else "")
+                + (f" (rules {', '.join(family)})" if family else ""))
 
     @property
     def rule_title(self) -> str:
@@ -241,7 +249,7 @@ class JudgedPhase:
     def to_json(self) -> dict[str, object]:
         return {"id": self.id, "family": self.family, "kind": self.kind, "status": self.status, "rule": self.rule,
                 "signature": self.signature, "differences": [d.to_json() for d in self.differences],
-                "orders": list(self.orders)}
+                "orders": list(self.orders), **({"note": self.note} if self.note else {})}
 
 
 def _shapes(phase: FuzzPhase, involved: list[str]) -> tuple[str, ...]:
@@ -285,7 +293,7 @@ def _judged(phase: FuzzPhase, record: GameReport) -> JudgedPhase:
     report = record.phases[0]
     return JudgedPhase(phase.id, phase.generated.family, phase.generated.state.phase.kind.value.lower(),
                        report.status, report.rule, tuple(report.differences), tuple(report.orders),
-                       _shapes(phase, report.orders), conclusions=tuple(report.conclusions))
+                       _shapes(phase, report.orders), conclusions=tuple(report.conclusions), note=report.note)
 
 
 @dataclass(frozen=True)
@@ -430,8 +438,9 @@ def shrink_disagreement(engine: Engine, phase: FuzzPhase, judged: JudgedPhase, r
     centres (:mod:`dipsat.runners.shrink`), every candidate asked of `engine` and judged
     under `rules` (the run's rules with the readings inferred for the engine)."""
     from .shrink import Candidate, shrink
-    wanted = {_essence(d) for d in judged.differences}
-    places = {(d.what, d.subject) for d in judged.differences}
+    shown = phase_differences(phase, rules) or list(judged.differences)  # under `rules`, as every candidate is
+    wanted = {_essence(d) for d in shown}
+    places = {(d.what, d.subject) for d in shown}
     counter = itertools.count(1)
     answers: dict[tuple[object, ...], FuzzPhase] = {}
 

@@ -6,7 +6,8 @@ of the map chosen at random, the rest of the board gets random units and the sen
 sometimes mistaken orders of :func:`dipsat.runners.invariants.random_orders`. Everything
 is drawn from the ``random.Random`` given, so a seed reproduces a run.
 
-Families (``--family``): ``convoys`` (convoys, disruptions and paradoxes, DATC 6.F/6.G),
+Families (``--family``): ``convoys`` (convoys and their disruptions, DATC 6.F/6.G),
+``paradoxes`` (an army convoyed to a unit that supports an attack on its convoy, 6.F.14-24),
 ``rings`` (circular movement with supports and convoys, 6.C), ``head_to_head`` (battles
 between units moving into each other, with supports, beleaguered garrisons and
 self-dislodgement, 6.D/6.E), ``coasts`` (fleets and supports at split coasts, 6.B),
@@ -103,12 +104,11 @@ def _fleet_location(variant: Variant, province: str) -> Location | None:
 # --- the families -------------------------------------------------------------------------------
 
 
-def _convoys(rng: random.Random, variant: Variant) -> tuple[State, list[Order]]:
-    """A chain of fleets convoying an army (sometimes to an adjacent area, sometimes a swap),
-    the fleets attacked with support, the attacked province's unit supporting an attack
-    on a fleet: disruptions and paradoxes (DATC 6.F, 6.G)."""
+def _convoy_route(rng: random.Random, variant: Variant) -> tuple[str, list[str], str] | None:
+    """A random convoy: the army's coastal province, a chain of one to three seas each
+    touching the next, and a coastal destination the last sea touches (None when thirty
+    tries found none)."""
     the_map = variant.map
-    state = _sparse(rng, variant)
     coasts = [p for p in _army_spots(variant) if the_map.sea_neighbours.get(p)]
     for _ in range(30):
         origin = rng.choice(coasts)
@@ -119,10 +119,20 @@ def _convoys(rng: random.Random, variant: Variant) -> tuple[State, list[Order]]:
                 chain.append(rng.choice(nxt))
         ends = sorted(p for p in the_map.neighbours(chain[-1]) if p in coasts and p != origin)
         if ends:
-            break
-    else:
+            return origin, chain, rng.choice(ends)
+    return None
+
+
+def _convoys(rng: random.Random, variant: Variant) -> tuple[State, list[Order]]:
+    """A chain of fleets convoying an army (sometimes to an adjacent area, sometimes a swap),
+    the fleets attacked with support, the attacked province's unit supporting an attack
+    on a fleet: disruptions and paradoxes (DATC 6.F, 6.G)."""
+    the_map = variant.map
+    state = _sparse(rng, variant)
+    route = _convoy_route(rng, variant)
+    if route is None:
         return state, _orders(rng, state)
-    dest = rng.choice(ends)
+    origin, chain, dest = route
     power = rng.choice([p.name for p in variant.powers])
     army = Unit(power, UnitKind.ARMY, Location(origin))
     fleets = [Unit(power if rng.random() < 0.7 else _other_power(rng, variant, power), UnitKind.FLEET, Location(s))
@@ -139,7 +149,7 @@ def _convoys(rng: random.Random, variant: Variant) -> tuple[State, list[Order]]:
             fixed[dest] = Move(_ref(defender), Location(origin), False, defender_power)
         else:
             target = rng.choice(fleets)
-            if target.province in the_map.neighbours(dest):  # the paradox pattern (6.F.14, 6.F.24)
+            if target.province in the_map.neighbours(dest):  # an army cannot support a fleet at sea: a mistake
                 fixed[dest] = SupportHold(_ref(defender), _ref(target), defender_power)
     for f in fleets:  # attacks on the convoying fleets, with support
         if rng.random() < 0.6:
@@ -163,6 +173,141 @@ def _convoys(rng: random.Random, variant: Variant) -> tuple[State, list[Order]]:
                         helper = Unit(defender_power, UnitKind.FLEET, at)
                         placed.append(helper)
                         fixed[helper.province] = SupportMove(_ref(helper), _ref(attacker), f.location, defender_power)
+    state = _place(state, placed)
+    return state, _background(rng, state, fixed)
+
+
+def _fleet_towards(rng: random.Random, variant: Variant, province: str, sea: str) -> Location | None:
+    """Where a fleet in `province` may stand to move (or support) into `sea`: one of the
+    province's coasts that touch it (None: none does)."""
+    places = [loc for loc in variant.map.fleet_locations(province)
+              if variant.map.can_reach_province(UnitKind.FLEET, loc, sea)]
+    return rng.choice(places) if places else None
+
+
+def _touches(variant: Variant, province: str, sea: str) -> bool:
+    """Whether a fleet in `province` (on some coast of it) could move into `sea`."""
+    return any(variant.map.can_reach_province(UnitKind.FLEET, loc, sea) for loc in variant.map.fleet_locations(province))
+
+
+def _paradox_core(rng: random.Random, variant: Variant) -> tuple[str, list[str], str, str, list[str]] | None:
+    """A convoy route (origin, seas, destination), the sea of the route to attack -- one a
+    fleet at the destination could support an attack into -- and the provinces an attack
+    on it could come from (None when ten routes drawn had none)."""
+    for _ in range(10):
+        route = _convoy_route(rng, variant)
+        if route is None:
+            return None
+        origin, chain, dest = route
+        targets = [s for s in chain if _touches(variant, dest, s)]
+        if not targets:
+            continue
+        sea = rng.choice(targets)
+        taken = {origin, dest, *chain}
+        spots = sorted(p for p in variant.map.neighbours(sea) if p not in taken and _touches(variant, p, sea))
+        if spots:
+            return origin, chain, dest, sea, spots
+    return None
+
+
+def _paradoxes(rng: random.Random, variant: Variant) -> tuple[State, list[Order]]:
+    """Convoy paradoxes and their near misses (DATC 6.F.14-6.F.24, issue 4.A.2): an army
+    convoyed to a province whose fleet supports an attack on one of the convoying fleets,
+    so that the army, arriving, would cut the support that disrupts its own convoy. The
+    rule: a convoyed army does not cut a support for an attack on a fleet of its convoy
+    (the 2000 and 2023 rulebooks; 4.A.2 names the other readings), and a support counts
+    for dislodging only against another power's unit (5.B.8, 6.D.12). So the supporter is
+    of any power -- the convoying fleet's own too, when the attack cannot dislodge the fleet
+    and there is no paradox at all -- and the attacker of any other power than the fleet's.
+    Around that core, now and then: a second route for the army (6.F.19, 6.F.20), a
+    beleaguered garrison (a third power attacking the fleet with equal strength, 6.F.16),
+    more support for the attack, a support for the army's attack (6.F.17), an attack on
+    the supporter over land, the supporter supporting the fleet instead (the betrayal,
+    6.F.18) or attacking it itself."""
+    the_map = variant.map
+    state = _sparse(rng, variant)
+    powers = [p.name for p in variant.powers]
+    core = _paradox_core(rng, variant)
+    if core is None:
+        return state, _orders(rng, state)
+    origin, chain, dest, sea, spots = core
+    army_power = rng.choice(powers)
+    army = Unit(army_power, UnitKind.ARMY, Location(origin))
+    fleets = {s: Unit(army_power if rng.random() < 0.7 else _other_power(rng, variant, army_power), UnitKind.FLEET,
+                      Location(s)) for s in chain}
+    target = fleets[sea]
+    attacker_power = _other_power(rng, variant, target.power)
+    r = rng.random()
+    supporter_power = (target.power if r < 0.35 else army_power if r < 0.5 else attacker_power if r < 0.75
+                       else rng.choice(powers))
+    where = _fleet_towards(rng, variant, dest, sea)
+    assert where is not None
+    supporter = Unit(supporter_power, UnitKind.FLEET, where)
+    spot = spots.pop(rng.randrange(len(spots)))
+    at = _fleet_towards(rng, variant, spot, sea)
+    assert at is not None
+    attacker = Unit(attacker_power, UnitKind.FLEET, at)
+    placed = [army, *fleets.values(), supporter, attacker]
+    fixed: dict[str, Order] = {origin: Move(_ref(army), Location(dest), rng.random() < 0.5, army_power),
+                               attacker.province: Move(_ref(attacker), target.location, False, attacker_power)}
+    for f in fleets.values():
+        fixed[f.province] = Convoy(_ref(f), _ref(army), Location(dest), f.power)
+    r = rng.random()
+    fixed[dest] = (SupportMove(_ref(supporter), _ref(attacker), target.location, supporter_power) if r < 0.75
+                   else SupportHold(_ref(supporter), _ref(target), supporter_power) if r < 0.87
+                   else Move(_ref(supporter), target.location, False, supporter_power))
+
+    def free(candidates: list[str]) -> list[str]:
+        return [p for p in candidates if p not in {u.province for u in placed}]
+
+    def fleet_near(power: str, into: str) -> Unit | None:
+        """A fleet of `power` placed next to `into`, able to move there (None: no room)."""
+        room = free(sorted(p for p in the_map.neighbours(into) if _touches(variant, p, into)))
+        if not room:
+            return None
+        loc = _fleet_towards(rng, variant, rng.choice(room), into)
+        assert loc is not None
+        unit = Unit(power, UnitKind.FLEET, loc)
+        placed.append(unit)
+        return unit
+
+    if rng.random() < 0.25:  # a second route (6.F.19, 6.F.20)
+        seas = free(sorted(s for s in the_map.sea_neighbours[origin] if dest in the_map.neighbours(s)))
+        if seas:
+            other = Unit(rng.choice((army_power, rng.choice(powers))), UnitKind.FLEET, Location(rng.choice(seas)))
+            placed.append(other)
+            fixed[other.province] = Convoy(_ref(other), _ref(army), Location(dest), other.power)
+    if rng.random() < 0.4:  # more support for the attack
+        helper = fleet_near(rng.choice(powers), sea)
+        if helper is not None:
+            fixed[helper.province] = SupportMove(_ref(helper), _ref(attacker), target.location, helper.power)
+    if rng.random() < 0.3:  # a beleaguered garrison (6.F.16): a third power attacks the fleet too
+        third = rng.choice([p for p in powers if p not in (target.power, attacker_power)] or [attacker_power])
+        rival = fleet_near(third, sea)
+        if rival is not None:
+            fixed[rival.province] = Move(_ref(rival), target.location, False, third)
+            if rng.random() < 0.6:
+                helper = fleet_near(third, sea)
+                if helper is not None:
+                    fixed[helper.province] = SupportMove(_ref(helper), _ref(rival), target.location, third)
+    for purpose in ("support the army", "attack the supporter"):  # 6.F.17; a cut over land
+        if rng.random() < (0.35 if purpose == "support the army" else 0.25):
+            room = free(sorted(the_map.neighbours(dest)))
+            if not room:
+                continue
+            p = rng.choice(room)
+            if dest in the_map.army_adjacency.get(p, ()):
+                helper = Unit(rng.choice((army_power, rng.choice(powers))), UnitKind.ARMY, Location(p))
+            else:
+                loc = _fleet_towards(rng, variant, p, dest)
+                if loc is None:
+                    continue
+                helper = Unit(rng.choice((army_power, rng.choice(powers))), UnitKind.FLEET, loc)
+            placed.append(helper)
+            into = (Location(dest) if helper.kind is UnitKind.ARMY
+                    else rng.choice(the_map.reachable_coasts(helper.location, dest)))
+            fixed[p] = (SupportMove(_ref(helper), _ref(army), Location(dest), helper.power)
+                        if purpose == "support the army" else Move(_ref(helper), into, False, helper.power))
     state = _place(state, placed)
     return state, _background(rng, state, fixed)
 
@@ -319,7 +464,7 @@ def _adjustments(rng: random.Random, variant: Variant) -> tuple[State, list[Orde
 
 
 FAMILIES: dict[str, Callable[[random.Random, Variant], tuple[State, list[Order]]]] = {
-    "convoys": _convoys, "rings": _rings, "head_to_head": _head_to_head, "coasts": _coasts,
+    "convoys": _convoys, "paradoxes": _paradoxes, "rings": _rings, "head_to_head": _head_to_head, "coasts": _coasts,
     "retreats": _retreats, "adjustments": _adjustments,
 }
 """The families of generated phases (``games`` is :func:`generate`'s own: whole games)."""

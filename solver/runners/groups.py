@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Group", "group_disagreements", "signature"]
+__all__ = ["Group", "group_disagreements", "rule_family", "signature"]
 
 _PROVINCE = re.compile(r"\b(?!via\b)[A-Za-z]{3}(/[A-Za-z]{2})?\b", re.IGNORECASE)  # a province, any case
 _ISSUE = re.compile(r"\b4\.[A-E]\.\d+(?==)")
@@ -26,9 +26,14 @@ def signature(line: dict[str, Any]) -> str:
     kinds = sorted({d.get("what", "") + (f" {d.get('recorded')}->{d.get('ours')}" if d.get("what") == "order" else "")
                     for d in line.get("differences", [])})
     shapes = sorted({_shape(label) for label in line.get("orders", [])})
-    family = sorted(set(_ISSUE.findall(str(line.get("note", "")))))
+    family = rule_family(str(line.get("note", "")))
     return "; ".join([str(line.get("kind", "")), ", ".join(kinds) or "-", "orders " + (", ".join(shapes) or "-"),
                       "rules " + (", ".join(family) or "-")])
+
+
+def rule_family(note: str) -> list[str]:
+    """The DATC issues whose options a disagreement's note says would reproduce it."""
+    return sorted(set(_ISSUE.findall(note)))
 
 
 def _shape(label: str) -> str:

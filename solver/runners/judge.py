@@ -198,8 +198,9 @@ class Judge:
         if not differing:
             return
         if final_rules != self.rules:
-            self.judge(differing, final_rules)
-        self.judge_many([([i for i in differing if n in self.scope[i]], self.rules_with({n: o}))
+            final = self.judge(differing, final_rules)
+            differing = [i for i in differing if final[i][1]]  # the rest agree: no note to write
+        self.judge_many([([i for i in differing if n in self.scope[i]], _with(final_rules, n, o))
                          for n in sorted({n for i in differing for n in self.scope[i]})
                          if n in ISSUES and not n.startswith(NOT_IN_RECORDS)
                          for o in sorted(ISSUES[n].options) if o != final_rules.choice(n)])
@@ -328,8 +329,8 @@ class Judge:
             report.rule_options = [f"{n}={o}" for n, o in used]
             return report
         others = [f"{n}={o}" for n in sorted(self.scope[i]) if n in ISSUES and not n.startswith(NOT_IN_RECORDS)
-                  for o in sorted(ISSUES[n].options) if o != final_rules.choice(n)  # each alone: as the evidence
-                  and not self.judge([i], self.rules_with({n: o}))[i][1]]
+                  for o in sorted(ISSUES[n].options) if o != final_rules.choice(n)  # each with the readings judged by
+                  and not self.judge([i], _with(final_rules, n, o))[i][1]]
         if others:
             report.note = "; ".join(filter(None, [report.note, "would agree under " + ", ".join(others)
                                                   + " (a fact, not a verdict: the readings judged by are "
@@ -370,6 +371,12 @@ def _variant(profile: str, given: tuple[tuple[str, str], ...], overrides: tuple[
     """The rules of `profile` with the `given` overrides, then `overrides` (a pure function
     of its arguments, memoised: :class:`Rules` is a frozen value)."""
     return Rules.profile(profile, {**dict(given), **dict(overrides)})
+
+
+def _with(rules: Rules, issue: str, option: str) -> Rules:
+    """`rules` with `option` for `issue` (a phase's note names the options that, with the
+    readings judged by, would reproduce it: a reading too rare to infer, beside one inferred)."""
+    return _variant(rules.profile_name, tuple(sorted(rules.overrides.items())), ((issue, option),))
 
 
 def _combo_text(combo: tuple[tuple[str, str], ...]) -> str:
