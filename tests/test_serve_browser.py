@@ -270,7 +270,18 @@ def test_order_errors_are_marked_beside_their_lines(page, url):
     until(page, lambda: page.query_selector("#orders-marks .line.bad[data-line='31']") is not None, "line 31 marked")
     page.evaluate("document.querySelector('#orders').scrollTop = 10000")
     until(page, lambda: page.evaluate("document.querySelector('#orders-marks').scrollTop > 0"), "the marks scrolled")
-    box, mark = page.locator("#orders").bounding_box(), page.locator("#orders-marks .line.bad").bounding_box()
+    # the marks are drawn again when the reader's answer comes: measure a mark that is drawn
+    seen: dict[str, dict[str, float]] = {}
+
+    def measured() -> bool:
+        box, mark = page.locator("#orders").bounding_box(), page.locator("#orders-marks .line.bad").bounding_box()
+        if box is None or mark is None:
+            return False
+        seen.update(box=box, mark=mark)
+        return True
+
+    until(page, measured, "the mark drawn")
+    box, mark = seen["box"], seen["mark"]
     caret = page.evaluate("""(() => { const b = document.querySelector('#orders');
         return b.scrollHeight - b.scrollTop - b.clientHeight; })()""")
     assert box["y"] < mark["y"] < box["y"] + box["height"] - 18 and caret <= 1
