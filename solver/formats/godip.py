@@ -128,6 +128,7 @@ class _Reader:
         self.phases: list[GodipPhase] = []
         self.seen: dict[str, tuple[str, Power, Location, Unit | None]] = {}
         self.places: dict[str, Location | None] = {}
+        self.shapes: dict[tuple[str, ...], tuple[str, Location, Location | None, Location | None] | Exception] = {}
 
     def fail(self, entry: GodipPhase, number: int, message: str) -> None:
         if entry.error is None:
@@ -300,66 +301,90 @@ class _Reader:
             entry.orders.append((order, line))
 
     def order(self, w: list[str], state: State) -> Order:
+        shape = self.shapes.get(tuple(w))
+        if shape is None:
+            try:
+                shape = self.shape(w)
+            except (_PhaseFailed, _Untyped) as exc:
+                shape = exc
+            self.shapes[tuple(w)] = shape
+        if isinstance(shape, Exception):
+            raise type(shape)(*shape.args)
+        verb, first, second, third = shape
         kind = state.phase.kind
+        if verb == "build":
+            assert second is not None
+            return Build(second, _UNIT_WORDS[w[1].lower()], state.owner_of.get(second.province)
+                         or self.variant.home_of.get(second.province))
+        unit = _unit(state, first.province, kind)
+        ref = UnitRef(first, unit.kind if unit is not None else None)
+        power = unit.power if unit is not None else None
+        if verb == "remove":
+            return Remove(ref, power)
+        match verb:
+            case "hold":
+                return Hold(ref, power)
+            case "disband":
+                return Remove(ref, power) if kind is PhaseKind.ADJUSTMENT else Disband(ref, power)
+            case "move" | "move via convoy":
+                assert second is not None
+                if kind is PhaseKind.RETREAT:
+                    return Retreat(ref, second, power)
+                return Move(ref, second, verb != "move", power)
+        assert second is not None
+        target_unit = state.unit_at(second.province)  # the supported or convoyed unit stands there
+        target = UnitRef(second, target_unit.kind if target_unit is not None else None)
+        if verb == "support":
+            return SupportHold(ref, target, power)
+        assert third is not None
+        if verb == "support move":
+            return SupportMove(ref, target, third, power)
+        return Convoy(ref, target, third, power)
+
+    def shape(self, w: list[str]) -> tuple[str, Location, Location | None, Location | None]:
+        """What an order line says, before the position is read: its form ("move",
+        "support move", ...) and its locations in the order written (read once per
+        distinct line: a game repeats its orders). The unit's province comes first;
+        a build has only its centre (second)."""
         verb = w[0].lower() if w else ""
         if verb == "build":
             if len(w) != 3 or w[1].lower() not in _UNIT_WORDS:
                 raise _PhaseFailed(f"expected 'build Army <province>' or 'build Fleet <province>', found {' '.join(w)!r}")
             loc = self.known(w[2])
-            return Build(loc, _UNIT_WORDS[w[1].lower()], state.owner_of.get(loc.province)
-                         or self.variant.home_of.get(loc.province))
+            return verb, loc, loc, None
         if verb == "remove":
             if len(w) != 2:
                 raise _PhaseFailed(f"expected 'remove <province>', found {' '.join(w)!r}")
-            unit = self.ref(w[1], state, kind)
-            return Remove(unit, self.owner(unit, state, kind))
+            return verb, self.known(w[1]), None, None
         action = [x.lower() for x in w[1:]]
         if not action or action[0] not in ("move", "hold", "support", "convoy", "disband"):
             raise _PhaseFailed(f"expected an order like {_ORDER_FORMS}, found {' '.join(w)!r}")
-        forms = {
-            "hold": len(action) == 1, "disband": len(action) == 1,
-            "move": len(action) == 2 or (len(action) == 4 and action[2:] == ["via", "convoy"]),
-            "support": len(action) in (2, 4) and (len(action) == 2 or action[2] == "move"),
-            "convoy": len(action) == 4 and action[2] == "move",
-        }
-        if not forms[action[0]]:
+        verb, size = action[0], len(action)
+        if verb in ("hold", "disband"):
+            well_formed = size == 1
+        elif verb == "move":
+            well_formed = size == 2 or (size == 4 and action[2:] == ["via", "convoy"])
+        elif verb == "support":
+            well_formed = size == 2 or (size == 4 and action[2] == "move")
+        else:
+            well_formed = size == 4 and action[2] == "move"
+        if not well_formed:
             raise _PhaseFailed(f"expected an order like {_ORDER_FORMS}, found {' '.join(w)!r}")
-        unit = self.ref(w[0], state, kind)
-        power = self.owner(unit, state, kind)
-        match action[0]:
-            case "hold":
-                return Hold(unit, power)
-            case "disband":
-                return Remove(unit, power) if kind is PhaseKind.ADJUSTMENT else Disband(unit, power)
-            case "move":
-                dest = self.known(w[2])
-                if kind is PhaseKind.RETREAT:
-                    return Retreat(unit, dest, power)
-                return Move(unit, dest, len(action) == 4, power)
-            case "support":
-                target = self.ref(w[2], state, PhaseKind.MOVEMENT)
-                if len(action) == 2:
-                    return SupportHold(unit, target, power)
-                return SupportMove(unit, target, self.known(w[4]), power)
-        target = self.ref(w[2], state, PhaseKind.MOVEMENT)
-        return Convoy(unit, target, self.known(w[4]), power)
+        unit = self.known(w[0])
+        if size == 1:
+            return verb, unit, None, None
+        second = self.known(w[2])
+        if verb == "move":
+            return ("move" if size == 2 else "move via convoy"), unit, second, None
+        if size == 2:
+            return verb, unit, second, None
+        return ("support move" if verb == "support" else verb), unit, second, self.known(w[4])
 
     def known(self, word: str) -> Location:
         loc = self.location(word)
         if loc is None:
             raise _Untyped(f"unknown province or coast {word!r}")
         return loc
-
-    def ref(self, word: str, state: State, kind: PhaseKind | None) -> UnitRef:
-        """The unit an order names by its province: its kind as on the board (the order
-        gives none), the location as written."""
-        loc = self.known(word)
-        unit = _unit(state, loc.province, kind)
-        return UnitRef(loc, unit.kind if unit is not None else None)
-
-    def owner(self, ref: UnitRef, state: State, kind: PhaseKind | None) -> Power | None:
-        unit = _unit(state, ref.province, kind)
-        return unit.power if unit is not None else None
 
 
 def _unit(state: State, province: str, kind: PhaseKind | None) -> Unit | None:
@@ -376,6 +401,11 @@ def _lines(text: str | bytes) -> list[tuple[int, str | None]]:
     """(line number, text) per line; None for a line that is not UTF-8."""
     out: list[tuple[int, str | None]] = []
     if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")  # the common case: the whole file is UTF-8
+        except UnicodeDecodeError:
+            pass
+    if isinstance(text, bytes):
         for number, raw in enumerate(text.split(b"\n"), start=1):
             try:
                 out.append((number, raw.decode("utf-8")))
@@ -383,9 +413,11 @@ def _lines(text: str | bytes) -> list[tuple[int, str | None]]:
                 out.append((number, None))
     else:
         # text decoded with errors="surrogateescape" keeps bad bytes as lone surrogates
-        bad = _SURROGATE.search(text) is not None
-        for number, line in enumerate(text.split("\n"), start=1):
-            out.append((number, None if bad and _SURROGATE.search(line) else line))
+        if _SURROGATE.search(text) is None:
+            out = list(enumerate(text.split("\n"), start=1))  # every line is text
+        else:
+            for number, line in enumerate(text.split("\n"), start=1):
+                out.append((number, None if _SURROGATE.search(line) else line))
     if out and out[0][1] is not None:
         out[0] = (1, out[0][1].lstrip("\ufeff"))
     return out
