@@ -22,6 +22,7 @@ that ``dipsat rules`` prints and ``dipsat validate`` walks to try other readings
 from __future__ import annotations
 
 import dataclasses
+import functools
 import operator
 import typing
 from collections.abc import Mapping, Sequence
@@ -160,6 +161,8 @@ class Rules:
         """A profile's readings, with `overrides` (issue number -> option key, name or member)."""
         if name not in PROFILES:
             raise RulesError(f"unknown rules profile {name!r} (known: {', '.join(sorted(PROFILES))})")
+        if not overrides and cls is Rules:
+            return _profile(name)
         chosen: dict[str, Option] = {i.field: PROFILES[name].pick(n).option for n, i in ISSUES.items()}
         for number, value in (overrides or {}).items():
             v2, number = _v2_prefix(number)
@@ -200,16 +203,21 @@ class Rules:
         """The key of the reading of issue `number` (``"f"``): for catalogue code and reports."""
         return self.option(number).key
 
-    @property
+    @functools.cached_property
     def model(self) -> ModelOptions:
-        """The options the movement model reads (the issues read by :attr:`Stage.MODEL`)."""
+        """The options the movement model reads (the issues read by :attr:`Stage.MODEL`):
+        made once per rules value (every movement turn asks)."""
         return ModelOptions(*_MODEL_READINGS(self))
 
     @property
     def overrides(self) -> dict[str, str]:
         """Issue number -> option key, where these rules depart from their profile."""
-        base = Rules.profile(self.profile_name)
-        return {n: self.choice(n) for n in ISSUES if self.option(n) is not base.option(n)}
+        return dict(self._departures)
+
+    @functools.cached_property
+    def _departures(self) -> tuple[tuple[str, str], ...]:
+        base = _profile(self.profile_name)
+        return tuple((n, self.choice(n)) for n in ISSUES if self.option(n) is not base.option(n))
 
     def with_options(self, *picks: Option) -> Rules:
         """These rules with some readings replaced (the profile name stays)."""
@@ -218,6 +226,14 @@ class Rules:
     def __str__(self) -> str:
         extra = " ".join(f"{n}={c}" for n, c in sorted(self.overrides.items()))
         return f"{self.profile_name} {extra}".strip()
+
+
+@functools.cache
+def _profile(name: str) -> Rules:
+    """A profile's rules as they stand (no override): an immutable value, made once per
+    name (:meth:`Rules.profile` and :attr:`Rules.overrides` ask for it on every record)."""
+    chosen: dict[str, Option] = {i.field: PROFILES[name].pick(n).option for n, i in ISSUES.items()}
+    return Rules(name, **cast(dict[str, Any], chosen))
 
 
 def _catalogue(rules: Any = Rules) -> dict[str, Issue]:

@@ -25,6 +25,7 @@ BLOCKS = ("PRESTATE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE_DISLODGED", "PRE
 KEYWORDS = ("VARIANT_ALL", "CASE", "RULES", "PLAYERS", "PRESTATE_SETPHASE", *BLOCKS, "POSTSTATE_SAME", "END")
 """Every keyword of the format (dipsat's RULES and PLAYERS included)."""
 _KEYWORD_SET = frozenset(KEYWORDS)
+_KEYWORD_INITIALS = frozenset(k[0] for k in KEYWORDS)
 
 
 class UnknownKeywordError(CaseFileError):
@@ -107,10 +108,10 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
     for number, raw in enumerate(handle, start=1):
         if number == 1:
             raw = raw.removeprefix("\ufeff")  # a byte-order mark (files saved by some Windows editors)
-        text, _, comment = raw.partition("#")
+        text, hashed, comment = raw.partition("#")
         text = text.rstrip()
         stripped = text.lstrip()
-        if is_expectation(raw):
+        if hashed and not stripped and is_expectation(raw):  # a '#=' line: a whole-line comment
             if case is None:
                 errors.append(CaseFileError(source, number, f"{EXPECT_MARK} line outside a case (expected it "
                                             "between CASE and END)"))
@@ -123,9 +124,10 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
             blank = blank or not raw.strip()  # a comment line is not blank
             continue
         blank_before, blank = blank, False
-        if text[0] in " \t" and stripped.split(None, 1)[0] in _KEYWORD_SET:  # a whole file pasted indented
-            text = stripped  # keywords too
-        if text[0] in " \t":  # a line of the open block
+        indented = text[0] in " \t"
+        if indented and stripped[0] in _KEYWORD_INITIALS and stripped.split(None, 1)[0] in _KEYWORD_SET:
+            text, indented = stripped, False  # a whole file pasted indented: keywords too
+        if indented:  # a line of the open block
             if case is None or block is None:
                 errors.append(CaseFileError(source, number, f"unexpected indented line {stripped!r} (no open block)"))
                 continue
