@@ -38,7 +38,19 @@ def counted_centres(state: State, power: Power) -> tuple[str, ...]:
 
 def adjustment_count(state: State, power: Power) -> int:
     """Centres that count minus units: positive builds, negative removals."""
-    return len(counted_centres(state, power)) - len(state.units_of(power))
+    return adjustment_deltas(state).get(power, 0)
+
+
+def adjustment_deltas(state: State) -> dict[Power, int]:
+    """:func:`adjustment_count` of every power with a centre or a unit, in one pass."""
+    blockaded = blockaded_centres(state) if state.variant.wings else {}
+    deltas: dict[Power, int] = {}
+    for centre, power in state.owners:
+        if centre not in blockaded:
+            deltas[power] = deltas.get(power, 0) + 1
+    for unit in state.units:
+        deltas[unit.power] = deltas.get(unit.power, 0) - 1
+    return deltas
 
 
 def adjudicate_adjustments(state: State, orders: list[Order], rules: Rules,
@@ -50,13 +62,15 @@ def adjudicate_adjustments(state: State, orders: list[Order], rules: Rules,
     units = list(state.units)
     powers = [p.name for p in state.variant.powers]
     disorder: list[DisorderRemoval] = []
+    owner = [_power_of(state, order) for order in orders]  # whose adjustments each order counts toward
     for k, order in enumerate(orders):
-        power = _power_of(state, order)
+        power = owner[k]
         if silent and power is not None and power in silent:
             results[k] = OrderResult(order, None, Illegal(IllegalCode.SILENCED, silent[power]))
+    deltas = adjustment_deltas(state)
     for power in powers:
-        mine = [k for k, o in enumerate(orders) if _power_of(state, o) == power and k not in results]
-        delta = adjustment_count(state, power)
+        mine = [k for k, p in enumerate(owner) if p == power and k not in results]
+        delta = deltas.get(power, 0)
         if delta > 0:
             units += _builds(state, orders, mine, delta, rules, results)
         elif delta < 0:
@@ -301,13 +315,13 @@ def removal_distances(state: State, units: list[Unit], reading: CivilDisorderRem
     """Each unit's distance as the DATC 4.D.8 reading counts it (UNREACHABLE: never there)."""
     power = units[0].power
     if reading is CivilDisorderRemoval.R2000:  # 2000: to the home country, over land and sea
-        land_and_sea = _distances(state, set(state.variant.power(power).country))
+        land_and_sea = _distances(state, set(state.variant.power(power).country), units)
         return {u: land_and_sea.get(u.province, UNREACHABLE) for u in units}
     if reading is CivilDisorderRemoval.R2023:  # 2023: to the nearest owned centre, over land and sea
-        land_and_sea = _distances(state, set(state.centres_of(power)))
+        land_and_sea = _distances(state, set(state.centres_of(power)), units)
         return {u: land_and_sea.get(u.province, UNREACHABLE) for u in units}
     homes = set(state.variant.power(power).home_centres)  # DATC v2.x: to the home supply centres
-    land_and_sea = _distances(state, homes)
+    land_and_sea = _distances(state, homes, units)
     out = {}
     for u in units:
         if u.kind is UnitKind.WING or reading in (CivilDisorderRemoval.LAND_AND_SEA, CivilDisorderRemoval.GODIP):
@@ -389,14 +403,18 @@ def _fleet_distance(state: State, unit: Unit, targets: set[str]) -> int:
     return UNREACHABLE
 
 
-def _distances(state: State, targets: set[str]) -> dict[str, int]:
-    """Moves from each province to the nearest target, over land and sea."""
+def _distances(state: State, targets: set[str], wanted: list[Unit]) -> dict[str, int]:
+    """Moves to the nearest target, over land and sea, from each province the search
+    reaches before it has reached every unit `wanted` (breadth first: those are final)."""
     out = {t: 0 for t in targets}
+    left = {u.province for u in wanted} - out.keys()
     queue = deque(targets)
-    while queue:
+    neighbours = state.map.neighbours
+    while queue and left:
         here = queue.popleft()
-        for nxt in state.map.neighbours(here):
+        for nxt in neighbours(here):
             if nxt not in out:
                 out[nxt] = out[here] + 1
                 queue.append(nxt)
+                left.discard(nxt)
     return out

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ..board import Location, PhaseKind, UnitKind
-from ..adjustments import adjustment_count
+from ..adjustments import adjustment_deltas
 from ..maps import ProvinceKind
 from ..orders import (Build, Convoy, Disband, Move, Order, Remove, Retreat, SupportHold, SupportMove, Waive,
                      order_power)
@@ -188,8 +188,9 @@ def _adjustment_issues(state: State, orders: list[Order]) -> set[str]:
             removals.setdefault(power, []).append(order)
         elif isinstance(order, Waive):
             out.add("4.D.7")  # waiving a build
+    deltas = adjustment_deltas(state)
     for power in {p.name for p in state.variant.powers}:
-        count = adjustment_count(state, power)
+        count = deltas.get(power, 0)
         mine = builds.get(power, [])
         if count > 0 and len(mine) > count:
             out.add("4.D.4")  # too many build orders
