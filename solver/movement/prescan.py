@@ -46,46 +46,122 @@ Prescan = _Prescan
 
 
 def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None = None) -> _Prescan:
-    units = list(state.units)
-    index_of = {u.location.province: i for i, u in enumerate(units)}
-    scan = _Prescan(Problem([UnitSlot(i, u.location.province, u.power, u.kind is UnitKind.FLEET)
-                             for i, u in enumerate(units)], [], [], [], dict(index_of), {}))
-    legal: dict[int, list[int]] = {}
+    units = state.units
+    reach_table = state.map.reach_table
+    index_of: dict[str, int] = {}
+    slots: list[UnitSlot] = []
+    reach: list[_Reach | None] = []  # each unit's row of the map's table (None: no row, the full checks decide)
+    for i, unit in enumerate(units):
+        loc = unit.location
+        index_of[loc.province] = i
+        slots.append(UnitSlot(i, loc.province, unit.power, unit.kind is UnitKind.FLEET, None, []))
+        reach.append(reach_table.get((unit.kind, loc.province, loc.coast)))
+    scan = _Prescan(Problem(slots, [], [], [], dict(index_of), {}))
+    first: dict[int, int] = {}  # unit index -> its first legal order
+    several: dict[int, list[int]] = {}  # unit index -> its legal orders, where it has more than one
+    direct: set[int] = set()  # move orders found legal by the table: directly, to the destination as written
     for k, order in enumerate(orders):
-        unit_index, reason = _ordered_unit(state, order, index_of, rules)
-        unit = units[unit_index] if unit_index is not None else None
-        if silent:
-            power = order.power or (unit.power if unit is not None else None)
-            if power is not None and power in silent:
-                reason = Illegal(IllegalCode.SILENCED, silent[power])
-        if reason is None:
-            assert unit is not None and unit_index is not None  # a unit was found (_ordered_unit)
+        u = None if silent else _plainly_legal(order, units, index_of, reach)
+        if u is not None:
             if isinstance(order, Move):
-                dest, reason = move_destination(state, unit, order, rules)
-                if dest is not None:
-                    scan.dest_of_order[k] = dest
-            elif not isinstance(order, Hold):
-                reason = order_problem(state, unit, order, rules)
-        if reason is not None:
-            scan.verdicts[k] = OrderResult(order, unit, reason)
-            continue
-        assert unit_index is not None
-        legal.setdefault(unit_index, []).append(k)
-    strict = any(r.invalid or r.yields for r in _designation_readings(rules).values())  # DATC 4.C choices a, c
-    for u, ks in legal.items():
-        if strict:
-            ks = _drop_weak_orders(state, orders, ks, rules, scan, units[u])
-        scan.chosen[u] = ks[0] if len(ks) == 1 else _one_order(orders, ks, rules, scan, units[u])
+                scan.dest_of_order[k] = order.dest
+                direct.add(k)
+        else:
+            u = _checked_unit(state, order, k, index_of, rules, silent, scan)
+            if u is None:
+                continue  # illegal: its verdict is given
+        if u in first:
+            several.setdefault(u, [first[u]]).append(k)
+        else:
+            first[u] = k
+    chosen = scan.chosen
+    if any(r.invalid or r.yields for r in _designation_readings(rules).values()):  # DATC 4.C choices a, c
+        for u, k in first.items():
+            ks = _drop_weak_orders(state, orders, several.get(u, [k]), rules, scan, units[u])
+            chosen[u] = ks[0] if len(ks) == 1 else _one_order(orders, ks, rules, scan, units[u])
+    else:
+        chosen.update(first)
+        if several:  # DATC 4.D.3
+            for u in first:
+                if u in several:
+                    chosen[u] = _one_order(orders, several[u], rules, scan, units[u])
     if rules.implicit_orders is ImplicitOrders.ALLOWED:  # DATC 4.E.3 a
         orders = orders + _implicit_moves(state, orders, scan, units, rules)
     scan.orders = orders
     given = _given_orders(orders, scan)
-    _build_moves(state, given, rules, scan, units)
+    _build_moves(state, given, rules, scan, units, direct)
     _match_supports(state, orders, given, scan, units, rules)
     _match_convoys(given, scan, units)
     _route_convoys(state, scan, rules, units)
     _drop_void_convoys(orders, scan, units)
     return scan
+
+
+_Reach = dict[str, frozenset[str | None]]
+"""A row of :attr:`~dipsat.maps.Map.reach_table`: the provinces a unit can move into
+directly, each with the coasts a move order may name to go there as written."""
+
+
+def _plainly_legal(order: Order, units: Sequence[Unit], index_of: dict[str, int],
+                   reach: list[_Reach | None]) -> int | None:
+    """The common case, read from the map's table (:attr:`~dipsat.maps.Map.reach_table`):
+    the index of the unit `order` goes to where the order is surely legal, else None (the
+    full checks of :func:`_checked_unit` decide, and give the verdict of an illegal order).
+    Surely legal: a movement-phase order that names the unit as it stands (its type, coast
+    and power: no DATC 4.B.5, 4.C.1, 4.C.2 reading, 6.A.6), every area it names on the board
+    (4.E.1), and a hold; a move, not 'via convoy' and with no convoy path written (4.A.3,
+    4.A.6), to a neighbour the unit reaches directly as the order writes it (6.A.1-6.A.3, no
+    coast to settle: 4.B.1-4.B.3, 4.B.6); a support of a unit other than itself (6.A.8)
+    into an area other than its own (6.D.34) that it reaches (6.A.10, 6.B.5) and, for a
+    move, the supported unit too (6.D.22-24). Convoy orders go to the full checks."""
+    if not isinstance(order, (Hold, Move, SupportHold, SupportMove)):
+        return None
+    ref = order.unit
+    u = index_of.get(ref.location.province)
+    if u is None:
+        return None
+    unit = units[u]
+    row = reach[u]
+    if row is None or ref.kind is not unit.kind or ref.location.coast != unit.location.coast or \
+            (order.power is not None and order.power != unit.power):
+        return None
+    if isinstance(order, Hold):
+        return u
+    if isinstance(order, Move):
+        dest = order.dest
+        return u if not order.via_convoy and not order.path and dest.coast in row.get(dest.province, ()) else None
+    t = index_of.get(order.target.location.province)
+    if t is None or t == u:
+        return None
+    if isinstance(order, SupportHold):
+        return u if order.target.location.province in row else None
+    target_row = reach[t]
+    where = order.dest.province
+    return u if where in row and target_row is not None and where in target_row else None
+
+
+def _checked_unit(state: State, order: Order, k: int, index_of: dict[str, int], rules: Rules,
+                  silent: Mapping[Power, str] | None, scan: _Prescan) -> int | None:
+    """The unit `order` goes to (DATC 4.D.3, 4.C, 4.B.5) if the order is legal (4.E.1),
+    every check made; else None, and the order's verdict given."""
+    unit_index, reason = _ordered_unit(state, order, index_of, rules)
+    unit = state.units[unit_index] if unit_index is not None else None
+    if silent:
+        power = order.power or (unit.power if unit is not None else None)
+        if power is not None and power in silent:
+            reason = Illegal(IllegalCode.SILENCED, silent[power])
+    if reason is None:
+        assert unit is not None and unit_index is not None  # a unit was found (_ordered_unit)
+        if isinstance(order, Move):
+            dest, reason = move_destination(state, unit, order, rules)
+            if dest is not None:
+                scan.dest_of_order[k] = dest
+        elif not isinstance(order, Hold):
+            reason = order_problem(state, unit, order, rules)
+    if reason is not None:
+        scan.verdicts[k] = OrderResult(order, unit, reason)
+        return None
+    return unit_index
 
 
 def _via_binding_matters(state: State, order: Order) -> bool:
@@ -242,7 +318,7 @@ def _drop_weak_orders(state: State, orders: list[Order], ks: list[int], rules: R
     return keep
 
 
-def _implicit_moves(state: State, orders: list[Order], scan: _Prescan, units: list[Unit],
+def _implicit_moves(state: State, orders: list[Order], scan: _Prescan, units: Sequence[Unit],
                     rules: Rules) -> list[Order]:
     """DATC 4.E.3 a: an unordered unit that its own power supports (or convoys) to an
     area moves there; several different such orders imply nothing."""
@@ -282,8 +358,13 @@ def _one_order(orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan,
     return keep
 
 
-def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, units: list[Unit]) -> None:
+def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, units: Sequence[Unit],
+                 direct: set[int]) -> None:
+    """The moves of the problem, in board order, with their opposite moves and whether each
+    tries a convoy route (DATC 4.A.3). `direct`: the move orders the prescan found legal
+    as going directly to the destination they write (:func:`_plainly_legal`)."""
     p = scan.problem
+    moves, slots, moves_into = p.moves, p.units, p.moves_into
     can_move = state.map.can_move
     for u, k, order in given.moves:
         unit = units[u]
@@ -291,27 +372,34 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
         if dest is None:  # an implicit move (DATC 4.E.3 a): checked legal, its destination not kept
             dest = move_destination(state, unit, order, rules)[0]
             assert dest is not None
-        m = len(p.moves)
-        over_land = can_move(unit.kind, unit.location, dest)
-        p.moves.append(MoveOrder(m, u, unit.location.province, dest.province, unit.power, not over_land))
-        p.units[u].move = m
-        p.moves_into.setdefault(dest.province, []).append(m)
+        m = len(moves)
+        over_land = k in direct or can_move(unit.kind, unit.location, dest)
+        moves.append(MoveOrder(m, u, unit.location.province, dest.province, unit.power, not over_land, False, [], []))
+        slots[u].move = m
+        into = moves_into.get(dest.province)
+        if into is None:
+            moves_into[dest.province] = [m]
+        else:
+            into.append(m)
         scan.move_of[k] = m
         scan.dest_of[m] = dest
-    for move in p.moves:
-        other = p.unit_at.get(move.dest)
-        back = p.units[other].move if other is not None else None
-        if back is not None and p.moves[back].dest == move.origin:
+    unit_at = p.unit_at
+    for move in moves:
+        other = unit_at.get(move.dest)
+        back = slots[other].move if other is not None else None
+        if back is not None and moves[back].dest == move.origin:
             move.opposite = back
     for u, k, convoy in given.convoys:  # who is ordered to convoy which army where
         scan.convoyers.setdefault((convoy.target.location.province, convoy.dest.province), []).append(units[u])
     for u, k, order in given.moves:
-        move = p.moves[scan.move_of[k]]
+        if not scan.convoyers and not order.via_convoy:
+            continue  # DATC 4.A.3: no fleet ordered to convoy and not written 'via convoy': by land, in every reading
+        move = moves[scan.move_of[k]]
         if not move.convoyed and units[u].kind is UnitKind.ARMY:
             move.convoyed, move.fallback = _adjacent_convoy(state, scan, units, order, move, rules)
 
 
-def _adjacent_convoy(state: State, scan: _Prescan, units: list[Unit], order: Move,
+def _adjacent_convoy(state: State, scan: _Prescan, units: Sequence[Unit], order: Move,
                      move: MoveOrder, rules: Rules) -> tuple[bool, bool]:
     """DATC 4.A.3: does an army that can go by land try the convoy route, and may it
     fall back to the land route? Returns (convoyed, fallback)."""
@@ -354,7 +442,7 @@ def _supports_attack_on(scan: _Prescan, province: str, fleets: list[Unit]) -> bo
     return isinstance(order, SupportMove) and order.dest.province in {f.province for f in fleets}
 
 
-def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Prescan, units: list[Unit],
+def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Prescan, units: Sequence[Unit],
                     rules: Rules) -> None:
     p = scan.problem
     ordering: set[Power] | None = None  # the powers that gave orders (DATC 4.D.9), when asked
@@ -415,7 +503,7 @@ def _support_mismatch(state: State, order: SupportMove, target_move: int | None,
     return None
 
 
-def _match_convoys(given: _Given, scan: _Prescan, units: list[Unit]) -> None:
+def _match_convoys(given: _Given, scan: _Prescan, units: Sequence[Unit]) -> None:
     p = scan.problem
     for u, k, order in given.convoys:
         target_move = p.units[p.unit_at[order.target.location.province]].move
@@ -431,7 +519,7 @@ def _match_convoys(given: _Given, scan: _Prescan, units: list[Unit]) -> None:
         scan.convoy_of[k] = c
 
 
-def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: list[Unit]) -> None:
+def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[Unit]) -> None:
     """Minimal convoy routes of each convoyed move: chains of its convoying fleets."""
     p = scan.problem
     convoyed = [move for move in p.moves if move.convoyed]
@@ -456,7 +544,7 @@ def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: list[Unit]
         move.routes = [tuple(sorted(fleets[s] for s in route)) for route in routes]
 
 
-def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: list[Unit]) -> None:
+def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: Sequence[Unit]) -> None:
     """A convoy order on no route of its army has nothing to do (it still holds)."""
     p = scan.problem
     used = {c for move in p.moves for route in move.routes for c in route}
