@@ -73,7 +73,7 @@ def fold(name: str) -> str:
 
 
 _CACHED = (("location", 1024), ("fleet_locations", None), ("reachable_coasts", None),
-           ("_convoy_routes", 4096), ("_convoy_coasts", 4096))  # bounded: the seas with fleets differ from game to game
+           ("_convoy_routes", 4096), ("_convoy_coasts", 4096), ("convoy_reach", 4096))  # bounded: the seas with fleets differ from game to game
 """The methods of :class:`Map` each map caches for itself, with the size of the cache."""
 
 
@@ -225,6 +225,18 @@ class Map:
         if self.provinces[src].kind is not ProvinceKind.COAST or self.provinces[dst].kind is not ProvinceKind.COAST:
             return False
         return any(dst in self._convoy_coasts(sea, allowed) for sea in self.sea_neighbours[src] if sea in allowed)
+
+    def convoy_reach(self, src: str, allowed: frozenset[str]) -> frozenset[str]:
+        """The provinces a chain of the seas `allowed` could convoy an army in src to: each
+        dst for which :meth:`convoy_possible` (src, dst, allowed) holds (cached, as
+        :meth:`_convoy_coasts` is: the prescan asks it of every army it checks a convoy for)."""
+        if self.provinces[src].kind is not ProvinceKind.COAST:
+            return frozenset()
+        touched: set[str] = set()
+        for sea in self.sea_neighbours[src]:
+            if sea in allowed:
+                touched |= self._convoy_coasts(sea, allowed)
+        return frozenset(p for p in touched if self.provinces[p].kind is ProvinceKind.COAST)
 
     def _convoy_coasts(self, start: str, allowed: frozenset[str]) -> frozenset[str]:
         """The provinces a chain of `allowed` seas from the sea `start` touches (cached: the

@@ -157,8 +157,18 @@ def default_coast(the_map: Map, province: str) -> Location:
 
 def convoy_route_on_board(state: State, origin: str, dest: str, without: str | None = None) -> bool:
     """Could fleets now at sea form a chain from origin to dest (DATC 6.D.32)?"""
-    seas = state.sea_fleets - {without} if without else state.sea_fleets
-    return state.map.convoy_possible(origin, dest, seas)
+    return state.map.convoy_possible(origin, dest, _seas(state, without))
+
+
+def convoy_destinations(state: State, origin: str, without: str | None = None) -> frozenset[str]:
+    """Where a chain of fleets now at sea could carry an army from origin (DATC 6.D.32):
+    the provinces dest for which :func:`convoy_route_on_board` holds, at once."""
+    return state.map.convoy_reach(origin, _seas(state, without))
+
+
+def _seas(state: State, without: str | None) -> frozenset[str]:
+    """The seas holding a fleet, but the one in `without`."""
+    return state.sea_fleets - {without} if without else state.sea_fleets
 
 
 def can_move_somehow(state: State, unit: Unit, dest: str, without: str | None = None) -> bool:

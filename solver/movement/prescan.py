@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
-from .legality import default_coast, impassable_problem, move_destination, order_problem, via_convoy_problem
+from .legality import (can_move_somehow, convoy_destinations, convoy_problem, default_coast, impassable_problem,
+                       move_destination, order_problem, via_convoy_problem)
 from ..orders import Build, Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, Waive, kind_name
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
 from ..results import OrderResult
@@ -44,6 +45,10 @@ class _Prescan:
 Prescan = _Prescan
 """What the prescan decided, by its public name (read by validate to compare two readings of a turn)."""
 
+_ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
+"""Read once: an enum member read off its class goes through the metaclass's attribute
+hook each time (Python 3.11), and the prescan asks for these for every unit."""
+
 
 def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None = None) -> _Prescan:
     units = state.units
@@ -54,22 +59,29 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     for i, unit in enumerate(units):
         loc = unit.location
         index_of[loc.province] = i
-        slots.append(UnitSlot(i, loc.province, unit.power, unit.kind is UnitKind.FLEET, None, []))
+        slots.append(UnitSlot(i, loc.province, unit.power, unit.kind is _FLEET, None, []))
         reach.append(reach_table.get((unit.kind, loc.province, loc.coast)))
     scan = _Prescan(Problem(slots, [], [], [], dict(index_of), {}))
     first: dict[int, int] = {}  # unit index -> its first legal order
     several: dict[int, list[int]] = {}  # unit index -> its legal orders, where it has more than one
-    direct: set[int] = set()  # move orders found legal by the table: directly, to the destination as written
-    for k, order in enumerate(orders):
-        u = None if silent else _plainly_legal(order, units, index_of, reach)
-        if u is not None:
-            if isinstance(order, Move):
-                scan.dest_of_order[k] = order.dest
-                direct.add(k)
-        else:
+    direct: set[int] = set()  # move orders legal by the table: directly, to the destination as written
+    for k, order in enumerate(orders):  # which orders are legal (DATC 4.E.1), and whose
+        u = None if silent else _named_unit(order, units, index_of, reach)
+        if u is None:
             u = _checked_unit(state, order, k, index_of, rules, silent, scan)
             if u is None:
                 continue  # illegal: its verdict is given
+        elif isinstance(order, Move):
+            how = _move_by_table(state, order, units[u], reach[u])
+            if how is not None:
+                scan.dest_of_order[k] = order.dest
+                if how:
+                    direct.add(k)
+            elif not _checked_order(state, units[u], order, k, rules, scan):
+                continue
+        elif not _legal_by_table(state, order, u, index_of, reach) and \
+                not _checked_order(state, units[u], order, k, rules, scan):
+            continue
         if u in first:
             several.setdefault(u, [first[u]]).append(k)
         else:
@@ -102,42 +114,74 @@ _Reach = dict[str, frozenset[str | None]]
 directly, each with the coasts a move order may name to go there as written."""
 
 
-def _plainly_legal(order: Order, units: Sequence[Unit], index_of: dict[str, int],
-                   reach: list[_Reach | None]) -> int | None:
-    """The common case, read from the map's table (:attr:`~dipsat.maps.Map.reach_table`):
-    the index of the unit `order` goes to where the order is surely legal, else None (the
-    full checks of :func:`_checked_unit` decide, and give the verdict of an illegal order).
-    Surely legal: a movement-phase order that names the unit as it stands (its type, coast
-    and power: no DATC 4.B.5, 4.C.1, 4.C.2 reading, 6.A.6), every area it names on the board
-    (4.E.1), and a hold; a move, not 'via convoy' and with no convoy path written (4.A.3,
-    4.A.6), to a neighbour the unit reaches directly as the order writes it (6.A.1-6.A.3, no
-    coast to settle: 4.B.1-4.B.3, 4.B.6); a support of a unit other than itself (6.A.8)
-    into an area other than its own (6.D.34) that it reaches (6.A.10, 6.B.5) and, for a
-    move, the supported unit too (6.D.22-24). Convoy orders go to the full checks."""
-    if not isinstance(order, (Hold, Move, SupportHold, SupportMove)):
+def _named_unit(order: Order, units: Sequence[Unit], index_of: dict[str, int], reach: list[_Reach | None]) -> int | None:
+    """The common case of :func:`_ordered_unit`: the index of the unit a movement-phase
+    order names as it stands (its type, coast and power: no DATC 4.B.5, 4.C.1, 4.C.2
+    reading, 6.A.6), a unit with a row in the map's table (so in an area of the board,
+    4.E.1). None where :func:`_checked_unit` decides (the order is not given to that unit
+    as written, or its unit has no row)."""
+    if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
         return None
     ref = order.unit
     u = index_of.get(ref.location.province)
-    if u is None:
+    if u is None or reach[u] is None:
         return None
     unit = units[u]
-    row = reach[u]
-    if row is None or ref.kind is not unit.kind or ref.location.coast != unit.location.coast or \
+    if ref.kind is not unit.kind or ref.location.coast != unit.location.coast or \
             (order.power is not None and order.power != unit.power):
         return None
-    if isinstance(order, Hold):
-        return u
-    if isinstance(order, Move):
-        dest = order.dest
-        return u if not order.via_convoy and not order.path and dest.coast in row.get(dest.province, ()) else None
-    t = index_of.get(order.target.location.province)
-    if t is None or t == u:
+    return u
+
+
+def _move_by_table(state: State, order: Move, unit: Unit, row: _Reach | None) -> bool | None:
+    """Is a move order that names `unit` as it stands (:func:`_named_unit`) legal (DATC
+    4.E.1) to the destination it writes, by the map's tables alone, with every area it
+    names on the board? True: it goes directly, not 'via convoy' and with no convoy path
+    written (4.A.3, 4.A.6), to a neighbour the unit reaches as the order writes it
+    (6.A.1-6.A.3; no coast to settle, 4.B.1-4.B.3, 4.B.6: :attr:`~dipsat.maps.Map.reach_table`).
+    False: it is an army's, with no coast or path written, to an area other than its own
+    that a chain of fleets now at sea could carry it to (6.D.32; so 'via convoy' can bind,
+    4.A.3: :func:`~.legality.convoy_destinations`). None: the full checks decide
+    (:func:`_checked_order`)."""
+    dest = order.dest
+    if order.path or row is None:
         return None
+    if not order.via_convoy and dest.coast in row.get(dest.province, ()):
+        return True
+    origin = unit.location.province
+    if unit.kind is _ARMY and dest.coast is None and dest.province != origin and \
+            dest.province in convoy_destinations(state, origin):
+        return False
+    return None
+
+
+def _legal_by_table(state: State, order: Order, u: int, index_of: dict[str, int], reach: list[_Reach | None]) -> bool:
+    """Is an order other than a move that names its unit `u` as it stands
+    (:func:`_named_unit`) legal (DATC 4.E.1), with every area it names on the board, by
+    the map's tables (:attr:`~dipsat.maps.Map.reach_table`) and the checks of convoys? A
+    hold is. A support is, of another unit (6.A.8) into an area other than its own (6.D.34)
+    that it reaches (6.A.10, 6.B.5) and, for a move, that the supported unit could move
+    to (6.D.22-24, 6.D.31: :func:`~.legality.can_move_somehow`). A convoy is, of an army on
+    the board to an area on the board, where :func:`~.legality.convoy_problem` finds
+    nothing. False: the full checks decide (:func:`_checked_order`)."""
+    if isinstance(order, Hold):
+        return True
+    if not isinstance(order, (SupportHold, SupportMove, Convoy)):
+        return False
+    t = index_of.get(order.target.location.province)
+    if t is None or t == u or reach[t] is None:
+        return False
+    row = reach[u]
+    assert row is not None  # (_named_unit)
     if isinstance(order, SupportHold):
-        return u if order.target.location.province in row else None
-    target_row = reach[t]
+        return order.target.location.province in row
+    units = state.units
     where = order.dest.province
-    return u if where in row and target_row is not None and where in target_row else None
+    if isinstance(order, Convoy):
+        return where in state.map.provinces and convoy_problem(state, units[u], order) is None
+    target_row = reach[t]
+    return where in row and ((target_row is not None and where in target_row)
+                             or can_move_somehow(state, units[t], where, without=units[u].location.province))
 
 
 def _checked_unit(state: State, order: Order, k: int, index_of: dict[str, int], rules: Rules,
@@ -152,16 +196,34 @@ def _checked_unit(state: State, order: Order, k: int, index_of: dict[str, int], 
             reason = Illegal(IllegalCode.SILENCED, silent[power])
     if reason is None:
         assert unit is not None and unit_index is not None  # a unit was found (_ordered_unit)
-        if isinstance(order, Move):
-            dest, reason = move_destination(state, unit, order, rules)
-            if dest is not None:
-                scan.dest_of_order[k] = dest
-        elif not isinstance(order, Hold):
-            reason = order_problem(state, unit, order, rules)
+        reason = _legality(state, unit, order, k, rules, scan)
     if reason is not None:
         scan.verdicts[k] = OrderResult(order, unit, reason)
         return None
     return unit_index
+
+
+def _checked_order(state: State, unit: Unit, order: Order, k: int, rules: Rules, scan: _Prescan) -> bool:
+    """Is an order that names `unit` as it stands (:func:`_named_unit`: what
+    :func:`_ordered_unit` checks but the areas it names) legal (DATC 4.E.1), every check
+    made? If not, its verdict is given."""
+    reason = impassable_problem(state.map, order)
+    if reason is None:
+        reason = _legality(state, unit, order, k, rules, scan)
+    if reason is not None:
+        scan.verdicts[k] = OrderResult(order, unit, reason)
+    return reason is None
+
+
+def _legality(state: State, unit: Unit, order: Order, k: int, rules: Rules, scan: _Prescan) -> Illegal | None:
+    """Why an order given to `unit` is illegal (:mod:`.legality`), or None: a move's
+    destination is kept (coast settled, DATC 4.B)."""
+    if isinstance(order, Move):
+        dest, reason = move_destination(state, unit, order, rules)
+        if dest is not None:
+            scan.dest_of_order[k] = dest
+        return reason
+    return None if isinstance(order, Hold) else order_problem(state, unit, order, rules)
 
 
 def _via_binding_matters(state: State, order: Order) -> bool:
@@ -391,11 +453,12 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
             move.opposite = back
     for u, k, convoy in given.convoys:  # who is ordered to convoy which army where
         scan.convoyers.setdefault((convoy.target.location.province, convoy.dest.province), []).append(units[u])
+    convoyers = scan.convoyers
     for u, k, order in given.moves:
-        if not scan.convoyers and not order.via_convoy:
-            continue  # DATC 4.A.3: no fleet ordered to convoy and not written 'via convoy': by land, in every reading
         move = moves[scan.move_of[k]]
-        if not move.convoyed and units[u].kind is UnitKind.ARMY:
+        if move.convoyed or units[u].kind is not _ARMY:
+            continue
+        if order.via_convoy or (move.origin, move.dest) in convoyers:  # else by land in every reading of 4.A.3
             move.convoyed, move.fallback = _adjacent_convoy(state, scan, units, order, move, rules)
 
 
@@ -445,36 +508,40 @@ def _supports_attack_on(scan: _Prescan, province: str, fleets: list[Unit]) -> bo
 def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Prescan, units: Sequence[Unit],
                     rules: Rules) -> None:
     p = scan.problem
+    slots, moves, supports = p.units, p.moves, p.supports
+    disorder_fails = rules.civil_disorder_hold_support is CivilDisorderHoldSupport.FAILS  # DATC 4.D.9 a
     ordering: set[Power] | None = None  # the powers that gave orders (DATC 4.D.9), when asked
     for u, k, order in given.supports:
+        unit = units[u]
         target = p.unit_at[order.target.location.province]
-        target_move = p.units[target].move
+        target_move = slots[target].move
         if isinstance(order, SupportHold):
             if target_move is not None:
-                scan.verdicts[k] = OrderResult(order, units[u], Void(
+                scan.verdicts[k] = OrderResult(order, unit, Void(
                     VoidCode.SUPPORTED_UNIT_MOVES, "the supported unit moves (DATC 6.D.7)"))
                 continue
-            if rules.civil_disorder_hold_support is CivilDisorderHoldSupport.FAILS:  # DATC 4.D.9 a
+            if disorder_fails:  # DATC 4.D.9 a
                 if ordering is None:
                     ordering = {units[v].power for v in scan.chosen} | {o.power for o in orders if o.power}
                 if units[target].power not in ordering:
-                    scan.verdicts[k] = OrderResult(order, units[u], Void(
+                    scan.verdicts[k] = OrderResult(order, unit, Void(
                         VoidCode.CIVIL_DISORDER, f"{units[target].power} is in civil disorder (DATC 4.D.9 a)"))
                     continue
-            s = len(p.supports)
-            p.supports.append(SupportOrder(s, u, units[u].location.province, units[u].power,
-                                           order.target.location.province))
-            p.units[target].hold_supports.append(s)
+            s = len(supports)
+            supports.append(SupportOrder(s, u, unit.location.province, unit.power, order.target.location.province))
+            slots[target].hold_supports.append(s)
         else:
-            why = _support_mismatch(state, order, target_move, scan, units[u], rules)
-            if why is not None:
-                scan.verdicts[k] = OrderResult(order, units[u], why)
-                continue
+            dest = order.dest
+            if target_move is None or moves[target_move].dest != dest.province or dest.coast is not None or \
+                    scan.dest_of[target_move].coast is not None:  # else it matches: no coast named or moved to
+                why = _support_mismatch(state, order, target_move, scan, unit, rules)
+                if why is not None:
+                    scan.verdicts[k] = OrderResult(order, unit, why)
+                    continue
             assert target_move is not None  # else a mismatch (6.D.9)
-            s = len(p.supports)
-            p.supports.append(SupportOrder(s, u, units[u].location.province, units[u].power, order.dest.province,
-                                           target_move))
-            p.moves[target_move].supports.append(s)
+            s = len(supports)
+            supports.append(SupportOrder(s, u, unit.location.province, unit.power, dest.province, target_move))
+            moves[target_move].supports.append(s)
         scan.support_of[k] = s
 
 
