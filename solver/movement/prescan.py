@@ -62,32 +62,9 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
         slots.append(UnitSlot(i, loc.province, unit.power, unit.kind is _FLEET, None, []))
         reach.append(reach_table.get((unit.kind, loc.province, loc.coast)))
     scan = _Prescan(Problem(slots, [], [], [], dict(index_of), {}))
-    first: dict[int, int] = {}  # unit index -> its first legal order
-    several: dict[int, list[int]] = {}  # unit index -> its legal orders, where it has more than one
-    direct: set[int] = set()  # move orders legal by the table: directly, to the destination as written
-    for k, order in enumerate(orders):  # which orders are legal (DATC 4.E.1), and whose
-        u = None if silent else _named_unit(order, units, index_of, reach)
-        if u is None:
-            u = _checked_unit(state, order, k, index_of, rules, silent, scan)
-            if u is None:
-                continue  # illegal: its verdict is given
-        elif isinstance(order, Move):
-            how = _move_by_table(state, order, units[u], reach[u])
-            if how is not None:
-                scan.dest_of_order[k] = order.dest
-                if how:
-                    direct.add(k)
-            elif not _checked_order(state, units[u], order, k, rules, scan):
-                continue
-        elif not _legal_by_table(state, order, u, index_of, reach) and \
-                not _checked_order(state, units[u], order, k, rules, scan):
-            continue
-        if u in first:
-            several.setdefault(u, [first[u]]).append(k)
-        else:
-            first[u] = k
+    first, several, direct = _legal_orders(state, orders, rules, silent, scan, index_of, reach)
     chosen = scan.chosen
-    if any(r.invalid or r.yields for r in _designation_readings(rules).values()):  # DATC 4.C choices a, c
+    if _strict_designations(rules):
         for u, k in first.items():
             ks = _drop_weak_orders(state, orders, several.get(u, [k]), rules, scan, units[u])
             chosen[u] = ks[0] if len(ks) == 1 else _one_order(orders, ks, rules, scan, units[u])
@@ -114,29 +91,61 @@ _Reach = dict[str, frozenset[str | None]]
 directly, each with the coasts a move order may name to go there as written."""
 
 
-def _named_unit(order: Order, units: Sequence[Unit], index_of: dict[str, int], reach: list[_Reach | None]) -> int | None:
-    """The common case of :func:`_ordered_unit`: the index of the unit a movement-phase
-    order names as it stands (its type, coast and power: no DATC 4.B.5, 4.C.1, 4.C.2
-    reading, 6.A.6), a unit with a row in the map's table (so in an area of the board,
-    4.E.1). None where :func:`_checked_unit` decides (the order is not given to that unit
-    as written, or its unit has no row)."""
-    if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
-        return None
-    ref = order.unit
-    u = index_of.get(ref.location.province)
-    if u is None or reach[u] is None:
-        return None
-    unit = units[u]
-    if ref.kind is not unit.kind or ref.location.coast != unit.location.coast or \
-            (order.power is not None and order.power != unit.power):
-        return None
-    return u
+def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None,
+                  scan: _Prescan, index_of: dict[str, int],
+                  reach: list[_Reach | None]) -> tuple[dict[int, int], dict[int, list[int]], set[int]]:
+    """Which orders are legal (DATC 4.E.1) and which unit each goes to, a verdict given for
+    every other. Returns each unit's first legal order, the legal orders of each unit with
+    more than one (4.D.3), and the moves legal as going directly to the destination they
+    write. The common case is read from the map's tables (:func:`_move_by_table`,
+    :func:`_legal_by_table`); anything else takes the full checks of :mod:`.legality`
+    (:func:`_checked_order`), and an order that does not name its unit as it stands, or
+    comes from a silenced power, those of :func:`_ordered_unit` too (:func:`_checked_unit`)."""
+    units = state.units
+    first: dict[int, int] = {}  # unit index -> its first legal order
+    several: dict[int, list[int]] = {}  # unit index -> its legal orders, where it has more than one
+    direct: set[int] = set()  # move orders legal by the table: directly, to the destination as written
+    for k, order in enumerate(orders):  # which orders are legal (DATC 4.E.1), and whose
+        u = row = None
+        if not silent and (type(order) is Move or type(order) is SupportMove or type(order) is SupportHold
+                           or type(order) is Hold or type(order) is Convoy):
+            # the common case of _ordered_unit: the order names its unit as it stands (its type,
+            # coast and power: no DATC 4.B.5, 4.C.1, 4.C.2 reading, 6.A.6), a unit with a row
+            # in the map's table (so in an area of the board, 4.E.1)
+            ref = order.unit
+            u = index_of.get(ref.location.province)
+            if u is not None:
+                unit = units[u]
+                row = reach[u]
+                if ref.kind is not unit.kind or ref.location.coast != unit.location.coast or \
+                        (order.power is not None and order.power != unit.power):
+                    row = None
+        if u is None or row is None:
+            u = _checked_unit(state, order, k, index_of, rules, silent, scan)  # every check
+            if u is None:
+                continue  # illegal: its verdict is given
+        elif type(order) is Move:
+            how = _move_by_table(state, order, units[u], row)
+            if how is not None:
+                scan.dest_of_order[k] = order.dest
+                if how:
+                    direct.add(k)
+            elif not _checked_order(state, units[u], order, k, rules, scan):
+                continue
+        elif not _legal_by_table(state, order, u, row, index_of, reach) and \
+                not _checked_order(state, units[u], order, k, rules, scan):
+            continue
+        if u in first:
+            several.setdefault(u, [first[u]]).append(k)
+        else:
+            first[u] = k
+    return first, several, direct
 
 
-def _move_by_table(state: State, order: Move, unit: Unit, row: _Reach | None) -> bool | None:
-    """Is a move order that names `unit` as it stands (:func:`_named_unit`) legal (DATC
-    4.E.1) to the destination it writes, by the map's tables alone, with every area it
-    names on the board? True: it goes directly, not 'via convoy' and with no convoy path
+def _move_by_table(state: State, order: Move, unit: Unit, row: _Reach) -> bool | None:
+    """Is a move order that names `unit` as it stands (with `row`, the unit's row of the
+    map's table) legal (DATC 4.E.1) to the destination it writes, with every area it names
+    on the board? True: it goes directly, not 'via convoy' and with no convoy path
     written (4.A.3, 4.A.6), to a neighbour the unit reaches as the order writes it
     (6.A.1-6.A.3; no coast to settle, 4.B.1-4.B.3, 4.B.6: :attr:`~dipsat.maps.Map.reach_table`).
     False: it is an army's, with no coast or path written, to an area other than its own
@@ -144,7 +153,7 @@ def _move_by_table(state: State, order: Move, unit: Unit, row: _Reach | None) ->
     4.A.3: :func:`~.legality.convoy_destinations`). None: the full checks decide
     (:func:`_checked_order`)."""
     dest = order.dest
-    if order.path or row is None:
+    if order.path:
         return None
     if not order.via_convoy and dest.coast in row.get(dest.province, ()):
         return True
@@ -155,33 +164,34 @@ def _move_by_table(state: State, order: Move, unit: Unit, row: _Reach | None) ->
     return None
 
 
-def _legal_by_table(state: State, order: Order, u: int, index_of: dict[str, int], reach: list[_Reach | None]) -> bool:
-    """Is an order other than a move that names its unit `u` as it stands
-    (:func:`_named_unit`) legal (DATC 4.E.1), with every area it names on the board, by
-    the map's tables (:attr:`~dipsat.maps.Map.reach_table`) and the checks of convoys? A
-    hold is. A support is, of another unit (6.A.8) into an area other than its own (6.D.34)
-    that it reaches (6.A.10, 6.B.5) and, for a move, that the supported unit could move
-    to (6.D.22-24, 6.D.31: :func:`~.legality.can_move_somehow`). A convoy is, of an army on
-    the board to an area on the board, where :func:`~.legality.convoy_problem` finds
-    nothing. False: the full checks decide (:func:`_checked_order`)."""
-    if isinstance(order, Hold):
+def _legal_by_table(state: State, order: Order, u: int, row: _Reach, index_of: dict[str, int],
+                    reach: list[_Reach | None]) -> bool:
+    """Is an order other than a move that names its unit `u` as it stands (with `row`, the
+    unit's row of :attr:`~dipsat.maps.Map.reach_table`) legal (DATC 4.E.1), with every area
+    it names on the board, by the map's tables and the checks of convoys? A hold is. A
+    support is, of another unit (6.A.8) into an area other than its own (6.D.34) that it
+    reaches (6.A.10, 6.B.5) and, for a move, that the supported unit could move to
+    (6.D.22-24, 6.D.31: :func:`~.legality.can_move_somehow`). A convoy is, of an army on the
+    board to an area on the board, where :func:`~.legality.convoy_problem` finds nothing.
+    False: the full checks decide (:func:`_checked_order`)."""
+    if type(order) is Hold:
         return True
-    if not isinstance(order, (SupportHold, SupportMove, Convoy)):
-        return False
-    t = index_of.get(order.target.location.province)
-    if t is None or t == u or reach[t] is None:
-        return False
-    row = reach[u]
-    assert row is not None  # (_named_unit)
-    if isinstance(order, SupportHold):
-        return order.target.location.province in row
-    units = state.units
-    where = order.dest.province
-    if isinstance(order, Convoy):
-        return where in state.map.provinces and convoy_problem(state, units[u], order) is None
-    target_row = reach[t]
-    return where in row and ((target_row is not None and where in target_row)
-                             or can_move_somehow(state, units[t], where, without=units[u].location.province))
+    if type(order) is SupportMove or type(order) is SupportHold or type(order) is Convoy:
+        t = index_of.get(order.target.location.province)
+        if t is None or t == u:
+            return False
+        target_row = reach[t]
+        if target_row is None:
+            return False
+        if type(order) is SupportMove:
+            where = order.dest.province
+            return where in row and (where in target_row or can_move_somehow(
+                state, state.units[t], where, without=state.units[u].location.province))
+        if type(order) is SupportHold:
+            return order.target.location.province in row
+        if type(order) is Convoy:
+            return order.dest.province in state.map.provinces and convoy_problem(state, state.units[u], order) is None
+    return False
 
 
 def _checked_unit(state: State, order: Order, k: int, index_of: dict[str, int], rules: Rules,
@@ -204,9 +214,8 @@ def _checked_unit(state: State, order: Order, k: int, index_of: dict[str, int], 
 
 
 def _checked_order(state: State, unit: Unit, order: Order, k: int, rules: Rules, scan: _Prescan) -> bool:
-    """Is an order that names `unit` as it stands (:func:`_named_unit`: what
-    :func:`_ordered_unit` checks but the areas it names) legal (DATC 4.E.1), every check
-    made? If not, its verdict is given."""
+    """Is an order that names `unit` as it stands (what :func:`_ordered_unit` checks but
+    the areas it names) legal (DATC 4.E.1), every check made? If not, its verdict is given."""
     reason = impassable_problem(state.map, order)
     if reason is None:
         reason = _legality(state, unit, order, k, rules, scan)
@@ -256,16 +265,19 @@ class _Given:
 
 def _given_orders(orders: list[Order], scan: _Prescan) -> _Given:
     given = _Given()
-    for u, k in sorted(scan.chosen.items()):
+    moves, supports, convoys = given.moves, given.supports, given.convoys
+    chosen = scan.chosen
+    for u in sorted(chosen):
+        k = chosen[u]
         if k is None:
             continue
         order = orders[k]
         if isinstance(order, Move):
-            given.moves.append((u, k, order))
-        elif isinstance(order, (SupportHold, SupportMove)):
-            given.supports.append((u, k, order))
+            moves.append((u, k, order))
+        elif isinstance(order, SupportMove) or isinstance(order, SupportHold):
+            supports.append((u, k, order))
         elif isinstance(order, Convoy):
-            given.convoys.append((u, k, order))
+            convoys.append((u, k, order))
     return given
 
 
@@ -353,6 +365,14 @@ def _designation_flaws(state: State, order: Order, unit: Unit) -> list[str]:
     return flaws
 
 
+def _strict_designations(rules: Rules) -> bool:
+    """Does a flawed designation weaken an order: DATC 4.C choice a or c for some issue?"""
+    for reading in _designation_readings(rules).values():
+        if reading.invalid or reading.yields:
+            return True
+    return False
+
+
 def _designation_readings(rules: Rules) -> dict[str, DesignationReading]:
     """The readings of the DATC 4.C issues an order's designations can touch."""
     return {"4.C.1": rules.missing_unit_designation, "4.C.2": rules.wrong_unit_designation,
@@ -424,10 +444,11 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
                  direct: set[int]) -> None:
     """The moves of the problem, in board order, with their opposite moves and whether each
     tries a convoy route (DATC 4.A.3). `direct`: the move orders the prescan found legal
-    as going directly to the destination they write (:func:`_plainly_legal`)."""
+    as going directly to the destination they write (:func:`_move_by_table`)."""
     p = scan.problem
-    moves, slots, moves_into = p.moves, p.units, p.moves_into
+    moves, slots, moves_into, move_of, dest_of = p.moves, p.units, p.moves_into, scan.move_of, scan.dest_of
     can_move = state.map.can_move
+    by_land: list[tuple[Move, MoveOrder]] = []  # the army moves over land, which 4.A.3 may yet send by convoy
     for u, k, order in given.moves:
         unit = units[u]
         dest = scan.dest_of_order.get(k)
@@ -436,28 +457,28 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
             assert dest is not None
         m = len(moves)
         over_land = k in direct or can_move(unit.kind, unit.location, dest)
-        moves.append(MoveOrder(m, u, unit.location.province, dest.province, unit.power, not over_land, False, [], []))
+        move = MoveOrder(m, u, unit.location.province, dest.province, unit.power, not over_land, False, [], [])
+        moves.append(move)
+        if over_land and unit.kind is _ARMY:
+            by_land.append((order, move))
         slots[u].move = m
         into = moves_into.get(dest.province)
         if into is None:
             moves_into[dest.province] = [m]
         else:
             into.append(m)
-        scan.move_of[k] = m
-        scan.dest_of[m] = dest
+        move_of[k] = m
+        dest_of[m] = dest
     unit_at = p.unit_at
     for move in moves:
         other = unit_at.get(move.dest)
         back = slots[other].move if other is not None else None
         if back is not None and moves[back].dest == move.origin:
             move.opposite = back
-    for u, k, convoy in given.convoys:  # who is ordered to convoy which army where
-        scan.convoyers.setdefault((convoy.target.location.province, convoy.dest.province), []).append(units[u])
     convoyers = scan.convoyers
-    for u, k, order in given.moves:
-        move = moves[scan.move_of[k]]
-        if move.convoyed or units[u].kind is not _ARMY:
-            continue
+    for u, k, convoy in given.convoys:  # who is ordered to convoy which army where
+        convoyers.setdefault((convoy.target.location.province, convoy.dest.province), []).append(units[u])
+    for order, move in by_land:
         if order.via_convoy or (move.origin, move.dest) in convoyers:  # else by land in every reading of 4.A.3
             move.convoyed, move.fallback = _adjacent_convoy(state, scan, units, order, move, rules)
 
@@ -505,6 +526,11 @@ def _supports_attack_on(scan: _Prescan, province: str, fleets: list[Unit]) -> bo
     return isinstance(order, SupportMove) and order.dest.province in {f.province for f in fleets}
 
 
+_SUPPORTED_UNIT_MOVES = Void(VoidCode.SUPPORTED_UNIT_MOVES, "the supported unit moves (DATC 6.D.7)")
+_SUPPORTED_UNIT_STAYS = Void(VoidCode.SUPPORTED_UNIT_STAYS, "the supported unit does not move (DATC 6.D.9)")
+"""The outcomes of the commonest void supports, values made once (an outcome is immutable)."""
+
+
 def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Prescan, units: Sequence[Unit],
                     rules: Rules) -> None:
     p = scan.problem
@@ -517,8 +543,7 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
         target_move = slots[target].move
         if isinstance(order, SupportHold):
             if target_move is not None:
-                scan.verdicts[k] = OrderResult(order, unit, Void(
-                    VoidCode.SUPPORTED_UNIT_MOVES, "the supported unit moves (DATC 6.D.7)"))
+                scan.verdicts[k] = OrderResult(order, unit, _SUPPORTED_UNIT_MOVES)
                 continue
             if disorder_fails:  # DATC 4.D.9 a
                 if ordering is None:
@@ -548,7 +573,7 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
 def _support_mismatch(state: State, order: SupportMove, target_move: int | None, scan: _Prescan, supporter: Unit,
                       rules: Rules) -> Void | None:
     if target_move is None:
-        return Void(VoidCode.SUPPORTED_UNIT_STAYS, "the supported unit does not move (DATC 6.D.9)")
+        return _SUPPORTED_UNIT_STAYS
     move = scan.problem.moves[target_move]
     dest = scan.dest_of[target_move]
     if move.dest != order.dest.province:
@@ -592,15 +617,17 @@ def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[U
     convoyed = [move for move in p.moves if move.convoyed]
     if not convoyed:
         return
+    choice = rules.convoy_path
     written: dict[int, tuple[str, ...]] = {}  # move index -> the convoy path its order writes out (4.A.6)
-    for k, m in scan.move_of.items():
-        order = scan.orders[k]
-        assert isinstance(order, Move)
-        written[m] = order.path
+    if choice is not ConvoyPathSpecification.IGNORED:
+        for k, m in scan.move_of.items():
+            order = scan.orders[k]
+            assert isinstance(order, Move)
+            written[m] = order.path
     for move in convoyed:
         fleets = {c.province: c.index for c in p.convoys if c.move == move.index}
         routes: Sequence[frozenset[str]] = state.map.convoy_routes(move.origin, move.dest, fleets)
-        choice, path = rules.convoy_path, written.get(move.index, ())
+        path = written.get(move.index, ())
         if (choice is ConvoyPathSpecification.ALLOWED and path) or choice is ConvoyPathSpecification.REQUIRED:
             # 4.A.6 b/c: the army goes only along the path written in its order
             routes = [r for r in routes if path and r == frozenset(path)]
