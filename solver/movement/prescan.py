@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
-from .legality import (can_move_somehow, convoy_destinations, convoy_problem, default_coast, impassable_problem,
-                       move_destination, order_problem, via_convoy_problem)
+from .legality import (Reach, default_coast, impassable_problem, legal_by_table, move_by_table, move_destination,
+                       order_problem, via_convoy_problem)
 from ..orders import Build, Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, Waive, kind_name
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
 from ..results import OrderResult
@@ -53,14 +53,11 @@ hook each time (Python 3.11), and the prescan asks for these for every unit."""
 def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None = None) -> _Prescan:
     units = state.units
     reach_table = state.map.reach_table
-    index_of: dict[str, int] = {}
-    slots: list[UnitSlot] = []
-    reach: list[_Reach | None] = []  # each unit's row of the map's table (None: no row, the full checks decide)
-    for i, unit in enumerate(units):
-        loc = unit.location
-        index_of[loc.province] = i
-        slots.append(UnitSlot(i, loc.province, unit.power, unit.kind is _FLEET, None, []))
-        reach.append(reach_table.get((unit.kind, loc.province, loc.coast)))
+    index_of = {unit.location.province: i for i, unit in enumerate(units)}
+    slots = [UnitSlot(i, unit.location.province, unit.power, unit.kind is _FLEET, None, [])
+             for i, unit in enumerate(units)]
+    reach: list[Reach | None] = [reach_table.get((unit.kind, unit.location.province, unit.location.coast))
+                                  for unit in units]  # each unit's row of the map's table (None: the full checks decide)
     scan = _Prescan(Problem(slots, [], [], [], dict(index_of), {}))
     first, several, direct = _legal_orders(state, orders, rules, silent, scan, index_of, reach)
     chosen = scan.chosen
@@ -86,19 +83,14 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     return scan
 
 
-_Reach = dict[str, frozenset[str | None]]
-"""A row of :attr:`~dipsat.maps.Map.reach_table`: the provinces a unit can move into
-directly, each with the coasts a move order may name to go there as written."""
-
-
 def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None,
                   scan: _Prescan, index_of: dict[str, int],
-                  reach: list[_Reach | None]) -> tuple[dict[int, int], dict[int, list[int]], set[int]]:
+                  reach: list[Reach | None]) -> tuple[dict[int, int], dict[int, list[int]], set[int]]:
     """Which orders are legal (DATC 4.E.1) and which unit each goes to, a verdict given for
     every other. Returns each unit's first legal order, the legal orders of each unit with
     more than one (4.D.3), and the moves legal as going directly to the destination they
-    write. The common case is read from the map's tables (:func:`_move_by_table`,
-    :func:`_legal_by_table`); anything else takes the full checks of :mod:`.legality`
+    write. The common case is read from the map's tables (:func:`~.legality.move_by_table`,
+    :func:`~.legality.legal_by_table`); anything else takes the full checks of :mod:`.legality`
     (:func:`_checked_order`), and an order that does not name its unit as it stands, or
     comes from a silenced power, those of :func:`_ordered_unit` too (:func:`_checked_unit`)."""
     units = state.units
@@ -125,14 +117,14 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
             if u is None:
                 continue  # illegal: its verdict is given
         elif type(order) is Move:
-            how = _move_by_table(state, order, units[u], row)
+            how = move_by_table(state, order, units[u], row)
             if how is not None:
                 scan.dest_of_order[k] = order.dest
                 if how:
                     direct.add(k)
             elif not _checked_order(state, units[u], order, k, rules, scan):
                 continue
-        elif not _legal_by_table(state, order, u, row, index_of, reach) and \
+        elif not legal_by_table(state, order, u, row, index_of, reach) and \
                 not _checked_order(state, units[u], order, k, rules, scan):
             continue
         if u in first:
@@ -140,58 +132,6 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
         else:
             first[u] = k
     return first, several, direct
-
-
-def _move_by_table(state: State, order: Move, unit: Unit, row: _Reach) -> bool | None:
-    """Is a move order that names `unit` as it stands (with `row`, the unit's row of the
-    map's table) legal (DATC 4.E.1) to the destination it writes, with every area it names
-    on the board? True: it goes directly, not 'via convoy' and with no convoy path
-    written (4.A.3, 4.A.6), to a neighbour the unit reaches as the order writes it
-    (6.A.1-6.A.3; no coast to settle, 4.B.1-4.B.3, 4.B.6: :attr:`~dipsat.maps.Map.reach_table`).
-    False: it is an army's, with no coast or path written, to an area other than its own
-    that a chain of fleets now at sea could carry it to (6.D.32; so 'via convoy' can bind,
-    4.A.3: :func:`~.legality.convoy_destinations`). None: the full checks decide
-    (:func:`_checked_order`)."""
-    dest = order.dest
-    if order.path:
-        return None
-    if not order.via_convoy and dest.coast in row.get(dest.province, ()):
-        return True
-    origin = unit.location.province
-    if unit.kind is _ARMY and dest.coast is None and dest.province != origin and \
-            dest.province in convoy_destinations(state, origin):
-        return False
-    return None
-
-
-def _legal_by_table(state: State, order: Order, u: int, row: _Reach, index_of: dict[str, int],
-                    reach: list[_Reach | None]) -> bool:
-    """Is an order other than a move that names its unit `u` as it stands (with `row`, the
-    unit's row of :attr:`~dipsat.maps.Map.reach_table`) legal (DATC 4.E.1), with every area
-    it names on the board, by the map's tables and the checks of convoys? A hold is. A
-    support is, of another unit (6.A.8) into an area other than its own (6.D.34) that it
-    reaches (6.A.10, 6.B.5) and, for a move, that the supported unit could move to
-    (6.D.22-24, 6.D.31: :func:`~.legality.can_move_somehow`). A convoy is, of an army on the
-    board to an area on the board, where :func:`~.legality.convoy_problem` finds nothing.
-    False: the full checks decide (:func:`_checked_order`)."""
-    if type(order) is Hold:
-        return True
-    if type(order) is SupportMove or type(order) is SupportHold or type(order) is Convoy:
-        t = index_of.get(order.target.location.province)
-        if t is None or t == u:
-            return False
-        target_row = reach[t]
-        if target_row is None:
-            return False
-        if type(order) is SupportMove:
-            where = order.dest.province
-            return where in row and (where in target_row or can_move_somehow(
-                state, state.units[t], where, without=state.units[u].location.province))
-        if type(order) is SupportHold:
-            return order.target.location.province in row
-        if type(order) is Convoy:
-            return order.dest.province in state.map.provinces and convoy_problem(state, state.units[u], order) is None
-    return False
 
 
 def _checked_unit(state: State, order: Order, k: int, index_of: dict[str, int], rules: Rules,
@@ -444,7 +384,7 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
                  direct: set[int]) -> None:
     """The moves of the problem, in board order, with their opposite moves and whether each
     tries a convoy route (DATC 4.A.3). `direct`: the move orders the prescan found legal
-    as going directly to the destination they write (:func:`_move_by_table`)."""
+    as going directly to the destination they write (:func:`~.legality.move_by_table`)."""
     p = scan.problem
     moves, slots, moves_into, move_of, dest_of = p.moves, p.units, p.moves_into, scan.move_of, scan.dest_of
     can_move = state.map.can_move
