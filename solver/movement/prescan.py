@@ -53,11 +53,14 @@ hook each time (Python 3.11), and the prescan asks for these for every unit."""
 def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None = None) -> _Prescan:
     units = state.units
     reach_table = state.map.reach_table
-    index_of = {unit.location.province: i for i, unit in enumerate(units)}
-    slots = [UnitSlot(i, unit.location.province, unit.power, unit.kind is _FLEET, None, [])
-             for i, unit in enumerate(units)]
-    reach: list[Reach | None] = [reach_table.get((unit.kind, unit.location.province, unit.location.coast))
-                                  for unit in units]  # each unit's row of the map's table (None: the full checks decide)
+    index_of: dict[str, int] = {}
+    slots: list[UnitSlot] = []
+    reach: list[Reach | None] = []  # each unit's row of the map's table (None: the full checks decide)
+    for i, unit in enumerate(units):
+        loc = unit.location
+        index_of[loc.province] = i
+        slots.append(UnitSlot(i, loc.province, unit.power, unit.kind is _FLEET, None, []))
+        reach.append(reach_table.get((unit.kind, loc.province, loc.coast)))
     scan = _Prescan(Problem(slots, [], [], [], dict(index_of), {}))
     first, several, direct = _legal_orders(state, orders, rules, silent, scan, index_of, reach)
     chosen = scan.chosen
