@@ -561,8 +561,10 @@ def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[U
     if not convoyed:
         return
     choice = rules.convoy_path
+    allowed, required = choice is ConvoyPathSpecification.ALLOWED, choice is ConvoyPathSpecification.REQUIRED
+    own_first = rules.multi_route_disruption is MultiRouteDisruption.DPTG
     written: dict[int, tuple[str, ...]] = {}  # move index -> the convoy path its order writes out (4.A.6)
-    if choice is not ConvoyPathSpecification.IGNORED:
+    if allowed or required:
         for k, m in scan.move_of.items():
             order = scan.orders[k]
             assert isinstance(order, Move)
@@ -571,10 +573,10 @@ def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[U
         fleets = {c.province: c.index for c in p.convoys if c.move == move.index}
         routes: Sequence[frozenset[str]] = state.map.convoy_routes(move.origin, move.dest, fleets)
         path = written.get(move.index, ())
-        if (choice is ConvoyPathSpecification.ALLOWED and path) or choice is ConvoyPathSpecification.REQUIRED:
+        if (allowed and path) or required:
             # 4.A.6 b/c: the army goes only along the path written in its order
             routes = [r for r in routes if path and r == frozenset(path)]
-        if rules.multi_route_disruption is MultiRouteDisruption.DPTG:
+        if own_first:
             # 4.A.1 dptg: routes with foreign fleets are skipped when the army's own fleets make one
             own = [r for r in routes if all(units[p.convoys[fleets[s]].unit].power == move.power for s in r)]
             routes = own or routes
