@@ -73,7 +73,7 @@ def fold(name: str) -> str:
 
 
 _CACHED = (("location", 1024), ("fleet_locations", None), ("reachable_coasts", None),
-           ("_convoy_routes", 4096), ("_convoy_coasts", 4096))  # bounded: the seas with fleets differ from game to game
+           ("_convoy_routes", 4096), ("_convoy_coasts", 4096), ("convoy_reach", 4096))  # bounded: the seas with fleets differ from game to game
 """The methods of :class:`Map` each map caches for itself, with the size of the cache."""
 
 
@@ -181,6 +181,26 @@ class Map:
                                                      if dst in self.fleet_locations(dst.province))
                 for src, dsts in self.fleet_adjacency.items()}
 
+    @functools.cached_property
+    def reach_table(self) -> dict[tuple[UnitKind, str, str | None], dict[str, frozenset[str | None]]]:
+        """A table made once per map, for the prescan's common case: for a unit of each kind
+        at each location, keyed by (kind, province, coast), the provinces other than its own
+        that it can move into directly (:meth:`can_reach_province`), each with the coasts a
+        move order may name to go there as written (:meth:`can_move`, with no DATC 4.B
+        reading to make: None for a province without coasts, a coast the unit reaches for
+        a fleet; none for a fleet's move inland). A location no unit of the kind can move
+        from (an army on a coast, a fleet inland) has no entry."""
+        table: dict[tuple[UnitKind, str, str | None], dict[str, frozenset[str | None]]] = {}
+        for kind, adjacency in ((UnitKind.ARMY, self.army_adjacency), (UnitKind.WING, self.wing_adjacency)):
+            for src, dsts in adjacency.items():
+                table[kind, src, None] = {dst: frozenset({None}) for dst in dsts if dst in self.provinces and dst != src}
+        for loc, locs in self.fleet_adjacency.items():
+            reach = self._fleet_reach[loc.province, loc.coast] - {loc.province}
+            table[UnitKind.FLEET, loc.province, loc.coast] = {
+                dst: frozenset(d.coast for d in self.reachable_coasts(loc, dst)
+                               if self.provinces[dst].kind is not ProvinceKind.LAND) for dst in reach}
+        return table
+
     def neighbours(self, pid: str) -> frozenset[str]:
         """Provinces sharing a border with pid (any unit kind)."""
         return self.wing_adjacency.get(pid, frozenset())
@@ -205,6 +225,18 @@ class Map:
         if self.provinces[src].kind is not ProvinceKind.COAST or self.provinces[dst].kind is not ProvinceKind.COAST:
             return False
         return any(dst in self._convoy_coasts(sea, allowed) for sea in self.sea_neighbours[src] if sea in allowed)
+
+    def convoy_reach(self, src: str, allowed: frozenset[str]) -> frozenset[str]:
+        """The provinces a chain of the seas `allowed` could convoy an army in src to: each
+        dst for which :meth:`convoy_possible` (src, dst, allowed) holds (cached, as
+        :meth:`_convoy_coasts` is: the prescan asks it of every army it checks a convoy for)."""
+        if self.provinces[src].kind is not ProvinceKind.COAST:
+            return frozenset()
+        touched: set[str] = set()
+        for sea in self.sea_neighbours[src]:
+            if sea in allowed:
+                touched |= self._convoy_coasts(sea, allowed)
+        return frozenset(p for p in touched if self.provinces[p].kind is ProvinceKind.COAST)
 
     def _convoy_coasts(self, start: str, allowed: frozenset[str]) -> frozenset[str]:
         """The provinces a chain of `allowed` seas from the sea `start` touches (cached: the

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
-from .legality import default_coast, impassable_problem, move_destination, order_problem, via_convoy_problem
+from .legality import (Reach, default_coast, impassable_problem, legal_by_table, move_by_table, move_destination,
+                       order_problem, via_convoy_problem)
 from ..orders import Build, Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, Waive, kind_name
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
 from ..results import OrderResult
@@ -44,48 +45,137 @@ class _Prescan:
 Prescan = _Prescan
 """What the prescan decided, by its public name (read by validate to compare two readings of a turn)."""
 
+_ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
+"""Read once: an enum member read off its class goes through the metaclass's attribute
+hook each time (Python 3.11), and the prescan asks for these for every unit."""
+
 
 def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None = None) -> _Prescan:
-    units = list(state.units)
-    index_of = {u.location.province: i for i, u in enumerate(units)}
-    scan = _Prescan(Problem([UnitSlot(i, u.location.province, u.power, u.kind is UnitKind.FLEET)
-                             for i, u in enumerate(units)], [], [], [], dict(index_of), {}))
-    legal: dict[int, list[int]] = {}
-    for k, order in enumerate(orders):
-        unit_index, reason = _ordered_unit(state, order, index_of, rules)
-        unit = units[unit_index] if unit_index is not None else None
-        if silent:
-            power = order.power or (unit.power if unit is not None else None)
-            if power is not None and power in silent:
-                reason = Illegal(IllegalCode.SILENCED, silent[power])
-        if reason is None:
-            assert unit is not None and unit_index is not None  # a unit was found (_ordered_unit)
-            if isinstance(order, Move):
-                dest, reason = move_destination(state, unit, order, rules)
-                if dest is not None:
-                    scan.dest_of_order[k] = dest
-            elif not isinstance(order, Hold):
-                reason = order_problem(state, unit, order, rules)
-        if reason is not None:
-            scan.verdicts[k] = OrderResult(order, unit, reason)
-            continue
-        assert unit_index is not None
-        legal.setdefault(unit_index, []).append(k)
-    strict = any(r.invalid or r.yields for r in _designation_readings(rules).values())  # DATC 4.C choices a, c
-    for u, ks in legal.items():
-        if strict:
-            ks = _drop_weak_orders(state, orders, ks, rules, scan, units[u])
-        scan.chosen[u] = ks[0] if len(ks) == 1 else _one_order(orders, ks, rules, scan, units[u])
+    units = state.units
+    reach_table = state.map.reach_table
+    index_of: dict[str, int] = {}
+    slots: list[UnitSlot] = []
+    reach: list[Reach | None] = []  # each unit's row of the map's table (None: the full checks decide)
+    for i, unit in enumerate(units):
+        loc = unit.location
+        index_of[loc.province] = i
+        slots.append(UnitSlot(i, loc.province, unit.power, unit.kind is _FLEET, None, []))
+        reach.append(reach_table.get((unit.kind, loc.province, loc.coast)))
+    scan = _Prescan(Problem(slots, [], [], [], dict(index_of), {}))
+    first, several, direct = _legal_orders(state, orders, rules, silent, scan, index_of, reach)
+    chosen = scan.chosen
+    if _strict_designations(rules):
+        for u, k in first.items():
+            ks = _drop_weak_orders(state, orders, several.get(u, [k]), rules, scan, units[u])
+            chosen[u] = ks[0] if len(ks) == 1 else _one_order(orders, ks, rules, scan, units[u])
+    else:
+        chosen.update(first)
+        if several:  # DATC 4.D.3
+            for u in first:
+                if u in several:
+                    chosen[u] = _one_order(orders, several[u], rules, scan, units[u])
     if rules.implicit_orders is ImplicitOrders.ALLOWED:  # DATC 4.E.3 a
         orders = orders + _implicit_moves(state, orders, scan, units, rules)
     scan.orders = orders
     given = _given_orders(orders, scan)
-    _build_moves(state, given, rules, scan, units)
+    _build_moves(state, given, rules, scan, units, direct)
     _match_supports(state, orders, given, scan, units, rules)
     _match_convoys(given, scan, units)
     _route_convoys(state, scan, rules, units)
     _drop_void_convoys(orders, scan, units)
     return scan
+
+
+def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None,
+                  scan: _Prescan, index_of: dict[str, int],
+                  reach: list[Reach | None]) -> tuple[dict[int, int], dict[int, list[int]], set[int]]:
+    """Which orders are legal (DATC 4.E.1) and which unit each goes to, a verdict given for
+    every other. Returns each unit's first legal order, the legal orders of each unit with
+    more than one (4.D.3), and the moves legal as going directly to the destination they
+    write. The common case is read from the map's tables (:func:`~.legality.move_by_table`,
+    :func:`~.legality.legal_by_table`); anything else takes the full checks of :mod:`.legality`
+    (:func:`_checked_order`), and an order that does not name its unit as it stands, or
+    comes from a silenced power, those of :func:`_ordered_unit` too (:func:`_checked_unit`)."""
+    units = state.units
+    first: dict[int, int] = {}  # unit index -> its first legal order
+    several: dict[int, list[int]] = {}  # unit index -> its legal orders, where it has more than one
+    direct: set[int] = set()  # move orders legal by the table: directly, to the destination as written
+    for k, order in enumerate(orders):  # which orders are legal (DATC 4.E.1), and whose
+        u = row = None
+        if not silent and (type(order) is Move or type(order) is SupportMove or type(order) is SupportHold
+                           or type(order) is Hold or type(order) is Convoy):
+            # the common case of _ordered_unit: the order names its unit as it stands (its type,
+            # coast and power: no DATC 4.B.5, 4.C.1, 4.C.2 reading, 6.A.6), a unit with a row
+            # in the map's table (so in an area of the board, 4.E.1)
+            ref = order.unit
+            u = index_of.get(ref.location.province)
+            if u is not None:
+                unit = units[u]
+                row = reach[u]
+                if ref.kind is not unit.kind or ref.location.coast != unit.location.coast or \
+                        (order.power is not None and order.power != unit.power):
+                    row = None
+        if u is None or row is None:
+            u = _checked_unit(state, order, k, index_of, rules, silent, scan)  # every check
+            if u is None:
+                continue  # illegal: its verdict is given
+        elif type(order) is Move:
+            how = move_by_table(state, order, units[u], row)
+            if how is not None:
+                scan.dest_of_order[k] = order.dest
+                if how:
+                    direct.add(k)
+            elif not _checked_order(state, units[u], order, k, rules, scan):
+                continue
+        elif not legal_by_table(state, order, u, row, index_of, reach) and \
+                not _checked_order(state, units[u], order, k, rules, scan):
+            continue
+        if u in first:
+            several.setdefault(u, [first[u]]).append(k)
+        else:
+            first[u] = k
+    return first, several, direct
+
+
+def _checked_unit(state: State, order: Order, k: int, index_of: dict[str, int], rules: Rules,
+                  silent: Mapping[Power, str] | None, scan: _Prescan) -> int | None:
+    """The unit `order` goes to (DATC 4.D.3, 4.C, 4.B.5) if the order is legal (4.E.1),
+    every check made; else None, and the order's verdict given."""
+    unit_index, reason = _ordered_unit(state, order, index_of, rules)
+    unit = state.units[unit_index] if unit_index is not None else None
+    if silent:
+        power = order.power or (unit.power if unit is not None else None)
+        if power is not None and power in silent:
+            reason = Illegal(IllegalCode.SILENCED, silent[power])
+    if reason is None:
+        assert unit is not None and unit_index is not None  # a unit was found (_ordered_unit)
+        reason = _legality(state, unit, order, k, rules, scan)
+    if reason is not None:
+        scan.verdicts[k] = OrderResult(order, unit, reason)
+        return None
+    return unit_index
+
+
+def _checked_order(state: State, unit: Unit, order: Order, k: int, rules: Rules, scan: _Prescan) -> bool:
+    """Is an order that names `unit` as it stands (what :func:`_ordered_unit` checks but
+    the areas it names) legal (DATC 4.E.1), every check made? If not, its verdict is given."""
+    reason = impassable_problem(state.map, order)
+    if reason is None:
+        reason = _legality(state, unit, order, k, rules, scan)
+    if reason is not None:
+        scan.verdicts[k] = OrderResult(order, unit, reason)
+    return reason is None
+
+
+def _legality(state: State, unit: Unit, order: Order, k: int, rules: Rules, scan: _Prescan) -> Illegal | None:
+    """Why an order given to `unit` is illegal (:mod:`.legality`), or None: a move's
+    destination is kept (coast settled, DATC 4.B)."""
+    if isinstance(order, Move):
+        dest, reason = move_destination(state, unit, order, rules)
+        if dest is not None:
+            scan.dest_of_order[k] = dest
+        return reason
+    return None if isinstance(order, Hold) else order_problem(state, unit, order, rules)
 
 
 def _via_binding_matters(state: State, order: Order) -> bool:
@@ -118,16 +208,19 @@ class _Given:
 
 def _given_orders(orders: list[Order], scan: _Prescan) -> _Given:
     given = _Given()
-    for u, k in sorted(scan.chosen.items()):
+    moves, supports, convoys = given.moves, given.supports, given.convoys
+    chosen = scan.chosen
+    for u in sorted(chosen):
+        k = chosen[u]
         if k is None:
             continue
         order = orders[k]
         if isinstance(order, Move):
-            given.moves.append((u, k, order))
-        elif isinstance(order, (SupportHold, SupportMove)):
-            given.supports.append((u, k, order))
+            moves.append((u, k, order))
+        elif isinstance(order, SupportMove) or isinstance(order, SupportHold):
+            supports.append((u, k, order))
         elif isinstance(order, Convoy):
-            given.convoys.append((u, k, order))
+            convoys.append((u, k, order))
     return given
 
 
@@ -215,6 +308,14 @@ def _designation_flaws(state: State, order: Order, unit: Unit) -> list[str]:
     return flaws
 
 
+def _strict_designations(rules: Rules) -> bool:
+    """Does a flawed designation weaken an order: DATC 4.C choice a or c for some issue?"""
+    for reading in _designation_readings(rules).values():
+        if reading.invalid or reading.yields:
+            return True
+    return False
+
+
 def _designation_readings(rules: Rules) -> dict[str, DesignationReading]:
     """The readings of the DATC 4.C issues an order's designations can touch."""
     return {"4.C.1": rules.missing_unit_designation, "4.C.2": rules.wrong_unit_designation,
@@ -242,7 +343,7 @@ def _drop_weak_orders(state: State, orders: list[Order], ks: list[int], rules: R
     return keep
 
 
-def _implicit_moves(state: State, orders: list[Order], scan: _Prescan, units: list[Unit],
+def _implicit_moves(state: State, orders: list[Order], scan: _Prescan, units: Sequence[Unit],
                     rules: Rules) -> list[Order]:
     """DATC 4.E.3 a: an unordered unit that its own power supports (or convoys) to an
     area moves there; several different such orders imply nothing."""
@@ -282,36 +383,50 @@ def _one_order(orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan,
     return keep
 
 
-def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, units: list[Unit]) -> None:
+def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, units: Sequence[Unit],
+                 direct: set[int]) -> None:
+    """The moves of the problem, in board order, with their opposite moves and whether each
+    tries a convoy route (DATC 4.A.3). `direct`: the move orders the prescan found legal
+    as going directly to the destination they write (:func:`~.legality.move_by_table`)."""
     p = scan.problem
+    moves, slots, moves_into, move_of, dest_of = p.moves, p.units, p.moves_into, scan.move_of, scan.dest_of
     can_move = state.map.can_move
+    by_land: list[tuple[Move, MoveOrder]] = []  # the army moves over land, which 4.A.3 may yet send by convoy
     for u, k, order in given.moves:
         unit = units[u]
         dest = scan.dest_of_order.get(k)
         if dest is None:  # an implicit move (DATC 4.E.3 a): checked legal, its destination not kept
             dest = move_destination(state, unit, order, rules)[0]
             assert dest is not None
-        m = len(p.moves)
-        over_land = can_move(unit.kind, unit.location, dest)
-        p.moves.append(MoveOrder(m, u, unit.location.province, dest.province, unit.power, not over_land))
-        p.units[u].move = m
-        p.moves_into.setdefault(dest.province, []).append(m)
-        scan.move_of[k] = m
-        scan.dest_of[m] = dest
-    for move in p.moves:
-        other = p.unit_at.get(move.dest)
-        back = p.units[other].move if other is not None else None
-        if back is not None and p.moves[back].dest == move.origin:
+        m = len(moves)
+        over_land = k in direct or can_move(unit.kind, unit.location, dest)
+        move = MoveOrder(m, u, unit.location.province, dest.province, unit.power, not over_land, False, [], [])
+        moves.append(move)
+        if over_land and unit.kind is _ARMY:
+            by_land.append((order, move))
+        slots[u].move = m
+        into = moves_into.get(dest.province)
+        if into is None:
+            moves_into[dest.province] = [m]
+        else:
+            into.append(m)
+        move_of[k] = m
+        dest_of[m] = dest
+    unit_at = p.unit_at
+    for move in moves:
+        other = unit_at.get(move.dest)
+        back = slots[other].move if other is not None else None
+        if back is not None and moves[back].dest == move.origin:
             move.opposite = back
+    convoyers = scan.convoyers
     for u, k, convoy in given.convoys:  # who is ordered to convoy which army where
-        scan.convoyers.setdefault((convoy.target.location.province, convoy.dest.province), []).append(units[u])
-    for u, k, order in given.moves:
-        move = p.moves[scan.move_of[k]]
-        if not move.convoyed and units[u].kind is UnitKind.ARMY:
+        convoyers.setdefault((convoy.target.location.province, convoy.dest.province), []).append(units[u])
+    for order, move in by_land:
+        if order.via_convoy or (move.origin, move.dest) in convoyers:  # else by land in every reading of 4.A.3
             move.convoyed, move.fallback = _adjacent_convoy(state, scan, units, order, move, rules)
 
 
-def _adjacent_convoy(state: State, scan: _Prescan, units: list[Unit], order: Move,
+def _adjacent_convoy(state: State, scan: _Prescan, units: Sequence[Unit], order: Move,
                      move: MoveOrder, rules: Rules) -> tuple[bool, bool]:
     """DATC 4.A.3: does an army that can go by land try the convoy route, and may it
     fall back to the land route? Returns (convoyed, fallback)."""
@@ -354,46 +469,54 @@ def _supports_attack_on(scan: _Prescan, province: str, fleets: list[Unit]) -> bo
     return isinstance(order, SupportMove) and order.dest.province in {f.province for f in fleets}
 
 
-def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Prescan, units: list[Unit],
+_SUPPORTED_UNIT_MOVES = Void(VoidCode.SUPPORTED_UNIT_MOVES, "the supported unit moves (DATC 6.D.7)")
+_SUPPORTED_UNIT_STAYS = Void(VoidCode.SUPPORTED_UNIT_STAYS, "the supported unit does not move (DATC 6.D.9)")
+"""The outcomes of the commonest void supports, values made once (an outcome is immutable)."""
+
+
+def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Prescan, units: Sequence[Unit],
                     rules: Rules) -> None:
     p = scan.problem
+    slots, moves, supports = p.units, p.moves, p.supports
+    disorder_fails = rules.civil_disorder_hold_support is CivilDisorderHoldSupport.FAILS  # DATC 4.D.9 a
     ordering: set[Power] | None = None  # the powers that gave orders (DATC 4.D.9), when asked
     for u, k, order in given.supports:
+        unit = units[u]
         target = p.unit_at[order.target.location.province]
-        target_move = p.units[target].move
+        target_move = slots[target].move
         if isinstance(order, SupportHold):
             if target_move is not None:
-                scan.verdicts[k] = OrderResult(order, units[u], Void(
-                    VoidCode.SUPPORTED_UNIT_MOVES, "the supported unit moves (DATC 6.D.7)"))
+                scan.verdicts[k] = OrderResult(order, unit, _SUPPORTED_UNIT_MOVES)
                 continue
-            if rules.civil_disorder_hold_support is CivilDisorderHoldSupport.FAILS:  # DATC 4.D.9 a
+            if disorder_fails:  # DATC 4.D.9 a
                 if ordering is None:
                     ordering = {units[v].power for v in scan.chosen} | {o.power for o in orders if o.power}
                 if units[target].power not in ordering:
-                    scan.verdicts[k] = OrderResult(order, units[u], Void(
+                    scan.verdicts[k] = OrderResult(order, unit, Void(
                         VoidCode.CIVIL_DISORDER, f"{units[target].power} is in civil disorder (DATC 4.D.9 a)"))
                     continue
-            s = len(p.supports)
-            p.supports.append(SupportOrder(s, u, units[u].location.province, units[u].power,
-                                           order.target.location.province))
-            p.units[target].hold_supports.append(s)
+            s = len(supports)
+            supports.append(SupportOrder(s, u, unit.location.province, unit.power, order.target.location.province))
+            slots[target].hold_supports.append(s)
         else:
-            why = _support_mismatch(state, order, target_move, scan, units[u], rules)
-            if why is not None:
-                scan.verdicts[k] = OrderResult(order, units[u], why)
-                continue
+            dest = order.dest
+            if target_move is None or moves[target_move].dest != dest.province or dest.coast is not None or \
+                    scan.dest_of[target_move].coast is not None:  # else it matches: no coast named or moved to
+                why = _support_mismatch(state, order, target_move, scan, unit, rules)
+                if why is not None:
+                    scan.verdicts[k] = OrderResult(order, unit, why)
+                    continue
             assert target_move is not None  # else a mismatch (6.D.9)
-            s = len(p.supports)
-            p.supports.append(SupportOrder(s, u, units[u].location.province, units[u].power, order.dest.province,
-                                           target_move))
-            p.moves[target_move].supports.append(s)
+            s = len(supports)
+            supports.append(SupportOrder(s, u, unit.location.province, unit.power, dest.province, target_move))
+            moves[target_move].supports.append(s)
         scan.support_of[k] = s
 
 
 def _support_mismatch(state: State, order: SupportMove, target_move: int | None, scan: _Prescan, supporter: Unit,
                       rules: Rules) -> Void | None:
     if target_move is None:
-        return Void(VoidCode.SUPPORTED_UNIT_STAYS, "the supported unit does not move (DATC 6.D.9)")
+        return _SUPPORTED_UNIT_STAYS
     move = scan.problem.moves[target_move]
     dest = scan.dest_of[target_move]
     if move.dest != order.dest.province:
@@ -415,7 +538,7 @@ def _support_mismatch(state: State, order: SupportMove, target_move: int | None,
     return None
 
 
-def _match_convoys(given: _Given, scan: _Prescan, units: list[Unit]) -> None:
+def _match_convoys(given: _Given, scan: _Prescan, units: Sequence[Unit]) -> None:
     p = scan.problem
     for u, k, order in given.convoys:
         target_move = p.units[p.unit_at[order.target.location.province]].move
@@ -431,32 +554,36 @@ def _match_convoys(given: _Given, scan: _Prescan, units: list[Unit]) -> None:
         scan.convoy_of[k] = c
 
 
-def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: list[Unit]) -> None:
+def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[Unit]) -> None:
     """Minimal convoy routes of each convoyed move: chains of its convoying fleets."""
     p = scan.problem
     convoyed = [move for move in p.moves if move.convoyed]
     if not convoyed:
         return
+    choice = rules.convoy_path
+    allowed, required = choice is ConvoyPathSpecification.ALLOWED, choice is ConvoyPathSpecification.REQUIRED
+    own_first = rules.multi_route_disruption is MultiRouteDisruption.DPTG
     written: dict[int, tuple[str, ...]] = {}  # move index -> the convoy path its order writes out (4.A.6)
-    for k, m in scan.move_of.items():
-        order = scan.orders[k]
-        assert isinstance(order, Move)
-        written[m] = order.path
+    if allowed or required:
+        for k, m in scan.move_of.items():
+            order = scan.orders[k]
+            assert isinstance(order, Move)
+            written[m] = order.path
     for move in convoyed:
         fleets = {c.province: c.index for c in p.convoys if c.move == move.index}
         routes: Sequence[frozenset[str]] = state.map.convoy_routes(move.origin, move.dest, fleets)
-        choice, path = rules.convoy_path, written.get(move.index, ())
-        if (choice is ConvoyPathSpecification.ALLOWED and path) or choice is ConvoyPathSpecification.REQUIRED:
+        path = written.get(move.index, ())
+        if (allowed and path) or required:
             # 4.A.6 b/c: the army goes only along the path written in its order
             routes = [r for r in routes if path and r == frozenset(path)]
-        if rules.multi_route_disruption is MultiRouteDisruption.DPTG:
+        if own_first:
             # 4.A.1 dptg: routes with foreign fleets are skipped when the army's own fleets make one
             own = [r for r in routes if all(units[p.convoys[fleets[s]].unit].power == move.power for s in r)]
             routes = own or routes
         move.routes = [tuple(sorted(fleets[s] for s in route)) for route in routes]
 
 
-def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: list[Unit]) -> None:
+def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: Sequence[Unit]) -> None:
     """A convoy order on no route of its army has nothing to do (it still holds)."""
     p = scan.problem
     used = {c for move in p.moves for route in move.routes for c in route}

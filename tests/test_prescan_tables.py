@@ -1,0 +1,104 @@
+"""The prescan's common case, read from the map's tables (issue 22): it must find exactly
+what the full checks of :mod:`dipsat.movement.legality` find.
+
+A prescan with a silenced power takes every order through the full checks, so a power
+silenced that gives no order (none of the cases' powers) makes the same prescan the slow
+way: the two must be equal on every movement case under every option the prescan reads,
+and on corpus phases under every reading of DATC 4.A.3. The tables themselves are checked
+against the map's own questions, for every bundled map."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
+from dipsat.maps import ProvinceKind, load_variant
+from dipsat.movement import prescan
+from dipsat.movement.legality import move_destination
+from dipsat.movement.prescan import PRESCAN_OPTIONS
+from dipsat.orders import Move, UnitRef
+from dipsat.rules import ISSUES, PROFILES, Rules
+from dipsat.runners.bench import corpus_phases, corpus_texts
+from dipsat.state import State
+
+from .conftest import ROOT
+from .test_rereading import MOVEMENT
+
+NOBODY = {"No Such Power": "silenced"}
+"""A silenced power no order comes from: every order takes the full checks, none is silenced."""
+
+
+def _with(rules: Rules, issue: str, option: str) -> Rules:
+    return Rules.profile(rules.profile_name, {**rules.overrides, issue: option})
+
+
+@pytest.mark.parametrize("issue", sorted(n for n, i in ISSUES.items()
+                                         if i.field in PRESCAN_OPTIONS or i.field == "adjacent_convoy"))
+def test_the_tables_find_what_the_full_checks_find_on_every_case(issue):
+    for case_id, state, orders, rules in MOVEMENT:
+        for option in ISSUES[issue].options:
+            reading = _with(rules, issue, option)
+            fast, full = prescan(state, orders, reading), prescan(state, orders, reading, NOBODY)
+            assert fast == full, (case_id, issue, option)
+
+
+def test_the_tables_find_what_the_full_checks_find_on_the_corpus():
+    corpus = ROOT / "cases" / "corpus" / "random_games.jsonl.gz"
+    phases = [p for p in corpus_phases(corpus_texts([str(corpus)]), Rules.profile("2000"))
+              if p.kind == str(PhaseKind.MOVEMENT)][:400]
+    assert sum(len(p.orders) for p in phases) > 5000
+    for p in phases:
+        for option in ISSUES["4.A.3"].options:
+            reading = _with(p.rules, "4.A.3", option)
+            assert prescan(p.state, p.orders, reading) == prescan(p.state, p.orders, reading, NOBODY)
+
+
+@pytest.mark.parametrize("variant", ["standard", "modern"])
+def test_the_reach_table_says_only_what_the_checks_say(variant):
+    """A province in a unit's row is one it can move into (DATC 6.B.4), never its own; a
+    coast listed with it is a move order's destination as written, legal under every
+    reading of DATC 4.B (the move goes there, nothing settled); and every plain move an
+    army or a fleet to a province without coasts can make is listed."""
+    v = load_variant(variant)
+    the_map = v.map
+    table = the_map.reach_table
+    kinds = [(UnitKind.ARMY, Location(p)) for p in the_map.provinces] + \
+            [(UnitKind.WING, Location(p)) for p in the_map.provinces] + \
+            [(UnitKind.FLEET, loc) for p in the_map.provinces for loc in the_map.fleet_locations(p)]
+    readings = [Rules.profile(name) for name in PROFILES]
+    listed = 0
+    for kind, loc in kinds:
+        row = table.get((kind, loc.province, loc.coast), {})
+        unit = Unit("France", kind, loc)
+        state = State(v, Phase(1901, Season.SPRING, PhaseKind.MOVEMENT), (unit,), ())
+        for dst, prov in the_map.provinces.items():
+            reaches = dst != loc.province and the_map.can_reach_province(kind, loc, dst)
+            assert (dst in row) == reaches, (kind, loc, dst)
+            for coast in (None, *prov.coasts):
+                written = Location(dst, coast)
+                move = Move(UnitRef(loc, kind, "France"), written)
+                if coast in row.get(dst, ()):
+                    listed += 1
+                    for rules in readings:
+                        assert move_destination(state, unit, move, rules) == (written, None), (kind, loc, written)
+                elif coast is None and not prov.coasts and the_map.can_move(kind, loc, written) and \
+                        dst != loc.province and (kind is not UnitKind.FLEET or prov.kind is not ProvinceKind.LAND):
+                    pytest.fail(f"{kind} {loc} -> {written}: a plain move missing from the table")
+    assert listed > 500
+
+
+@pytest.mark.parametrize("variant", ["standard", "modern"])
+def test_convoy_reach_is_where_a_convoy_is_possible(variant):
+    the_map = load_variant(variant).map
+    seas = sorted(the_map.sea_provinces)
+    rng = random.Random(22)
+    fleets = [frozenset(seas), frozenset()] + [frozenset(rng.sample(seas, rng.randint(1, 8))) for _ in range(12)]
+    found = 0
+    for allowed in fleets:
+        for src in the_map.provinces:
+            reach = the_map.convoy_reach(src, allowed)
+            found += len(reach)
+            assert reach == {dst for dst in the_map.provinces if the_map.convoy_possible(src, dst, allowed)}, src
+    assert found > 100
