@@ -79,7 +79,6 @@ def reread(result: PhaseResult, rules: Rules) -> PhaseResult | None:
 def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, solved: Solved) -> PhaseResult:
     p = scan.problem
     units = list(state.units)
-    v = solved.values
     reading = Resolution(p, solved, rules.model, units)
     verdicts, chosen, unit_at = scan.verdicts, scan.chosen, p.unit_at
     results = []
@@ -93,9 +92,10 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
         kept = chosen.get(u)
         same = k if kept == k else kept if kept is not None and orders[kept] == order else k  # an identical
         # copy of the kept order: the kept order's outcome
-        results.append(OrderResult(order, units[u], _outcome(same, order, scan, reading)))
+        results.append(OrderResult(order, units[u], _outcome(same, u, scan, reading)))
     dislodged = reading.dislodged_units()
-    moved = {p.moves[m].unit: scan.dest_of[m] for m in range(len(p.moves)) if v[(MOVE, m)]}
+    moves, dest_of = p.moves, scan.dest_of
+    moved = {moves[m].unit: dest_of[m] for m, succeeded in enumerate(reading.succeeded) if succeeded}
     gone = {d.unit for d in dislodged}
     new_units = [u if i not in moved else Unit(u.power, u.kind, moved[i])  # an unmoved unit is the same value
                  for i, u in enumerate(units) if not gone or u not in gone]
@@ -111,16 +111,18 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
                        resolutions_capped=solved.resolutions is not None and solved.resolutions.capped)
 
 
-def _outcome(k: int, order: Order, scan: _Prescan, reading: Resolution) -> Outcome:
-    """The outcome of a legal order, read off the solution (:mod:`dipsat.movement.resolution`)."""
-    if k in scan.move_of:
-        return reading.move(scan.move_of[k])
-    if k in scan.support_of:
-        return reading.support(scan.support_of[k])
-    if k in scan.convoy_of:
-        return reading.convoy(scan.convoy_of[k])
-    assert not isinstance(order, (Build, Waive))  # an order with no unit gets a verdict in the prescan
-    return reading.hold(scan.problem.unit_at[order.unit.province])  # a hold, given or implicit
+def _outcome(k: int, u: int, scan: _Prescan, reading: Resolution) -> Outcome:
+    """The outcome of legal order `k` to unit `u`, read off the solution (:mod:`dipsat.movement.resolution`)."""
+    m = scan.move_of.get(k)
+    if m is not None:
+        return reading.move(m)
+    s = scan.support_of.get(k)
+    if s is not None:
+        return reading.support(s)
+    c = scan.convoy_of.get(k)
+    if c is not None:
+        return reading.convoy(c)
+    return reading.hold(u)  # a hold, given or implicit
 
 
 def _describe_key(key: Decision, p: Problem, units: list[Unit]) -> str:
