@@ -64,7 +64,11 @@ def after_retreats(state: State, units: tuple[Unit, ...] | None = None) -> State
     if season is Season.SPRING:
         return state.with_(units=units, dislodged=(), standoffs=frozenset(),
                            phase=Phase(year, Season.FALL, PhaseKind.MOVEMENT))
-    return state.with_(units=units, dislodged=(), standoffs=frozenset(), owners=owners_after_fall(state, units),
+    owners = owners_after_fall(state, units)
+    if owners is state.owners:  # no centre changed hands: the owners stay as they are (and in order)
+        return state.with_(units=units, dislodged=(), standoffs=frozenset(),
+                           phase=Phase(year, Season.FALL, PhaseKind.ADJUSTMENT))
+    return state.with_(units=units, dislodged=(), standoffs=frozenset(), owners=owners,
                        phase=Phase(year, Season.FALL, PhaseKind.ADJUSTMENT))
 
 
@@ -74,12 +78,15 @@ def after_adjustments(state: State) -> State:
 
 def owners_after_fall(state: State, units: tuple[Unit, ...]) -> tuple[tuple[str, str], ...]:
     """After the fall turn a centre belongs to the power whose unit stands in it
-    (wings cannot capture centres)."""
+    (wings cannot capture centres). The state's own owners where none changes hands."""
     owners = dict(state.owners)
-    provinces = state.map.provinces
+    centres, changed = state.variant.centres, False
     for unit in units:
         province = unit.location.province
-        if provinces[province].centre and unit.kind is not UnitKind.WING:
+        if province in centres and unit.kind is not UnitKind.WING and owners.get(province) != unit.power:
             owners[province] = unit.power
+            changed = True
+    if not changed and len(owners) == len(state.owners):  # (a centre named twice is made one)
+        return state.owners
     return tuple(owners.items())
 

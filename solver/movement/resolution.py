@@ -14,6 +14,7 @@ definitions the model was built from (:class:`dipsat.encodings.values.Values`).
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..board import Unit
@@ -370,14 +371,15 @@ class Resolution:
         return [Dislodged(self.units[u], self.p.moves[m].origin, self.ref(m).by_convoy)
                 for u, m in sorted(self.dislodger.items())]
 
-    def standoffs(self, occupied: set[str]) -> frozenset[str]:
+    def standoffs(self, units: Iterable[Unit]) -> frozenset[str]:
         """Areas left empty after the moves into them all failed (no retreat there, DATC
-        6.H): a standoff needs two units that could arrive (a lost head-to-head is none, 6.H.9)."""
-        out = set()
+        6.H): a standoff needs two units that could arrive (a lost head-to-head is none, 6.H.9).
+        `units`: the units after the turn."""
         succeeded = self.succeeded
-        for province, ms in self.p.moves_into.items():
-            if len(ms) < 2 or province in occupied or any(succeeded[m] for m in ms):
-                continue
-            if sum(1 for m in ms if self.d.has_path(m)) >= 2:
-                out.add(province)
-        return frozenset(out)
+        failed = [province for province, ms in self.p.moves_into.items()
+                  if len(ms) >= 2 and not any(succeeded[m] for m in ms)]
+        if not failed:
+            return frozenset()
+        occupied = {u.location.province for u in units}
+        return frozenset(province for province in failed if province not in occupied
+                         and sum(1 for m in self.p.moves_into[province] if self.d.has_path(m)) >= 2)

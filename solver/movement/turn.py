@@ -17,7 +17,6 @@ from ..encodings import Problem
 from ..encodings.decisions import CONVOY, MOVE, PATH, Decision
 from ..encodings.support import same_model
 from ..orders import Build, Order, Waive
-from ..outcomes import Outcome
 from ..phases import after_movement
 from .prescan import _Prescan, prescan, rescan
 from .resolution import Resolution
@@ -81,6 +80,7 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     units = list(state.units)
     reading = Resolution(p, solved, rules.model, units)
     verdicts, chosen, unit_at = scan.verdicts, scan.chosen, p.unit_at
+    move_of, support_of, convoy_of = scan.move_of, scan.support_of, scan.convoy_of
     results = []
     for k, order in enumerate(orders):
         verdict = verdicts.get(k)
@@ -91,15 +91,23 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
         u = unit_at[order.unit.location.province]
         kept = chosen.get(u)
         same = k if kept == k else kept if kept is not None and orders[kept] == order else k  # an identical
-        # copy of the kept order: the kept order's outcome
-        results.append(OrderResult(order, units[u], _outcome(same, u, scan, reading)))
+        # copy of the kept order: the kept order's outcome. Read off the solution (resolution.py):
+        if same in move_of:
+            outcome = reading.move(move_of[same])
+        elif same in support_of:
+            outcome = reading.support(support_of[same])
+        elif same in convoy_of:
+            outcome = reading.convoy(convoy_of[same])
+        else:
+            outcome = reading.hold(u)  # a hold, given or implicit
+        results.append(OrderResult(order, units[u], outcome))
     dislodged = reading.dislodged_units()
     moves, dest_of = p.moves, scan.dest_of
     moved = {moves[m].unit: dest_of[m] for m, succeeded in enumerate(reading.succeeded) if succeeded}
     gone = {d.unit for d in dislodged}
     new_units = [u if i not in moved else Unit(u.power, u.kind, moved[i])  # an unmoved unit is the same value
                  for i, u in enumerate(units) if not gone or u not in gone]
-    standoffs = reading.standoffs({u.location.province for u in new_units}) if p.moves_into else frozenset()
+    standoffs = reading.standoffs(new_units)
     after, options = after_movement(state, new_units, dislodged, standoffs, rules)
     resolutions = None if solved.resolutions is None else len(solved.resolutions)
     backups = tuple(f"{name}: " + ", ".join(_describe_key(key, p, units) for key in keys)
@@ -109,20 +117,6 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
                        resolutions=resolutions, backup_rules=backups, dislodgements=tuple(dislodged),
                        standoffs=standoffs, trace=trace,
                        resolutions_capped=solved.resolutions is not None and solved.resolutions.capped)
-
-
-def _outcome(k: int, u: int, scan: _Prescan, reading: Resolution) -> Outcome:
-    """The outcome of legal order `k` to unit `u`, read off the solution (:mod:`dipsat.movement.resolution`)."""
-    m = scan.move_of.get(k)
-    if m is not None:
-        return reading.move(m)
-    s = scan.support_of.get(k)
-    if s is not None:
-        return reading.support(s)
-    c = scan.convoy_of.get(k)
-    if c is not None:
-        return reading.convoy(c)
-    return reading.hold(u)  # a hold, given or implicit
 
 
 def _describe_key(key: Decision, p: Problem, units: list[Unit]) -> str:
