@@ -20,15 +20,14 @@ only formats these values. A fact read off the model only when asked for sits in
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from dataclasses import dataclass
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar, Union
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeAlias, TypeVar, Union
 
 from .board import Location, Unit
 from .facts import (AttackNote, Cutter, Dislodgement, MoveFacts, MoveRef, NoCut, Opposition, PreventFact, Resistance,
-                    Route, Stance, Strength, StrengthKind, SupportFailure, SupportPart, ZeroReason)
+                    Route, Stance, Strength, StrengthKind, SupportFailure, SupportPart, ZeroReason, direct_init)
 
 if TYPE_CHECKING:
     from .rules import CivilDisorderRemoval
@@ -94,48 +93,6 @@ class VoidCode(enum.Enum):
 # --- outcomes ----------------------------------------------------------------------------
 
 T = TypeVar("T")
-V = TypeVar("V")
-
-
-class _Factory:
-    """The default of a field made by its factory, as a signature shows it."""
-
-    def __repr__(self) -> str:
-        return "<factory>"
-
-
-_FACTORY = _Factory()
-
-
-def direct_init(cls: type[V]) -> type[V]:
-    """A frozen dataclass made for every order of every phase, given an ``__init__`` that puts
-    its fields straight into the new instance's ``__dict__``: the one ``dataclass`` writes gets
-    past the frozen guard with an ``object.__setattr__`` call per field, three times slower.
-    The same parameters, order and defaults (factories too); the instance is as frozen as before.
-    A class without fields keeps its own (it sets nothing)."""
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # not a dataclass: fields() raises
-    if not fields:
-        return cls
-    if hasattr(cls, "__post_init__") or any(not f.init or f.kw_only for f in fields):
-        raise TypeError(f"{cls.__name__}: direct_init takes plain positional fields only")
-    namespace: dict[str, Any] = {"_MISSING": _FACTORY}
-    params, body = [], []
-    for f in fields:
-        if f.default_factory is not dataclasses.MISSING:
-            namespace[f"_factory_{f.name}"] = f.default_factory
-            params.append(f"{f.name}=_MISSING")
-            body.append(f"d[{f.name!r}] = _factory_{f.name}() if {f.name} is _MISSING else {f.name}")
-        else:
-            if f.default is not dataclasses.MISSING:
-                namespace[f"_default_{f.name}"] = f.default
-            params.append(f.name if f.default is dataclasses.MISSING else f"{f.name}=_default_{f.name}")
-            body.append(f"d[{f.name!r}] = {f.name}")
-    source = f"def __init__(self, {', '.join(params)}):\n    d = self.__dict__\n" + "".join(f"    {b}\n" for b in body)
-    exec(source, namespace)  # as dataclasses itself makes __init__
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    setattr(cls, "__init__", init)
-    return cls
 
 
 class Later(Generic[T]):

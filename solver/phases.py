@@ -79,14 +79,9 @@ def after_adjustments(state: State) -> State:
 def owners_after_fall(state: State, units: tuple[Unit, ...]) -> tuple[tuple[str, str], ...]:
     """After the fall turn a centre belongs to the power whose unit stands in it
     (wings cannot capture centres). The state's own owners where none changes hands."""
-    owners = dict(state.owners)
-    centres, changed = state.variant.centres, False
-    for unit in units:
-        province = unit.location.province
-        if province in centres and unit.kind is not UnitKind.WING and owners.get(province) != unit.power:
-            owners[province] = unit.power
-            changed = True
-    if not changed and len(owners) == len(state.owners):  # (a centre named twice is made one)
-        return state.owners
-    return tuple(owners.items())
+    owners, centres = dict(state.owners), state.variant.centres
+    owners.update((province, unit.power) for unit in units
+                  if (province := unit.location.province) in centres and unit.kind is not UnitKind.WING)
+    after = tuple(owners.items())
+    return state.owners if after == state.owners else after
 

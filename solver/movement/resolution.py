@@ -75,17 +75,16 @@ class Resolution:
         self.options = options
         self.units = units
         self.backup_keys: dict[Decision, BackupRule] = {key: rule for rule, keys in solved.backups for key in keys}
-        self.succeeded: list[bool] = [d.moves(m) for m in range(len(problem.moves))]
-        """DATC 5.B.1, by move: the move succeeds."""
+        values = solved.values
+        self.succeeded: list[bool] = [values[(MOVE, m)] for m in range(len(problem.moves))]
+        """DATC 5.B.1, by move: the move succeeds (:meth:`Values.moves`, read at once)."""
         self.dislodger: dict[int, int] = {}
         """DATC 5.A: each dislodged unit, and the successful move into its area (the first one)."""
-        unit_at, succeeded = problem.unit_at, self.succeeded
-        for province, into in problem.moves_into.items():
-            u = unit_at.get(province)
-            if u is not None and d.dislodged(u):
-                m = next((m for m in into if succeeded[m]), None)
-                if m is not None:
-                    self.dislodger[u] = m
+        unit_at, moves, succeeded = problem.unit_at, problem.moves, self.succeeded
+        for m, moved in enumerate(succeeded):
+            u = unit_at.get(moves[m].dest) if moved else None
+            if u is not None and u not in self.dislodger and d.dislodged(u):
+                self.dislodger[u] = next(m for m in problem.moves_into[moves[m].dest] if succeeded[m])
         self._refs: list[MoveRef | None] = [None] * len(problem.moves)
         self._dislodgements: dict[int, Dislodgement] = {}
 
