@@ -23,7 +23,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, Generic, TypeAlias, TypeVar, Union
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeAlias, TypeVar, Union, overload
 
 from .board import Location, Unit
 from .facts import (AttackNote, Cutter, Dislodgement, MoveFacts, MoveRef, NoCut, Opposition, PreventFact, Resistance,
@@ -93,6 +93,8 @@ class VoidCode(enum.Enum):
 # --- outcomes ----------------------------------------------------------------------------
 
 T = TypeVar("T")
+A = TypeVar("A")
+_NO_ARG = object()  # Later's reader takes no argument
 
 
 class Later(Generic[T]):
@@ -100,12 +102,20 @@ class Later(Generic[T]):
     validator that compares result codes never builds the strengths behind them): a typed
     cell that reads its value once and keeps it. The outcome holding it never changes."""
 
-    __slots__ = ("_read", "_value", "_done")
+    __slots__ = ("_read", "_arg", "_value")
+    _value: T
 
-    def __init__(self, read: Callable[[], T]) -> None:
-        self._read: Callable[[], T] | None = read
-        self._value: T | None = None
-        self._done = False
+    @overload
+    def __init__(self, read: Callable[[], T]) -> None: ...
+
+    @overload
+    def __init__(self, read: Callable[[A], T], arg: A) -> None: ...
+
+    def __init__(self, read: Callable[..., T], arg: object = _NO_ARG) -> None:
+        """The value is `read()`, or `read(arg)` (a bound method and its argument: cheaper
+        to keep than a closure, and one is made for every move of every phase)."""
+        self._read: Callable[..., T] | None = read
+        self._arg = arg
 
     @classmethod
     def ready(cls, value: T) -> Later[T]:
@@ -115,10 +125,11 @@ class Later(Generic[T]):
         return cell
 
     def get(self) -> T:
-        if not self._done:
-            assert self._read is not None
-            self._value, self._done, self._read = self._read(), True, None
-        return self._value  # type: ignore[return-value]  # T itself may be optional
+        read = self._read
+        if read is not None:  # not read yet
+            self._value = read() if self._arg is _NO_ARG else read(self._arg)
+            self._read = self._arg = None
+        return self._value
 
     def __reduce__(self) -> tuple[object, tuple[T]]:
         return Later.ready, (self.get(),)

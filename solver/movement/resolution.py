@@ -209,7 +209,7 @@ class Resolution:
                          self.prevent(m) if own else None)
 
     def move(self, m: int) -> Outcome:
-        facts = Later(lambda: self.move_facts(m))  # read when asked for: results codes need none of it
+        facts = Later(self.move_facts, m)  # read when asked for: results codes need none of it
         if self.succeeded[m]:
             return Moves(facts)
         move = self.p.moves[m]
@@ -224,7 +224,7 @@ class Resolution:
                 return Paradox(paradox, f"its convoy is cancelled by the {paradox.capitalize()} rule: the "
                                         f"convoying fleets of the paradox hold (DATC 4.A.2, 5.B.9)", facts)
             return NoPath(facts)
-        return Bounced(facts, Later(lambda: self.culprits(m)))
+        return Bounced(facts, Later(self.culprits, m))
 
     def culprits(self, m: int) -> tuple[Opposition, ...]:
         """The opposing strengths that stopped move m, each naming its unit."""
@@ -300,7 +300,7 @@ class Resolution:
 
     def support(self, s: int) -> Outcome:
         support = self.p.supports[s]
-        notes = self.attack_notes(s)
+        notes = self.attack_notes(s) if support.province in self.p.moves_into else ()  # most are not attacked
         supported = self.ref(support.move) if support.move is not None else None
         held = support.target if support.move is None else None
         if self.d.given(s):

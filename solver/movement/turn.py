@@ -103,10 +103,14 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
         results.append(OrderResult(order, units[u], outcome))
     dislodged = reading.dislodged_units()
     moves, dest_of = p.moves, scan.dest_of
-    moved = {moves[m].unit: dest_of[m] for m, succeeded in enumerate(reading.succeeded) if succeeded}
-    gone = {d.unit for d in dislodged}
-    new_units = [u if i not in moved else Unit(u.power, u.kind, moved[i])  # an unmoved unit is the same value
-                 for i, u in enumerate(units) if not gone or u not in gone]
+    new_units = units.copy()  # an unmoved unit is the same value
+    for m, succeeded in enumerate(reading.succeeded):
+        if succeeded:
+            unit = units[moves[m].unit]
+            new_units[moves[m].unit] = Unit(unit.power, unit.kind, dest_of[m])
+    if dislodged:
+        gone = {d.unit for d in dislodged}
+        new_units = [after for before, after in zip(units, new_units) if before not in gone]
     standoffs = reading.standoffs(new_units)
     after, options = after_movement(state, new_units, dislodged, standoffs, rules)
     resolutions = None if solved.resolutions is None else len(solved.resolutions)
