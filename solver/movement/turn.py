@@ -83,9 +83,8 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     move_of, support_of, convoy_of = scan.move_of, scan.support_of, scan.convoy_of
     results = []
     for k, order in enumerate(orders):
-        verdict = verdicts.get(k)
-        if verdict is not None:
-            results.append(verdict)
+        if k in verdicts:
+            results.append(verdicts[k])
             continue
         assert not isinstance(order, (Build, Waive))  # an order with no unit gets a verdict in the prescan
         u = unit_at[order.unit.location.province]
@@ -109,8 +108,9 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
             unit = units[moves[m].unit]
             new_units[moves[m].unit] = Unit(unit.power, unit.kind, dest_of[m])
     if dislodged:
-        gone = {d.unit for d in dislodged}
-        new_units = [after for before, after in zip(units, new_units) if before not in gone]
+        gone, emptied = {d.unit for d in dislodged}, {d.unit.location.province for d in dislodged}
+        new_units = [after for before, after in zip(units, new_units)
+                     if before.location.province not in emptied or before not in gone]
     standoffs = reading.standoffs(new_units)
     after, options = after_movement(state, new_units, dislodged, standoffs, rules)
     resolutions = None if solved.resolutions is None else len(solved.resolutions)
