@@ -63,11 +63,7 @@ def after_retreats(state: State, units: tuple[Unit, ...] | None = None) -> State
     if season is Season.SPRING:
         return state.with_(units=units, dislodged=(), standoffs=frozenset(),
                            phase=Phase(year, Season.FALL, PhaseKind.MOVEMENT))
-    owners = owners_after_fall(state, units)
-    if owners is state.owners:  # no centre changed hands: the owners stay as they are (and in order)
-        return state.with_(units=units, dislodged=(), standoffs=frozenset(),
-                           phase=Phase(year, Season.FALL, PhaseKind.ADJUSTMENT))
-    return state.with_(units=units, dislodged=(), standoffs=frozenset(), owners=owners,
+    return state.with_(units=units, dislodged=(), standoffs=frozenset(), owners=owners_after_fall(state, units),
                        phase=Phase(year, Season.FALL, PhaseKind.ADJUSTMENT))
 
 
@@ -77,10 +73,12 @@ def after_adjustments(state: State) -> State:
 
 def owners_after_fall(state: State, units: tuple[Unit, ...]) -> tuple[tuple[str, str], ...]:
     """After the fall turn a centre belongs to the power whose unit stands in it
-    (wings cannot capture centres). The state's own owners where none changes hands."""
-    owners, centres = dict(state.owners), state.variant.centres
-    owners.update((province, unit.power) for unit in units
-                  if (province := unit.location.province) in centres and unit.kind is not UnitKind.WING)
-    after = tuple(owners.items())
-    return state.owners if after == state.owners else after
+    (wings cannot capture centres)."""
+    owners = dict(state.owners)
+    provinces = state.map.provinces
+    for unit in units:
+        province = unit.location.province
+        if provinces[province].centre and unit.kind is not UnitKind.WING:
+            owners[province] = unit.power
+    return tuple(owners.items())
 
