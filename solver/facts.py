@@ -6,13 +6,67 @@ dislodged a unit, the convoy routes tried, what a move met in its destination.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from .board import Unit
 
 __all__ = ["StrengthKind", "SupportFailure", "Stance", "NoCut", "ZeroReason", "MoveRef", "SupportPart", "Strength",
-           "Cutter", "Dislodgement", "Route", "Resistance", "PreventFact", "Opposition", "AttackNote", "MoveFacts"]
+           "Cutter", "Dislodgement", "Route", "Resistance", "PreventFact", "Opposition", "AttackNote", "MoveFacts",
+           "direct_init"]
+
+
+V = TypeVar("V")
+
+
+class _Factory:
+    """The default of a field made by its factory, as a signature shows it."""
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_FACTORY = _Factory()
+
+
+def direct_init(cls: type[V]) -> type[V]:
+    """A frozen dataclass made many times a phase, given an ``__init__`` that sets its fields
+    directly: into the new instance's ``__dict__``, or with a slotted class through its slots'
+    own setters. The one ``dataclass`` writes gets past the frozen guard with an
+    ``object.__setattr__`` call per field, two to three times slower. The same parameters,
+    order and defaults (factories too); the instance is as frozen as before. A class without
+    fields keeps its own (it sets nothing)."""
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # not a dataclass: fields() raises
+    if not fields:
+        return cls
+    if hasattr(cls, "__post_init__") or any(not f.init or f.kw_only for f in fields):
+        raise TypeError(f"{cls.__name__}: direct_init takes plain positional fields only")
+    slotted = "__slots__" in cls.__dict__
+    namespace: dict[str, Any] = {"_MISSING": _FACTORY}
+    params, body = [], [] if slotted else ["d = self.__dict__"]
+    for f in fields:
+        if f.default_factory is not dataclasses.MISSING:
+            namespace[f"_factory_{f.name}"] = f.default_factory
+            params.append(f"{f.name}=_MISSING")
+            value = f"_factory_{f.name}() if {f.name} is _MISSING else {f.name}"
+        else:
+            if f.default is not dataclasses.MISSING:
+                namespace[f"_default_{f.name}"] = f.default
+            params.append(f.name if f.default is dataclasses.MISSING else f"{f.name}=_default_{f.name}")
+            value = f.name
+        if slotted:
+            namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__  # the slot's member descriptor
+            body.append(f"_set_{f.name}(self, {value})")
+        else:
+            body.append(f"d[{f.name!r}] = {value}")
+    source = f"def __init__(self, {', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
+    exec(source, namespace)  # as dataclasses itself makes __init__
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    setattr(cls, "__init__", init)
+    return cls
 
 
 class StrengthKind(enum.Enum):
@@ -69,6 +123,7 @@ class ZeroReason(enum.Enum):
     DISLODGED_FROM_THERE = "dislodged from there"  # DATC 4.A.7 a
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class MoveRef:
     """A move as the outcomes name it: the unit and where it goes (``A bur - mun``)."""
@@ -86,6 +141,7 @@ class MoveRef:
         return f"{self.unit.power}: {self}"
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class SupportPart:
     """One support order's part in a strength: counted, or not and why (and by whom)."""
@@ -97,6 +153,7 @@ class SupportPart:
     power: str | None = None  # against own unit: the power whose unit it would have attacked
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Strength:
     """A strength of DATC 5.B.5-5.B.8 in the solution: its value and the supports it counted."""
@@ -107,6 +164,7 @@ class Strength:
     supports: tuple[SupportPart, ...] = ()
     move: MoveRef | None = None  # attack, defend and prevent strengths belong to a move
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Cutter:
     """A move that cut a support (DATC 5.B.2) or dislodged its unit."""
@@ -115,6 +173,7 @@ class Cutter:
     dislodged: bool = False  # the cutting unit is itself dislodged (it still cuts, DATC 5.B.2)
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Dislodgement:
     """Who dislodged a unit: the successful move into its area, its attack strength and
@@ -125,6 +184,7 @@ class Dislodgement:
     attack: int | None
     supports: tuple[Unit, ...] = ()
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Route:
     """One convoy route (a chain of convoying fleets) of a convoyed move, and its fate."""
@@ -134,6 +194,7 @@ class Route:
     failed: tuple[tuple[Unit, Unit | None], ...] = ()  # fleets that did not convoy, and who dislodged them
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Resistance:
     """What a move meets in its destination (DATC 5.B.1): an empty area, a head-to-head
@@ -146,6 +207,7 @@ class Resistance:
     opposite_by_convoy: bool = False  # the occupant moves the opposite way, but one of the two by convoy
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class PreventFact:
     """Another move into the same area, with its prevent strength (DATC 5.B.6)."""
@@ -158,6 +220,7 @@ class PreventFact:
     dislodged_elsewhere: bool = False  # dislodged, but not from this area: it still prevents
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Opposition:
     """An opposing strength at least a move's attack (the culprit of a bounce)."""
@@ -172,6 +235,7 @@ class Opposition:
     def standoff(self, attack: int) -> bool:
         return self.strength is not None and self.strength.value == attack
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class AttackNote:
     """An attack on a supporting unit that did not cut the support, and why (DATC 5.B.2, 4.A.2)."""
@@ -183,6 +247,7 @@ class AttackNote:
     target: str = ""  # unprotected route: the area the support is for
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class MoveFacts:
     """Everything the solved model says about one move."""

@@ -23,11 +23,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, Generic, TypeAlias, TypeVar, Union
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeAlias, TypeVar, Union, overload
 
 from .board import Location, Unit
 from .facts import (AttackNote, Cutter, Dislodgement, MoveFacts, MoveRef, NoCut, Opposition, PreventFact, Resistance,
-                    Route, Stance, Strength, StrengthKind, SupportFailure, SupportPart, ZeroReason)
+                    Route, Stance, Strength, StrengthKind, SupportFailure, SupportPart, ZeroReason, direct_init)
 
 if TYPE_CHECKING:
     from .rules import CivilDisorderRemoval
@@ -93,6 +93,8 @@ class VoidCode(enum.Enum):
 # --- outcomes ----------------------------------------------------------------------------
 
 T = TypeVar("T")
+A = TypeVar("A")
+_NO_ARG = object()  # Later's reader takes no argument
 
 
 class Later(Generic[T]):
@@ -100,12 +102,20 @@ class Later(Generic[T]):
     validator that compares result codes never builds the strengths behind them): a typed
     cell that reads its value once and keeps it. The outcome holding it never changes."""
 
-    __slots__ = ("_read", "_value", "_done")
+    __slots__ = ("_read", "_arg", "_value")
+    _value: T
 
-    def __init__(self, read: Callable[[], T]) -> None:
-        self._read: Callable[[], T] | None = read
-        self._value: T | None = None
-        self._done = False
+    @overload
+    def __init__(self, read: Callable[[], T]) -> None: ...
+
+    @overload
+    def __init__(self, read: Callable[[A], T], arg: A) -> None: ...
+
+    def __init__(self, read: Callable[..., T], arg: object = _NO_ARG) -> None:
+        """The value is `read()`, or `read(arg)` (a bound method and its argument: cheaper
+        to keep than a closure, and one is made for every move of every phase)."""
+        self._read: Callable[..., T] | None = read
+        self._arg = arg
 
     @classmethod
     def ready(cls, value: T) -> Later[T]:
@@ -115,10 +125,11 @@ class Later(Generic[T]):
         return cell
 
     def get(self) -> T:
-        if not self._done:
-            assert self._read is not None
-            self._value, self._done, self._read = self._read(), True, None
-        return self._value  # type: ignore[return-value]  # T itself may be optional
+        read = self._read
+        if read is not None:  # not read yet
+            self._value = read() if self._arg is _NO_ARG else read(self._arg)
+            self._read = self._arg = None
+        return self._value
 
     def __reduce__(self) -> tuple[object, tuple[T]]:
         return Later.ready, (self.get(),)
@@ -134,6 +145,7 @@ def _read(value: T | Later[T]) -> T:
     return value.get() if isinstance(value, Later) else value
 
 
+@direct_init
 @dataclass(frozen=True)
 class OutcomeBase:
     """What every outcome says: whether the order succeeded, its result code and its short
@@ -150,11 +162,13 @@ class OutcomeBase:
         return self.detail
 
 
+@direct_init
 @dataclass(frozen=True)
 class Succeeds(OutcomeBase):
     """An order that simply succeeds (a hold that stands, a retreat or build made ...)."""
 
 
+@direct_init
 @dataclass(frozen=True)
 class Illegal(OutcomeBase):
     """DATC 4.E.1: an order that cannot be carried out; it is ignored and the unit holds."""
@@ -169,6 +183,7 @@ class Illegal(OutcomeBase):
         return self.text
 
 
+@direct_init
 @dataclass(frozen=True)
 class Void(OutcomeBase):
     """A support or convoy that matches no order: it has no effect (the unit holds)."""
@@ -209,6 +224,7 @@ def _facts_of(value: Facts) -> MoveFacts | None:
     return value.get() if isinstance(value, Later) else value
 
 
+@direct_init
 @dataclass(frozen=True)
 class Moves(OutcomeBase):
     """DATC 5.B.1: the attack beats the resistance and every prevent strength (or a
@@ -226,6 +242,7 @@ class Moves(OutcomeBase):
         return _note(self.facts) if self.facts else ""
 
 
+@direct_init
 @dataclass(frozen=True)
 class Bounced(OutcomeBase):
     """DATC 5.B.1: some opposing strength is at least the attack: `by` names them."""
@@ -250,6 +267,7 @@ class Bounced(OutcomeBase):
         return _note(self.facts) if self.facts else ""
 
 
+@direct_init
 @dataclass(frozen=True)
 class NoPath(OutcomeBase):
     """DATC 5.B.4: no convoy route of convoying fleets carries the army (attack 0)."""
@@ -268,6 +286,7 @@ class NoPath(OutcomeBase):
         return "no convoy route of undislodged convoying fleets"
 
 
+@direct_init
 @dataclass(frozen=True)
 class Paradox(OutcomeBase):
     """Settled by a backup rule (DATC 4.A.2, 5.B.9): a move or convoy in a paradox.
@@ -304,6 +323,7 @@ class Paradox(OutcomeBase):
         return self.text
 
 
+@direct_init
 @dataclass(frozen=True)
 class Given(OutcomeBase):
     """DATC 5.B.2: the support is neither cut nor dislodged."""
@@ -316,6 +336,7 @@ class Given(OutcomeBase):
     attacks: tuple[AttackNote, ...] = ()
 
 
+@direct_init
 @dataclass(frozen=True)
 class Cut(OutcomeBase):
     """DATC 5.B.2: an attack on the supporting unit cut the support."""
@@ -330,6 +351,7 @@ class Cut(OutcomeBase):
         return ("cut by " + ", ".join(f"{c.move.unit.kind} {c.move.unit.location}" for c in self.by)) if self.by else "cut"
 
 
+@direct_init
 @dataclass(frozen=True)
 class SupportDislodged(OutcomeBase):
     """DATC 5.B.2: the supporting unit was dislodged (the support fails)."""
@@ -345,11 +367,13 @@ class SupportDislodged(OutcomeBase):
         return "the supporting unit was dislodged"
 
 
+@direct_init
 @dataclass(frozen=True)
 class Convoys(OutcomeBase):
     """DATC 5.B.3: the convoying fleet is not dislodged."""
 
 
+@direct_init
 @dataclass(frozen=True)
 class ConvoyDislodged(OutcomeBase):
     """DATC 5.B.3: the convoying fleet was dislodged."""
@@ -363,6 +387,7 @@ class ConvoyDislodged(OutcomeBase):
         return "the convoying fleet was dislodged"
 
 
+@direct_init
 @dataclass(frozen=True)
 class Holds(OutcomeBase):
     """A unit that holds (or whose move, support or convoy order left it in place) stands."""
@@ -370,6 +395,7 @@ class Holds(OutcomeBase):
     hold: Strength | None = None
 
 
+@direct_init
 @dataclass(frozen=True)
 class HoldDislodged(OutcomeBase):
     """The unit was dislodged where it held (DATC 5.A)."""
@@ -393,6 +419,7 @@ class RetreatCode(enum.Enum):
     CONTESTED = "contested"  # several units retreat to one area: all are disbanded
 
 
+@direct_init
 @dataclass(frozen=True)
 class RetreatRefused(Illegal):
     """A retreat to an area the unit may not go to: an illegal order, the unit is disbanded."""
@@ -400,6 +427,7 @@ class RetreatRefused(Illegal):
     refused: RetreatCode = RetreatCode.NOT_ADJACENT
 
 
+@direct_init
 @dataclass(frozen=True)
 class Retreats(OutcomeBase):
     """The unit retreats to `to`."""
@@ -407,11 +435,13 @@ class Retreats(OutcomeBase):
     to: Location | None = None
 
 
+@direct_init
 @dataclass(frozen=True)
 class Disbands(OutcomeBase):
     """The dislodged unit is disbanded as ordered."""
 
 
+@direct_init
 @dataclass(frozen=True)
 class RetreatBounced(OutcomeBase):
     """Several units retreat to one area: all are disbanded (DATC 6.H)."""
@@ -441,6 +471,7 @@ class BuildRefusedCode(enum.Enum):
     WAIVE = "waive forbidden"  # DATC 4.D.7 b
 
 
+@direct_init
 @dataclass(frozen=True)
 class BuildRefused(Illegal):
     """A build that cannot be made (an illegal order: nothing is built)."""
@@ -448,6 +479,7 @@ class BuildRefused(Illegal):
     refused: BuildRefusedCode = BuildRefusedCode.NOT_HOME
 
 
+@direct_init
 @dataclass(frozen=True)
 class Built(OutcomeBase):
     """A unit is built (or a build waived)."""
@@ -455,6 +487,7 @@ class Built(OutcomeBase):
     unit: Unit | None = None
 
 
+@direct_init
 @dataclass(frozen=True)
 class NoBuildsLeft(OutcomeBase):
     """A legal build beyond the power's builds (DATC 4.D.4)."""
@@ -467,11 +500,13 @@ class NoBuildsLeft(OutcomeBase):
         return "no builds left (DATC 4.D.4)"
 
 
+@direct_init
 @dataclass(frozen=True)
 class Removed(OutcomeBase):
     """The unit is removed as ordered."""
 
 
+@direct_init
 @dataclass(frozen=True)
 class NoRemovalsLeft(OutcomeBase):
     """A removal beyond the removals the power must make (DATC 4.D.6)."""
@@ -484,6 +519,7 @@ class NoRemovalsLeft(OutcomeBase):
         return "no more removals needed (DATC 4.D.6)"
 
 
+@direct_init
 @dataclass(frozen=True)
 class Waived(OutcomeBase):
     """A build waived (DATC 4.D.7 a)."""

@@ -37,23 +37,22 @@ def retreat_options(state: State, dislodged: Dislodged, rules: Rules) -> tuple[L
     not the attacker's origin, not left empty by a standoff this turn."""
     the_map = state.map
     unit = dislodged.unit
-    if unit.kind is UnitKind.FLEET:
-        candidates = sorted(the_map.fleet_adjacency.get(unit.location, ()))
-    elif unit.kind is UnitKind.ARMY:
-        candidates = [Location(p) for p in sorted(the_map.army_adjacency.get(unit.province, ()))]
-    else:
-        candidates = [Location(p) for p in sorted(the_map.neighbours(unit.province))]
     attacker_origin_open = dislodged.by_convoy and rules.retreat_after_convoy is RetreatAfterConvoy.ALLOWED  # DATC 4.A.5 b
-    out = []
-    for loc in candidates:
-        if state.unit_at(loc.province) is not None:
-            continue  # occupied
-        if loc.province == dislodged.attacker_origin and not attacker_origin_open:
-            continue  # not where the attacker came from
-        if loc.province in state.standoffs:
-            continue  # not an area left empty by a standoff
-        out.append(loc)
-    return tuple(out)
+
+    def open_to(province: str) -> bool:
+        if state.unit_at(province) is not None:
+            return False  # occupied
+        if province == dislodged.attacker_origin and not attacker_origin_open:
+            return False  # not where the attacker came from
+        return province not in state.standoffs  # not an area left empty by a standoff
+
+    if unit.kind is UnitKind.FLEET:
+        return tuple(sorted(loc for loc in the_map.fleet_adjacency.get(unit.location, ()) if open_to(loc.province)))
+    if unit.kind is UnitKind.ARMY:
+        provinces = the_map.army_adjacency.get(unit.province, frozenset())
+    else:
+        provinces = the_map.neighbours(unit.province)
+    return tuple(Location(p) for p in sorted(provinces) if open_to(p))
 
 
 def after_retreats(state: State, units: tuple[Unit, ...] | None = None) -> State:

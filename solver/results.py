@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from .board import Location, Unit
 from .orders import Order
+from .facts import direct_init
 from .outcomes import DisorderRemoval, Outcome, Reason
 from .rules import Rules
 from .state import Dislodged, State
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["OrderResult", "PhaseResult", "Reason"]
 
 
+@direct_init
 @dataclass(frozen=True)
 class OrderResult:
     """One order as given, the unit it went to, and its outcome (a value naming what
@@ -45,6 +47,7 @@ class OrderResult:
         return "succeeds" if self.succeeded else f"fails ({self.reason})" if self.reason else "fails"
 
 
+@direct_init
 @dataclass(frozen=True)
 class PhaseResult:
     """The result of adjudicating one phase."""

@@ -79,9 +79,8 @@ class State:
         """A new state with these fields changed (what ``dataclasses.replace`` does, in a
         fraction of its time: phase logic calls it for every phase). Only the changed
         fields are put in order: the others are already."""
-        unknown = changes.keys() - _FIELDS
-        if unknown:
-            raise TypeError(f"State has no field {sorted(unknown)[0]!r}")
+        if not changes.keys() <= _FIELD_SET:
+            raise TypeError(f"State has no field {sorted(changes.keys() - _FIELD_SET)[0]!r}")
         new = object.__new__(State)
         values = new.__dict__  # a new value being made: frozen from here on
         mine = self.__dict__
@@ -112,6 +111,7 @@ def _unit_key(unit: Unit) -> tuple[str, str]:
 
 
 _FIELDS = ("variant", "phase", "units", "owners", "dislodged", "standoffs")
+_FIELD_SET = frozenset(_FIELDS)
 _SORTED = frozenset({"units", "owners", "dislodged"})
 
 

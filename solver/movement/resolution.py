@@ -13,6 +13,8 @@ definitions the model was built from (:class:`dipsat.encodings.values.Values`).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..board import Unit
@@ -60,25 +62,50 @@ fleet leaves the support unprotected (DATC 6.F.19 is the 2000 rulebook's figure 
 
 class Resolution:
     """The outcomes of one solved movement turn: :meth:`move`, :meth:`support`,
-    :meth:`convoy` and :meth:`hold` by the problem's indices, :meth:`dislodgement` by unit."""
+    :meth:`convoy` and :meth:`hold` by the problem's indices, :meth:`dislodgement` by unit.
+
+    What every turn reads is read once, when the resolution is made: whether each move
+    succeeded (:attr:`succeeded`) and which move dislodged which unit (:attr:`dislodger`);
+    the names of moves and the dislodgements, once each when first asked for."""
 
     def __init__(self, problem: Problem, solved: Solved, options: ModelOptions, units: list[Unit]) -> None:
         self.p = problem
-        self.d = Values(problem, options, solved.values)  # the decisions, and the facts defined from them
+        self.d = d = Values(problem, options, solved.values)  # the decisions, and the facts defined from them
         self.s = solved.strengths
         self.options = options
         self.units = units
         self.backup_keys: dict[Decision, BackupRule] = {key: rule for rule, keys in solved.backups for key in keys}
-        self.supporter = {sup.unit for sup in problem.supports}
-        self.convoyer = {con.unit for con in problem.convoys}
+        values = solved.values
+        self.succeeded: list[bool] = [values[(MOVE, m)] for m in range(len(problem.moves))]
+        """DATC 5.B.1, by move: the move succeeds (:meth:`Values.moves`, read at once)."""
+        self.dislodger: dict[int, int] = {}
+        """DATC 5.A: each dislodged unit, and the successful move into its area (the first one)."""
+        unit_at, moves, succeeded = problem.unit_at, problem.moves, self.succeeded
+        for m, moved in enumerate(succeeded):
+            u = unit_at.get(moves[m].dest) if moved else None
+            if u is not None and u not in self.dislodger and d.dislodged(u):
+                self.dislodger[u] = next(m for m in problem.moves_into[moves[m].dest] if succeeded[m])
+        self._refs: list[MoveRef | None] = [None] * len(problem.moves)
+        self._dislodgements: dict[int, Dislodgement] = {}
+
+    @functools.cached_property
+    def supporter(self) -> set[int]:
+        return {sup.unit for sup in self.p.supports}
+
+    @functools.cached_property
+    def convoyer(self) -> set[int]:
+        return {con.unit for con in self.p.convoys}
 
     # --- names and values read off the model --------------------------------------------
     def unit(self, u: int) -> Unit:
         return self.units[u]
 
     def ref(self, m: int) -> MoveRef:
-        move = self.p.moves[m]
-        return MoveRef(self.units[move.unit], move.dest, not self.d.by_land(m))
+        ref = self._refs[m]
+        if ref is None:
+            move = self.p.moves[m]
+            ref = self._refs[m] = MoveRef(self.units[move.unit], move.dest, not self.d.by_land(m))
+        return ref
 
     def blocking_occupant(self, m: int) -> int | None:
         """The unit at m's destination that stays to face it (DATC 5.B.8: it does not move
@@ -182,21 +209,22 @@ class Resolution:
                          self.prevent(m) if own else None)
 
     def move(self, m: int) -> Outcome:
-        facts = Later(lambda: self.move_facts(m))  # read when asked for: results codes need none of it
-        move = self.p.moves[m]
-        if self.d.moves(m):
+        facts = Later(self.move_facts, m)  # read when asked for: results codes need none of it
+        if self.succeeded[m]:
             return Moves(facts)
-        rule = self.backup_keys.get((MOVE, m)) or self.backup_keys.get((PATH, m))
+        move = self.p.moves[m]
+        backup_keys = self.backup_keys
+        rule = (backup_keys.get((MOVE, m)) or backup_keys.get((PATH, m))) if backup_keys else None
         if rule is not None and rule.decides_moves:
             return Paradox(rule, PARADOX_RULES[rule], facts)
         if move.convoy_only and not self.d.path(m):
             convoys = [(CONVOY, c) for route in move.routes for c in route]
-            paradox = next((self.backup_keys[k] for k in convoys if k in self.backup_keys), None)
+            paradox = next((backup_keys[k] for k in convoys if k in backup_keys), None)
             if paradox is not None:  # its convoy was cancelled by the backup rule
                 return Paradox(paradox, f"its convoy is cancelled by the {paradox.capitalize()} rule: the "
                                         f"convoying fleets of the paradox hold (DATC 4.A.2, 5.B.9)", facts)
             return NoPath(facts)
-        return Bounced(facts, Later(lambda: self.culprits(m)))
+        return Bounced(facts, Later(self.culprits, m))
 
     def culprits(self, m: int) -> tuple[Opposition, ...]:
         """The opposing strengths that stopped move m, each naming its unit."""
@@ -243,9 +271,12 @@ class Resolution:
     def attack_notes(self, s: int) -> tuple[AttackNote, ...]:
         """The attacks on a supporting unit that did not cut its support, and why."""
         support = self.p.supports[s]
+        attacks = self.p.moves_into.get(support.province)
+        if not attacks:
+            return ()
         rule = self.options.convoy_paradox.rulebook_rule
         notes = []
-        for m in self.p.moves_into.get(support.province, []):
+        for m in attacks:
             attack = self.p.moves[m]
             ref = self.ref(m)
             if attack.power == support.power:
@@ -269,12 +300,16 @@ class Resolution:
 
     def support(self, s: int) -> Outcome:
         support = self.p.supports[s]
-        notes = self.attack_notes(s)
+        notes = self.attack_notes(s) if support.province in self.p.moves_into else ()  # most are not attacked
         supported = self.ref(support.move) if support.move is not None else None
         held = support.target if support.move is None else None
         if self.d.given(s):
-            blocker = self.blocking_occupant(support.move) if support.move is not None else None
-            if blocker is not None and self.p.units[blocker].power == support.power:
+            blocker = None
+            if support.move is not None:
+                occupant = self.p.unit_at.get(self.p.moves[support.move].dest)
+                if occupant is not None and self.p.units[occupant].power == support.power:
+                    blocker = self.blocking_occupant(support.move)  # DATC 5.B.8: its own power's unit stays
+            if blocker is not None:
                 rivals = tuple(self.ref(o) for o in self.p.moves_into[support.target] if o != support.move)
                 return Given(supported, held, self.unit(blocker), rivals, attacks=notes)
             if self.d.dislodged(support.unit):
@@ -312,43 +347,38 @@ class Resolution:
                         self.parts(slot.hold_supports))
 
     def dislodging_move(self, u: int) -> int | None:
-        if not self.d.dislodged(u):
-            return None
-        for m in self.p.moves_into.get(self.p.units[u].province, []):
-            if self.d.moves(m):
-                return m
-        return None
+        return self.dislodger.get(u)
 
     def dislodgement(self, u: int) -> Dislodgement | None:
         """The unit that dislodged u, with its attack strength and the supports that counted."""
-        m = self.dislodging_move(u)
+        m = self.dislodger.get(u)
         if m is None:
             return None
-        move = self.p.moves[m]
-        power = self.p.units[u].power
-        counted = tuple(self.unit(self.p.supports[s].unit) for s in move.supports
-                        if self.d.given(s) and self.p.supports[s].power != power)
-        return Dislodgement(self.unit(u), self.ref(m), self.s.get((ATTACK, m)), counted)
+        found = self._dislodgements.get(u)
+        if found is None:
+            move = self.p.moves[m]
+            power = self.p.units[u].power
+            counted = tuple(self.unit(self.p.supports[s].unit) for s in move.supports
+                            if self.d.given(s) and self.p.supports[s].power != power)
+            found = self._dislodgements[u] = Dislodgement(self.unit(u), self.ref(m), self.s.get((ATTACK, m)),
+                                                          counted)
+        return found
 
     # --- the board after the turn ------------------------------------------------------------
     def dislodged_units(self) -> list[Dislodged]:
         """Every unit dislodged, with its attacker's origin and whether it came by convoy."""
-        out = []
-        for slot in self.p.units:
-            found = self.dislodgement(slot.index)
-            if found is not None:
-                m = self.dislodging_move(slot.index)
-                assert m is not None
-                out.append(Dislodged(found.unit, self.p.moves[m].origin, found.by.by_convoy))
-        return out
+        return [Dislodged(self.units[u], self.p.moves[m].origin, self.ref(m).by_convoy)
+                for u, m in sorted(self.dislodger.items())]
 
-    def standoffs(self, occupied: set[str]) -> frozenset[str]:
+    def standoffs(self, units: Iterable[Unit]) -> frozenset[str]:
         """Areas left empty after the moves into them all failed (no retreat there, DATC
-        6.H): a standoff needs two units that could arrive (a lost head-to-head is none, 6.H.9)."""
-        out = set()
-        for province, ms in self.p.moves_into.items():
-            if province in occupied or any(self.d.moves(m) for m in ms):
-                continue
-            if sum(1 for m in ms if self.d.has_path(m)) >= 2:
-                out.add(province)
-        return frozenset(out)
+        6.H): a standoff needs two units that could arrive (a lost head-to-head is none, 6.H.9).
+        `units`: the units after the turn."""
+        succeeded = self.succeeded
+        failed = [province for province, ms in self.p.moves_into.items()
+                  if len(ms) >= 2 and not any(succeeded[m] for m in ms)]
+        if not failed:
+            return frozenset()
+        occupied = {u.location.province for u in units}
+        return frozenset(province for province in failed if province not in occupied
+                         and sum(1 for m in self.p.moves_into[province] if self.d.has_path(m)) >= 2)

@@ -17,7 +17,6 @@ from ..encodings import Problem
 from ..encodings.decisions import CONVOY, MOVE, PATH, Decision
 from ..encodings.support import same_model
 from ..orders import Build, Order, Waive
-from ..outcomes import Outcome
 from ..phases import after_movement
 from .prescan import _Prescan, prescan, rescan
 from .resolution import Resolution
@@ -79,27 +78,40 @@ def reread(result: PhaseResult, rules: Rules) -> PhaseResult | None:
 def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, solved: Solved) -> PhaseResult:
     p = scan.problem
     units = list(state.units)
-    v = solved.values
     reading = Resolution(p, solved, rules.model, units)
     verdicts, chosen, unit_at = scan.verdicts, scan.chosen, p.unit_at
+    move_of, support_of, convoy_of = scan.move_of, scan.support_of, scan.convoy_of
     results = []
     for k, order in enumerate(orders):
-        verdict = verdicts.get(k)
-        if verdict is not None:
-            results.append(verdict)
+        if k in verdicts:
+            results.append(verdicts[k])
             continue
         assert not isinstance(order, (Build, Waive))  # an order with no unit gets a verdict in the prescan
         u = unit_at[order.unit.location.province]
         kept = chosen.get(u)
         same = k if kept == k else kept if kept is not None and orders[kept] == order else k  # an identical
-        # copy of the kept order: the kept order's outcome
-        results.append(OrderResult(order, units[u], _outcome(same, order, scan, reading)))
+        # copy of the kept order: the kept order's outcome. Read off the solution (resolution.py):
+        if same in move_of:
+            outcome = reading.move(move_of[same])
+        elif same in support_of:
+            outcome = reading.support(support_of[same])
+        elif same in convoy_of:
+            outcome = reading.convoy(convoy_of[same])
+        else:
+            outcome = reading.hold(u)  # a hold, given or implicit
+        results.append(OrderResult(order, units[u], outcome))
     dislodged = reading.dislodged_units()
-    moved = {p.moves[m].unit: scan.dest_of[m] for m in range(len(p.moves)) if v[(MOVE, m)]}
-    gone = {d.unit for d in dislodged}
-    new_units = [u if i not in moved else Unit(u.power, u.kind, moved[i])  # an unmoved unit is the same value
-                 for i, u in enumerate(units) if not gone or u not in gone]
-    standoffs = reading.standoffs({u.location.province for u in new_units}) if p.moves_into else frozenset()
+    moves, dest_of = p.moves, scan.dest_of
+    new_units = units.copy()  # an unmoved unit is the same value
+    for m, succeeded in enumerate(reading.succeeded):
+        if succeeded:
+            unit = units[moves[m].unit]
+            new_units[moves[m].unit] = Unit(unit.power, unit.kind, dest_of[m])
+    if dislodged:
+        gone, emptied = {d.unit for d in dislodged}, {d.unit.location.province for d in dislodged}
+        new_units = [after for before, after in zip(units, new_units)
+                     if before.location.province not in emptied or before not in gone]
+    standoffs = reading.standoffs(new_units)
     after, options = after_movement(state, new_units, dislodged, standoffs, rules)
     resolutions = None if solved.resolutions is None else len(solved.resolutions)
     backups = tuple(f"{name}: " + ", ".join(_describe_key(key, p, units) for key in keys)
@@ -109,18 +121,6 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
                        resolutions=resolutions, backup_rules=backups, dislodgements=tuple(dislodged),
                        standoffs=standoffs, trace=trace,
                        resolutions_capped=solved.resolutions is not None and solved.resolutions.capped)
-
-
-def _outcome(k: int, order: Order, scan: _Prescan, reading: Resolution) -> Outcome:
-    """The outcome of a legal order, read off the solution (:mod:`dipsat.movement.resolution`)."""
-    if k in scan.move_of:
-        return reading.move(scan.move_of[k])
-    if k in scan.support_of:
-        return reading.support(scan.support_of[k])
-    if k in scan.convoy_of:
-        return reading.convoy(scan.convoy_of[k])
-    assert not isinstance(order, (Build, Waive))  # an order with no unit gets a verdict in the prescan
-    return reading.hold(scan.problem.unit_at[order.unit.province])  # a hold, given or implicit
 
 
 def _describe_key(key: Decision, p: Problem, units: list[Unit]) -> str:
