@@ -6,6 +6,8 @@ import enum
 import re
 from dataclasses import dataclass
 
+from .frozen import direct_init
+
 Power = str
 """A power is named by its canonical English name (``"England"``)."""
 
@@ -44,6 +46,7 @@ class PhaseKind(enum.Enum):
     __hash__ = object.__hash__  # members are singletons: identity hashing (Enum's hashes the name, slowly)
 
 
+@direct_init  # made for every order and unit of every phase
 @dataclass(frozen=True, slots=True, order=True)
 class Location:
     """A province, or one coast of a split-coast province (``spa/nc``)."""
@@ -61,6 +64,7 @@ class Location:
         return cls(province, coast or None)
 
 
+@direct_init  # made for every order and unit of every phase
 @dataclass(frozen=True, slots=True, order=True)
 class Unit:
     """A unit on the board."""
@@ -77,6 +81,7 @@ class Unit:
         return f"{self.power}: {self.kind} {self.location}"
 
 
+@direct_init  # made for every order and unit of every phase
 @dataclass(frozen=True, slots=True)
 class Phase:
     """A phase of the game, written like ``S1901M`` in short form."""
