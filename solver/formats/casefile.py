@@ -69,6 +69,31 @@ class Expectation:
         return f"{EXPECT_MARK} {self.order}: {' or '.join(self.kinds)}"
 
 
+class UnitLines:
+    """The unit lines of a case file as read (:func:`parse_unit_line`), each distinct text once
+    per variant and `placement`: the cases of one file share one (a game's cases repeat most of
+    their units and owners), so the position, the checks and POSTSTATE are read once a run."""
+
+    __slots__ = ("_read",)
+
+    def __init__(self) -> None:
+        self._read: list[tuple[Variant, dict[tuple[str, bool], Unit]]] = []  # a Variant is unhashable
+
+    def unit(self, text: str, variant: Variant, placement: bool = True) -> Unit:
+        """:func:`parse_unit_line` of the line (a line that cannot be read is read again, to raise)."""
+        for known, read in self._read:
+            if known is variant:
+                break
+        else:
+            read = next((r for v, r in self._read if v == variant), {})
+            self._read.append((variant, read))
+        key = (text, placement)
+        unit = read.get(key)
+        if unit is None:
+            unit = read[key] = parse_unit_line(text, variant, placement)
+        return unit
+
+
 @dataclass
 class Case:
     """One case as written in the file (positions still as text lines)."""
@@ -89,6 +114,8 @@ class Case:
     expected: list[Expectation] = field(default_factory=list)
     """dipsat's ``#=`` lines: the expected outcome kinds of single orders (:func:`parse_expectation`)."""
     errors: list[CaseFileError] = field(default_factory=list)
+    units: UnitLines = field(default_factory=UnitLines, repr=False, compare=False)
+    """The reader of its unit lines, shared with the other cases of its file."""
 
     def block(self, name: str) -> list[CaseLine]:
         return self.blocks.get(name, [])
@@ -105,6 +132,7 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
     case: Case | None = None
     block: str | None = None
     blank = False
+    units = UnitLines()  # shared by the file's cases
     for number, raw in enumerate(handle, start=1):
         if number == 1:
             raw = raw.removeprefix("\ufeff")  # a byte-order mark (files saved by some Windows editors)
@@ -148,10 +176,10 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
                 cases.append(case)
             if len(words) < 2:
                 errors.append(CaseFileError(source, number, "CASE needs an id"))
-                case = Case(f"{source}:{number}", "", source, number, variant)
+                case = Case(f"{source}:{number}", "", source, number, variant, units=units)
                 case.errors.append(CaseFileError(source, number, "CASE needs an id"))
             else:
-                case = Case(words[1], " ".join(words[2:]), source, number, variant)
+                case = Case(words[1], " ".join(words[2:]), source, number, variant, units=units)
         elif case is None:
             errors.append(CaseFileError(source, number, f"{keyword} outside a case (expected CASE or VARIANT_ALL)"))
         elif keyword == "END":
@@ -389,6 +417,6 @@ def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], or
 
 
 __all__ = ["EXPECT_KINDS", "EXPECT_MARK", "KEYWORDS", "RESULT_COMMENT", "RETREATS_COMMENT", "Case", "CaseLine", "Expectation",
-           "UnknownKeywordError", "case_variant", "format_result_comment", "format_retreats_comment", "format_unit_line",
+           "UnitLines", "UnknownKeywordError", "case_variant", "format_result_comment", "format_retreats_comment", "format_unit_line",
            "is_expectation", "parse_expectation", "parse_phase", "parse_result_comment", "parse_retreats_comment",
            "parse_unit_line", "read_cases", "resolve_variant", "write_case"]

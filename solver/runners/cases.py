@@ -13,8 +13,8 @@ from pathlib import Path
 
 from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from ..errors import CaseFileError, DipsatError, NotationError
-from ..formats.casefile import (Case, parse_phase, parse_result_comment, parse_retreats_comment, parse_unit_line,
-                                read_cases, resolve_variant)
+from ..formats.casefile import (Case, parse_phase, parse_result_comment, parse_retreats_comment, read_cases,
+                                resolve_variant)
 from ..adjudicator import adjudicate
 from .expected import diff_expected, expected_orders
 from ..maps import Variant, fold
@@ -157,7 +157,7 @@ def position_problems(case: Case, state: State) -> list[str]:
     for block, prefix in (("PRESTATE", ""), ("PRESTATE_DISLODGED", "dislodged ")):
         for line in case.block(block):
             try:
-                unit = parse_unit_line(line.text, state.variant)
+                unit = case.units.unit(line.text, state.variant)
             except (ValueError, DipsatError):
                 continue
             lines.setdefault(f"{prefix}{unit}", []).append(line.number)
@@ -223,7 +223,7 @@ def _units(case: Case, block: str, variant: Variant, problems: list[str], placem
     out = []
     for line in case.block(block):
         try:
-            out.append(parse_unit_line(line.text, variant, placement))
+            out.append(case.units.unit(line.text, variant, placement))
         except (ValueError, DipsatError) as exc:
             problems.append(f"{case.source}:{line.number}: {block}: {exc}")
     return out
@@ -290,7 +290,7 @@ def _diff_retreats(case: Case, variant: Variant, result: PhaseResult, got_dislod
     for line in case.block("POSTSTATE_DISLODGED"):
         try:
             expected = parse_retreats_comment(line.comment, variant)
-            unit = parse_unit_line(line.text, variant) if expected is not None else None
+            unit = case.units.unit(line.text, variant) if expected is not None else None
         except (ValueError, DipsatError) as exc:
             out.append(f"{case.source}:{line.number}: POSTSTATE_DISLODGED: {exc}")
             continue
