@@ -134,6 +134,15 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
     blank = False
     units = UnitLines()  # shared by the file's cases
     for number, raw in enumerate(handle, start=1):
+        if raw[:1] == "\t" and block is not None and case is not None and "#" not in raw:
+            # most lines: a data line of the open block as write_case writes it, as read below
+            stripped = raw.strip()
+            if stripped and not (stripped[0] in _KEYWORD_INITIALS and stripped.split(None, 1)[0] in _KEYWORD_SET):
+                case.blocks[block].append(CaseLine(number, stripped, blank))
+                blank = False
+                continue
+        elif raw[:1] == "#" and raw[1:2] != "=":  # a comment line: not blank, no '#=' line
+            continue
         if number == 1:
             raw = raw.removeprefix("\ufeff")  # a byte-order mark (files saved by some Windows editors)
         text, hashed, comment = raw.partition("#")

@@ -389,30 +389,38 @@ def _canonical_order(text: str, variant: Variant, phase: PhaseKind | None) -> Or
     m = _CANONICAL.match(text)
     if m is None:
         return None
-    power_name, kind, where, hold, dest, via, retreat, action, tkind, target, tdest = m.groups()
-    power = None
-    if power_name is not None:
-        power = power_name if power_name in variant.power_names.values() else None
-        if power is None:
-            return None
-    locs = [None if x is None else _canonical_location(x, variant) for x in (where, dest, retreat, target, tdest)]
-    if any(x is not None and loc is None for x, loc in zip((where, dest, retreat, target, tdest), locs)):
+    power, kind, where, hold, dest, via, retreat, action, tkind, target, tdest = m.groups()
+    if power is not None and variant.power_names.get(power.lower()) != power \
+            and power not in variant.power_names.values():  # the first test: a power's own name, most lines
         return None
-    unit = UnitRef(locs[0], _KINDS[kind.lower()])  # type: ignore[arg-type]
+    locate = variant.map.location  # each group of the branch matched is a location id of the map, else None
+    loc = locate(where)
+    if loc is None:
+        return None
+    unit = UnitRef(loc, _LETTERS[kind])
     if hold == "H":
         return Hold(unit, power)
     if hold == "D":
         return Remove(unit, power) if phase is PhaseKind.ADJUSTMENT else Disband(unit, power)
-    if dest is not None:
-        if phase is PhaseKind.RETREAT:
-            return Retreat(unit, locs[1], power)  # type: ignore[arg-type]
-        return Move(unit, locs[1], via is not None, power)  # type: ignore[arg-type]
-    if retreat is not None:
-        return Retreat(unit, locs[2], power)  # type: ignore[arg-type]
-    other = UnitRef(locs[3], _KINDS[tkind.lower()])  # type: ignore[arg-type]
+    if dest is not None or retreat is not None:
+        to = locate(dest if dest is not None else retreat)
+        if to is None:
+            return None
+        if dest is None or phase is PhaseKind.RETREAT:
+            return Retreat(unit, to, power)
+        return Move(unit, to, via is not None, power)
+    at = locate(target)
+    to = None if tdest is None else locate(tdest)
+    if at is None or (tdest is not None and to is None):
+        return None
+    other = UnitRef(at, _LETTERS[tkind])
     if action == "C":
-        return Convoy(unit, other, locs[4], power) if locs[4] is not None else None
-    return SupportMove(unit, other, locs[4], power) if locs[4] is not None else SupportHold(unit, other, power)
+        return Convoy(unit, other, to, power) if to is not None else None
+    return SupportMove(unit, other, to, power) if to is not None else SupportHold(unit, other, power)
+
+
+_LETTERS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET, "W": UnitKind.WING}
+"""The unit letters :func:`format_order` writes."""
 
 
 def _canonical_location(text: str | None, variant: Variant) -> Location | None:
