@@ -288,6 +288,8 @@ def _diff_retreats(case: Case, variant: Variant, result: PhaseResult, got_dislod
     ``# retreats: bel, pic``) against ours, for each unit both sides dislodge."""
     out = []
     for line in case.block("POSTSTATE_DISLODGED"):
+        if not line.comment:  # most lines: no comment, no options given
+            continue
         try:
             expected = parse_retreats_comment(line.comment, variant)
             unit = case.units.unit(line.text, variant) if expected is not None else None
@@ -309,6 +311,8 @@ def _diff_results(case: Case, variant: Variant, result: PhaseResult) -> list[str
     out = []
     taken: set[int] = set()
     for line in case.block("ORDERS"):
+        if not line.comment:  # most lines: no comment, no outcome given
+            continue
         try:
             allowed = parse_result_comment(line.comment)
             order = parse_order(line.text, variant, result.before.phase.kind, lenient_powers=True) if allowed else None
