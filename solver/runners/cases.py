@@ -13,8 +13,8 @@ from pathlib import Path
 
 from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from ..errors import CaseFileError, DipsatError, NotationError
-from ..formats.casefile import (Case, parse_phase, parse_result_comment, parse_retreats_comment, read_cases,
-                                resolve_variant)
+from ..formats.casefile import (Case, UnitLines, parse_phase, parse_result_comment, parse_retreats_comment,
+                                read_cases, resolve_variant)
 from ..adjudicator import adjudicate
 from .expected import diff_expected, expected_orders
 from ..maps import Variant, fold
@@ -61,10 +61,12 @@ def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield path
 
 
-def load_cases(path: Path, warnings: list[str] | None = None) -> tuple[list[Case], list[CaseFileError]]:
+def load_cases(path: Path, warnings: list[str] | None = None,
+               units: UnitLines | None = None) -> tuple[list[Case], list[CaseFileError]]:
     """The cases of a case file, and the problems outside any case. The file is read as
     people save it (:mod:`dipsat.formats.textfile`: a byte-order mark, Windows line ends,
-    Windows-1252): a warning that it is not UTF-8 goes to `warnings` when given."""
+    Windows-1252): a warning that it is not UTF-8 goes to `warnings` when given. The cases
+    read their unit lines with `units` when given (one reader for the files of a run)."""
     from ..formats.textfile import read_text
 
     try:
@@ -73,7 +75,7 @@ def load_cases(path: Path, warnings: list[str] | None = None) -> tuple[list[Case
         return [], [CaseFileError(str(path), 0, f"cannot read: {exc.strerror or exc}")]
     if warning is not None and warnings is not None:
         warnings.append(warning)
-    return read_cases(io.StringIO(text), str(path))
+    return read_cases(io.StringIO(text), str(path), units)
 
 
 def case_rules(case: Case, profile: str | None = None) -> Rules | None:
@@ -388,6 +390,7 @@ def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: 
     line but not a case). With `workers` > 1 the cases run in a process pool, `chunk`
     at a time; the output is the same."""
     pending: list[Case] = []
+    units = UnitLines()  # the run's cases repeat their unit lines
 
     def flush() -> Iterator[tuple[str, list[str]]]:
         chunks = [pending[i:i + chunk] for i in range(0, len(pending), chunk)]
@@ -409,7 +412,7 @@ def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: 
 
     for path in case_files(paths):
         warnings: list[str] = []
-        cases, errors = load_cases(path, warnings)
+        cases, errors = load_cases(path, warnings, units)
         if only is not None:
             cases, errors = [c for c in cases if c.id.casefold() == only.casefold()], []
         for warning in warnings:
