@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from ..board import Location, PhaseKind, Power, UnitKind
 from ..errors import NotationError, UnknownNameError
@@ -17,9 +17,11 @@ from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat
                       SupportMove, UnitRef, Waive)
 
 __all__ = ["parse_order", "parse_location", "format_order", "format_unit_ref", "power_hint", "strip_comment",
+           "CanonicalOrders", "VariantTables",
            "WORD_RUN", "Parser"]
 
 _T = TypeVar("_T")
+_K = TypeVar("_K")
 
 _KINDS = {
     "a": UnitKind.ARMY, "army": UnitKind.ARMY, "armee": UnitKind.ARMY, "leger": UnitKind.ARMY,
@@ -421,6 +423,50 @@ def _canonical_order(text: str, variant: Variant, phase: PhaseKind | None) -> Or
 
 _LETTERS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET, "W": UnitKind.WING}
 """The unit letters :func:`format_order` writes."""
+
+
+class VariantTables(Generic[_K, _T]):
+    """One table a variant, for what a reader makes of a variant and a key (a cache kept by
+    whoever reads many lines, such as a run of case files; never module-level). A Variant is
+    unhashable: its table is found by identity, else by equality (an equal variant reads
+    alike; ``DATC_Standard`` is made anew for each case), the newest object kept."""
+
+    __slots__ = ("_tables",)
+
+    def __init__(self) -> None:
+        self._tables: list[tuple[Variant, dict[_K, _T]]] = []
+
+    def __reduce__(self) -> tuple[Callable[[], object], tuple[()]]:
+        return type(self), ()  # a cache: sent to another process, it arrives empty
+
+    def of(self, variant: Variant) -> dict[_K, _T]:
+        for known, table in self._tables:
+            if known is variant:
+                return table
+        for k, (known, table) in enumerate(self._tables):
+            if known == variant:
+                self._tables[k] = (variant, table)  # found by identity next time
+                return table
+        self._tables.append((variant, {}))
+        return self._tables[-1][1]
+
+
+class CanonicalOrders:
+    """:func:`_canonical_order` of each text once per variant and phase kind: for order lists
+    that repeat their orders (the corpus's cases: 53,436 order lines, 9,078 texts)."""
+
+    __slots__ = ("_tables",)
+
+    def __init__(self) -> None:
+        self._tables: VariantTables[tuple[str, PhaseKind | None], Order | None] = VariantTables()
+
+    def read(self, text: str, variant: Variant, phase: PhaseKind | None) -> Order | None:
+        table = self._tables.of(variant)
+        key = (text, phase)
+        if key in table:
+            return table[key]
+        order = table[key] = _canonical_order(text, variant, phase)
+        return order
 
 
 def _canonical_location(text: str | None, variant: Variant) -> Location | None:
