@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO
 
 from ..board import Location, Phase, Unit, UnitKind
@@ -84,11 +84,18 @@ class LineReader:
 
     def unit(self, text: str, variant: Variant, placement: bool = True) -> Unit:
         """:func:`parse_unit_line` of the line (a line that cannot be read is read again, to raise)."""
+        return self.units(variant, placement)(text)
+
+    def units(self, variant: Variant, placement: bool = True) -> Callable[[str], Unit]:
+        """:meth:`unit` for the lines of a block: the variant's table found once."""
         read = self._units.of(variant)
-        key = (text, placement)
-        unit = read.get(key)
-        if unit is None:
-            unit = read[key] = parse_unit_line(text, variant, placement)
+
+        def unit(text: str) -> Unit:
+            key = (text, placement)
+            known = read.get(key)
+            if known is None:
+                known = read[key] = parse_unit_line(text, variant, placement)
+            return known
         return unit
 
 

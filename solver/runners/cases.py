@@ -224,9 +224,10 @@ def _standoffs(previous: list[tuple[bool, Order]], occupied: set[str]) -> frozen
 
 def _units(case: Case, block: str, variant: Variant, problems: list[str], placement: bool = True) -> list[Unit]:
     out = []
+    unit = case.reader.units(variant, placement)
     for line in case.block(block):
         try:
-            out.append(case.reader.unit(line.text, variant, placement))
+            out.append(unit(line.text))
         except (ValueError, DipsatError) as exc:
             problems.append(f"{case.source}:{line.number}: {block}: {exc}")
     return out
