@@ -11,13 +11,13 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO
 
 from ..board import Location, Phase, Unit, UnitKind
 from ..errors import CaseFileError, NotationError
 from ..maps import Variant, resolve_variant  # the variant registry: re-exported for the readers of case files
-from ..notation import parse_location
+from ..notation import CanonicalOrders, VariantTables, parse_location
 from .outcome_json import KINDS
 
 BLOCKS = ("PRESTATE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE_DISLODGED", "PRESTATE_RESULTS",
@@ -69,6 +69,36 @@ class Expectation:
         return f"{EXPECT_MARK} {self.order}: {' or '.join(self.kinds)}"
 
 
+class LineReader:
+    """The lines of case files as read, each distinct text once per variant: unit lines
+    (:func:`parse_unit_line`, by `placement` too) and orders as dipsat writes them
+    (:attr:`orders`). The cases of one file share one, those of a ``dipsat cases`` run too: a
+    game's cases repeat most of their units, owners and orders (the corpus's 221,167 unit lines
+    are 630 texts, its 53,436 order lines 9,078)."""
+
+    __slots__ = ("_units", "orders")
+
+    def __init__(self) -> None:
+        self._units: VariantTables[tuple[str, bool], Unit] = VariantTables()
+        self.orders = CanonicalOrders()
+
+    def unit(self, text: str, variant: Variant, placement: bool = True) -> Unit:
+        """:func:`parse_unit_line` of the line (a line that cannot be read is read again, to raise)."""
+        return self.units(variant, placement)(text)
+
+    def units(self, variant: Variant, placement: bool = True) -> Callable[[str], Unit]:
+        """:meth:`unit` for the lines of a block: the variant's table found once."""
+        read = self._units.of(variant)
+
+        def unit(text: str) -> Unit:
+            key = (text, placement)
+            known = read.get(key)
+            if known is None:
+                known = read[key] = parse_unit_line(text, variant, placement)
+            return known
+        return unit
+
+
 @dataclass
 class Case:
     """One case as written in the file (positions still as text lines)."""
@@ -89,6 +119,8 @@ class Case:
     expected: list[Expectation] = field(default_factory=list)
     """dipsat's ``#=`` lines: the expected outcome kinds of single orders (:func:`parse_expectation`)."""
     errors: list[CaseFileError] = field(default_factory=list)
+    reader: LineReader = field(default_factory=LineReader, repr=False, compare=False)
+    """The reader of its lines, shared with the other cases of its file (or run)."""
 
     def block(self, name: str) -> list[CaseLine]:
         return self.blocks.get(name, [])
@@ -97,15 +129,27 @@ class Case:
         return name in self.blocks
 
 
-def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], list[CaseFileError]]:
-    """All cases of a file, plus errors found outside any case."""
+def read_cases(handle: TextIO, source: str = "<input>",
+               reader: LineReader | None = None) -> tuple[list[Case], list[CaseFileError]]:
+    """All cases of a file, plus errors found outside any case. Its cases read their lines
+    with `reader` (the reader of the other files of a run), or a reader of their own."""
     cases: list[Case] = []
     errors: list[CaseFileError] = []
     variant = "Standard"
     case: Case | None = None
     block: str | None = None
     blank = False
+    reader = LineReader() if reader is None else reader  # shared by the file's cases
     for number, raw in enumerate(handle, start=1):
+        if raw[:1] == "\t" and block is not None and case is not None and "#" not in raw:
+            # most lines: a data line of the open block as write_case writes it, as read below
+            stripped = raw.strip()
+            if stripped and not (stripped[0] in _KEYWORD_INITIALS and stripped.split(None, 1)[0] in _KEYWORD_SET):
+                case.blocks[block].append(CaseLine(number, stripped, blank))
+                blank = False
+                continue
+        elif raw[:1] == "#" and raw[1:2] != "=":  # a comment line: not blank, no '#=' line
+            continue
         if number == 1:
             raw = raw.removeprefix("\ufeff")  # a byte-order mark (files saved by some Windows editors)
         text, hashed, comment = raw.partition("#")
@@ -148,10 +192,10 @@ def read_cases(handle: TextIO, source: str = "<input>") -> tuple[list[Case], lis
                 cases.append(case)
             if len(words) < 2:
                 errors.append(CaseFileError(source, number, "CASE needs an id"))
-                case = Case(f"{source}:{number}", "", source, number, variant)
+                case = Case(f"{source}:{number}", "", source, number, variant, reader=reader)
                 case.errors.append(CaseFileError(source, number, "CASE needs an id"))
             else:
-                case = Case(words[1], " ".join(words[2:]), source, number, variant)
+                case = Case(words[1], " ".join(words[2:]), source, number, variant, reader=reader)
         elif case is None:
             errors.append(CaseFileError(source, number, f"{keyword} outside a case (expected CASE or VARIANT_ALL)"))
         elif keyword == "END":
@@ -389,6 +433,6 @@ def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], or
 
 
 __all__ = ["EXPECT_KINDS", "EXPECT_MARK", "KEYWORDS", "RESULT_COMMENT", "RETREATS_COMMENT", "Case", "CaseLine", "Expectation",
-           "UnknownKeywordError", "case_variant", "format_result_comment", "format_retreats_comment", "format_unit_line",
+           "LineReader", "UnknownKeywordError", "case_variant", "format_result_comment", "format_retreats_comment", "format_unit_line",
            "is_expectation", "parse_expectation", "parse_phase", "parse_result_comment", "parse_retreats_comment",
            "parse_unit_line", "read_cases", "resolve_variant", "write_case"]

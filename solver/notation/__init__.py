@@ -19,7 +19,7 @@ adjudicator finds it illegal.
 from __future__ import annotations
 
 from .lists import RejectedOrder, parse_order_lines, parse_orders, power_header, split_order_line
-from .order import format_order, format_unit_ref, parse_location, parse_order
+from .order import CanonicalOrders, VariantTables, format_order, format_unit_ref, parse_location, parse_order
 
 __all__ = ["parse_order", "parse_orders", "parse_order_lines", "power_header", "split_order_line", "RejectedOrder",
-           "format_order", "parse_location", "format_unit_ref"]
+           "format_order", "parse_location", "format_unit_ref", "CanonicalOrders", "VariantTables"]

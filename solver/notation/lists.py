@@ -11,7 +11,7 @@ from ..board import PhaseKind, Power
 from ..errors import NotationError, UnknownNameError
 from ..maps import Variant, fold
 from ..orders import Order
-from .order import WORD_RUN, Parser, _canonical_order, parse_order, power_hint, strip_comment
+from .order import WORD_RUN, CanonicalOrders, Parser, _canonical_order, parse_order, power_hint, strip_comment
 
 __all__ = ["parse_orders", "parse_order_lines", "split_order_line", "RejectedOrder", "power_header"]
 
@@ -29,9 +29,11 @@ def parse_orders(text: str, variant: Variant, phase: PhaseKind | None = None) ->
 
 
 def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant, phase: PhaseKind | None = None, *,
-                      lenient_powers: bool = False) -> tuple[list[Order], list[NotationError]]:
+                      lenient_powers: bool = False,
+                      canonical: CanonicalOrders | None = None) -> tuple[list[Order], list[NotationError]]:
     """:func:`parse_orders` for numbered lines (a blank text is a blank line); `lenient_powers`
-    as in :func:`parse_order`."""
+    as in :func:`parse_order`; `canonical` remembers the orders written as dipsat writes them
+    (for many lists that repeat them)."""
     orders: list[Order] = []
     errors: list[NotationError] = []
     header: Power | None = None
@@ -45,7 +47,7 @@ def parse_order_lines(lines: Iterable[tuple[int, str]], variant: Variant, phase:
             if not line.strip():
                 header, unread = None, None  # a blank line ends a power's block; a comment line does not
             continue
-        written = _canonical_order(text, variant, phase)
+        written = _canonical_order(text, variant, phase) if canonical is None else canonical.read(text, variant, phase)
         if written is not None and written.power is not None:
             # One order as format_order writes it, its power first (most lines of a file dipsat
             # wrote): what the steps below make of it, without them.

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from ..errors import CaseFileError, DipsatError, NotationError
-from ..formats.casefile import (Case, parse_phase, parse_result_comment, parse_retreats_comment, parse_unit_line,
+from ..formats.casefile import (Case, LineReader, parse_phase, parse_result_comment, parse_retreats_comment,
                                 read_cases, resolve_variant)
 from ..adjudicator import adjudicate
 from .expected import diff_expected, expected_orders
@@ -61,10 +61,12 @@ def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield path
 
 
-def load_cases(path: Path, warnings: list[str] | None = None) -> tuple[list[Case], list[CaseFileError]]:
+def load_cases(path: Path, warnings: list[str] | None = None,
+               reader: LineReader | None = None) -> tuple[list[Case], list[CaseFileError]]:
     """The cases of a case file, and the problems outside any case. The file is read as
     people save it (:mod:`dipsat.formats.textfile`: a byte-order mark, Windows line ends,
-    Windows-1252): a warning that it is not UTF-8 goes to `warnings` when given."""
+    Windows-1252): a warning that it is not UTF-8 goes to `warnings` when given. The cases
+    read their lines with `reader` when given (one reader for the files of a run)."""
     from ..formats.textfile import read_text
 
     try:
@@ -73,7 +75,7 @@ def load_cases(path: Path, warnings: list[str] | None = None) -> tuple[list[Case
         return [], [CaseFileError(str(path), 0, f"cannot read: {exc.strerror or exc}")]
     if warning is not None and warnings is not None:
         warnings.append(warning)
-    return read_cases(io.StringIO(text), str(path))
+    return read_cases(io.StringIO(text), str(path), reader)
 
 
 def case_rules(case: Case, profile: str | None = None) -> Rules | None:
@@ -157,7 +159,7 @@ def position_problems(case: Case, state: State) -> list[str]:
     for block, prefix in (("PRESTATE", ""), ("PRESTATE_DISLODGED", "dislodged ")):
         for line in case.block(block):
             try:
-                unit = parse_unit_line(line.text, state.variant)
+                unit = case.reader.unit(line.text, state.variant)
             except (ValueError, DipsatError):
                 continue
             lines.setdefault(f"{prefix}{unit}", []).append(line.number)
@@ -181,7 +183,8 @@ def case_orders(case: Case, variant: Variant, kind: PhaseKind) -> tuple[list[Ord
         if line.blank_before:
             lines.append((line.number - 1, ""))
         lines.append((line.number, line.text))
-    return parse_order_lines(lines, variant, kind, lenient_powers=True)  # case files are read leniently
+    return parse_order_lines(lines, variant, kind, lenient_powers=True,  # case files are read leniently
+                             canonical=case.reader.orders)
 
 
 def apply_players(case: Case, state: State) -> tuple[State, dict[str, str]]:
@@ -221,9 +224,10 @@ def _standoffs(previous: list[tuple[bool, Order]], occupied: set[str]) -> frozen
 
 def _units(case: Case, block: str, variant: Variant, problems: list[str], placement: bool = True) -> list[Unit]:
     out = []
+    unit = case.reader.units(variant, placement)
     for line in case.block(block):
         try:
-            out.append(parse_unit_line(line.text, variant, placement))
+            out.append(unit(line.text))
         except (ValueError, DipsatError) as exc:
             problems.append(f"{case.source}:{line.number}: {block}: {exc}")
     return out
@@ -288,9 +292,11 @@ def _diff_retreats(case: Case, variant: Variant, result: PhaseResult, got_dislod
     ``# retreats: bel, pic``) against ours, for each unit both sides dislodge."""
     out = []
     for line in case.block("POSTSTATE_DISLODGED"):
+        if not line.comment:  # most lines: no comment, no options given
+            continue
         try:
             expected = parse_retreats_comment(line.comment, variant)
-            unit = parse_unit_line(line.text, variant) if expected is not None else None
+            unit = case.reader.unit(line.text, variant) if expected is not None else None
         except (ValueError, DipsatError) as exc:
             out.append(f"{case.source}:{line.number}: POSTSTATE_DISLODGED: {exc}")
             continue
@@ -309,6 +315,8 @@ def _diff_results(case: Case, variant: Variant, result: PhaseResult) -> list[str
     out = []
     taken: set[int] = set()
     for line in case.block("ORDERS"):
+        if not line.comment:  # most lines: no comment, no outcome given
+            continue
         try:
             allowed = parse_result_comment(line.comment)
             order = parse_order(line.text, variant, result.before.phase.kind, lenient_powers=True) if allowed else None
@@ -384,6 +392,7 @@ def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: 
     line but not a case). With `workers` > 1 the cases run in a process pool, `chunk`
     at a time; the output is the same."""
     pending: list[Case] = []
+    reader = LineReader()  # the run's cases repeat their unit lines and orders
 
     def flush() -> Iterator[tuple[str, list[str]]]:
         chunks = [pending[i:i + chunk] for i in range(0, len(pending), chunk)]
@@ -405,7 +414,7 @@ def run_cases(paths: Iterable[str | Path], profile: str | None = None, verbose: 
 
     for path in case_files(paths):
         warnings: list[str] = []
-        cases, errors = load_cases(path, warnings)
+        cases, errors = load_cases(path, warnings, reader)
         if only is not None:
             cases, errors = [c for c in cases if c.id.casefold() == only.casefold()], []
         for warning in warnings:
