@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from dipsat.adjudicator import adjudicate
-from dipsat.formats.casefile import Case
+from dipsat.formats.casefile import Case, LineReader
 from dipsat.runners import cases as runner
 
 T = TypeVar("T")
@@ -33,10 +33,13 @@ STAGES = ("read", "rules", "position", "players", "checks", "adjudicate", "compa
 
 
 def _cases(paths: list[str], spent: dict[str, float]) -> list[Case]:
+    """The cases of the files, read as ``dipsat cases`` reads them: one reader for the run
+    (each distinct unit line and order read once), a new one each round."""
     out = []
+    reader = LineReader()
     for path in runner.case_files(paths):
         start = time.process_time()
-        out += runner.load_cases(path)[0]
+        out += runner.load_cases(path, reader=reader)[0]
         spent["read"] += time.process_time() - start
     return out
 
