@@ -107,20 +107,29 @@ class Encoding:
     # --- reading decisions -------------------------------------------------------------
     def cond(self, key: Decision) -> bool | cp_model.IntVar:
         """A decision as a condition: its value when already fixed, else its literal.
-        Reading it from a definition records a dependency (:meth:`_note`, inlined: the hottest call)."""
+
+        Reading an open decision from a definition records a dependency (:meth:`_note`,
+        inlined: the hottest call). Reading a fixed one records none: a constant depends
+        on nothing, so an edge to it can close no cycle and joins no parts (the driver's
+        :func:`~dipsat.movement.driver.has_cycle` and parts see the same graph)."""
+        known = self.known.get(key)
+        if known is not None:
+            return known
+        if key not in self.deps:
+            self.deps[key] = set()
+            if self._fold:
+                self._define(key)
+                known = self.known.get(key)
+                if known is not None:
+                    return known
+            else:
+                self._pending.append(key)
         for collector in self._collecting:
             collector.add(key)
         current = self._current
         if current is not None and current != key:  # reading itself is no dependency
             self.deps[current].add(key)
-        if key not in self.deps:
-            self.deps[key] = set()
-            if self._fold:
-                self._define(key)
-            else:
-                self._pending.append(key)
-        known = self.known.get(key)
-        return self.var(key) if known is None else known
+        return self.var(key)
 
     def var(self, key: Decision) -> cp_model.IntVar:
         """The boolean variable of a decision, made on first use: a decision whose
@@ -153,12 +162,16 @@ class Encoding:
         """A term (strength, condition) built once; every definition using it depends on what it reads."""
         term = self.cache.get(key, _MISSING)
         if term is _MISSING:
-            self._collecting.append(set())
+            reads: set[Decision] = set()  # the open decisions it reads (:meth:`cond` notes them as it builds)
+            self._collecting.append(reads)
             term = self.cache[key] = build()
-            self._reads[key] = self._collecting.pop()
-        reads = self._reads[key]
-        if reads:
-            self._note(reads)
+            self._collecting.pop()
+            if reads:
+                self._reads[key] = reads
+        else:
+            reads = self._reads.get(key)  # type: ignore[assignment]
+            if reads:
+                self._note(reads)
         return term  # type: ignore[return-value]  # a key names one kind of term, the T it was built as
 
     def _note(self, keys: Iterable[Decision]) -> None:
