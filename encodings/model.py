@@ -11,7 +11,7 @@ decisions that can matter, and a fixed decision depends on nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeAlias, TypeVar
 
 from . import move, path, support
 from .decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision, DecisionKind, TermKey
@@ -22,6 +22,7 @@ from .problem import Problem
 __all__ = ["Condition", "Encoding", "negate"]
 
 T = TypeVar("T")
+P = ParamSpec("P")
 _MISSING = object()  # no term cached under a key yet
 if TYPE_CHECKING:
     import numpy as np
@@ -158,13 +159,14 @@ class Encoding:
         out.update(self.known)
         return out
 
-    def memo(self, key: TermKey, build: Callable[[], T]) -> T:
-        """A term (strength, condition) built once; every definition using it depends on what it reads."""
+    def memo(self, key: TermKey, build: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """A term (strength, condition) built once, as ``build(*args)``; every definition
+        using it depends on what it reads."""
         term = self.cache.get(key, _MISSING)
         if term is _MISSING:
             reads: set[Decision] = set()  # the open decisions it reads (:meth:`cond` notes them as it builds)
             self._collecting.append(reads)
-            term = self.cache[key] = build()
+            term = self.cache[key] = build(*args, **kwargs)
             self._collecting.pop()
             if reads:
                 self._reads[key] = reads
@@ -185,20 +187,30 @@ class Encoding:
 
     # --- defining decisions ------------------------------------------------------------
     def _define(self, key: Decision) -> None:
-        saved = self._current, self._collecting, self._enforcement
-        self._current, self._collecting = key, []
+        current, collecting = self._current, self._collecting
+        self._current = key
+        if collecting:
+            self._collecting = []  # a term being built reads this decision, not what its definition reads
         if self._assumptions:
             # Paradox cores: the definition holds only under its own literal, so an
             # infeasible model names the definitions in its core.
+            enforcement = self._enforcement
             guard = self.model.new_bool_var(f"defined[{key[0]},{key[1]}]")
             self.assumed[key] = guard
             self._enforcement = self._switch + [guard]
-        if key in self.overrides:
+            self._define_rule(key)
+            self._enforcement = enforcement
+        else:
+            self._define_rule(key)
+        self._current, self._collecting = current, collecting
+
+    def _define_rule(self, key: Decision) -> None:
+        override = self.overrides.get(key) if self.overrides else None
+        if override is not None:
             # DATC 5.B.9: a backup rule decides this order, not its usual condition.
-            self.fix(key, self.overrides[key])
+            self.fix(key, override)
         else:
             _DEFINITIONS[key[0]](self, key[1])
-        self._current, self._collecting, self._enforcement = saved
 
     def _define_pending(self) -> None:
         while self._pending:

@@ -172,17 +172,19 @@ def defend_strength(enc: Encoding, m: int) -> Term:
 
 def resisting_strength(enc: Encoding, m: int) -> Term:
     """5.B.1: the defend strength of a head-to-head opponent, else the area's hold strength."""
-    def build() -> Term:
-        move = enc.problem.moves[m]
-        h2h = head_to_head(enc, m)
-        hold = hold_strength(enc, move.dest)
-        if move.opposite is None:
-            return hold  # no head-to-head battle
-        defend = defend_strength(enc, move.opposite)
-        if isinstance(h2h, bool):
-            return defend if h2h else hold
-        return _cases(enc, "resisting_strength", m, [([negate(h2h)], hold), ([h2h], defend)])
-    return enc.memo((RESISTING, m), build)
+    return enc.memo((RESISTING, m), _resisting_strength, enc, m)
+
+
+def _resisting_strength(enc: Encoding, m: int) -> Term:
+    move = enc.problem.moves[m]
+    h2h = head_to_head(enc, m)
+    hold = hold_strength(enc, move.dest)
+    if move.opposite is None:
+        return hold  # no head-to-head battle
+    defend = defend_strength(enc, move.opposite)
+    if isinstance(h2h, bool):
+        return defend if h2h else hold
+    return _cases(enc, "resisting_strength", m, [([negate(h2h)], hold), ([h2h], defend)])
 
 
 def prevent_strength(enc: Encoding, m: int) -> Term:
@@ -190,7 +192,7 @@ def prevent_strength(enc: Encoding, m: int) -> Term:
 
     Under DATC 4.A.7 a, a unit dislodged from the area it moves to prevents
     nothing there even without a head-to-head battle."""
-    return enc.memo((PREVENT, m), lambda: _prevent_strength(enc, m))
+    return enc.memo((PREVENT, m), _prevent_strength, enc, m)
 
 
 def _prevent_strength(enc: Encoding, m: int) -> Term:
@@ -222,7 +224,7 @@ def attack_strength(enc: Encoding, m: int) -> Term:
     """DATC 5.B.8: 0 without PATH; full support if the destination is empty or
     emptied (no head-to-head); 0 against a unit of the same power; else 1 +
     supports of powers other than the defender's."""
-    return enc.memo((ATTACK, m), lambda: _attack_strength(enc, m))
+    return enc.memo((ATTACK, m), _attack_strength, enc, m)
 
 
 def _attack_strength(enc: Encoding, m: int) -> Term:
