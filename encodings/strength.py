@@ -234,7 +234,7 @@ def _attack_strength(enc: Encoding, m: int) -> Term:
     occupant = None if u is None else enc.problem.units[u]
     # 5.B.8: against another power's unit, its power's supports do not count.
     against = None if occupant is None or occupant.power == move.power else occupant.power
-    full, others = _supports_against(enc, m, against)
+    full, others = _supports_against(enc, m, against) if move.supports else (_ONE, _ONE)
     if occupant is None:
         if path is True:
             return full  # the destination is empty

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, cast
 
@@ -99,6 +99,8 @@ def solve(problem: Problem, rules: Rules, shortcut: bool = True) -> Solved:
     known values (``tests/test_driver.py`` checks that results are the same without it)."""
     enc = Encoding(problem, rules.model)
     if shortcut and folded(enc):  # every decision fixed: each depends on nothing, so there is no cycle
+        if not enc.lits:  # no variable: every strength is a constant too
+            return Solved(dict(enc.known), _strengths(enc, lambda term: term.const), 1, None)  # one model settled: folded
         return Solved(*_read(enc, _folded_solution(enc)), 1, None)  # one model settled: folded
     if not has_cycle(enc.deps):
         return Solved(*_solve_once(enc), 1, None)  # one model settled: solved
@@ -255,7 +257,7 @@ def _part_encoding(problem: Problem, options: ModelOptions, fixed: dict[Decision
     return enc
 
 
-def _parts(deps: dict[Decision, set[Decision]],
+def _parts(deps: Mapping[Decision, AbstractSet[Decision]],
            known: dict[Decision, bool]) -> tuple[list[list[Decision]], list[Decision]]:
     """The independent parts with a cycle of a turn, and the undecided decisions outside them.
 
@@ -375,7 +377,7 @@ def _all_convoys_disrupted(component: list[Decision], projected: set[tuple[bool,
     return sorted(p for p in projected if not any(p[i] for i in watched))
 
 
-def has_cycle(deps: dict[Decision, set[Decision]]) -> bool:
+def has_cycle(deps: Mapping[Decision, AbstractSet[Decision]]) -> bool:
     """Is any decision (indirectly) dependent on itself? (the static acyclic check)"""
     state: dict[Decision, int] = {}  # 1: on the DFS path, 2: finished
     for root, reads in deps.items():
@@ -399,7 +401,7 @@ def has_cycle(deps: dict[Decision, set[Decision]]) -> bool:
     return False
 
 
-def cyclic_components(deps: dict[Decision, set[Decision]]) -> list[list[Decision]]:
+def cyclic_components(deps: Mapping[Decision, AbstractSet[Decision]]) -> list[list[Decision]]:
     """Strongly connected components with a cycle, dependencies first (Tarjan)."""
     index: dict[Decision, int] = {}
     low: dict[Decision, int] = {}
@@ -462,13 +464,13 @@ def _solve_once(enc: Encoding) -> tuple[dict[Decision, bool], Strengths]:
 
 def _read(enc: Encoding, solution: list[int]) -> tuple[dict[Decision, bool], Strengths]:
     """Decision values and strengths of a solution (a list indexed by variable index)."""
-    values = enc.values(solution)
-    strengths = {k: term.value(solution) for k, term in _strength_terms(enc).items()}
-    return values, strengths
+    return enc.values(solution), _strengths(enc, lambda term: term.value(solution))
 
 
-def _strength_terms(enc: Encoding) -> dict[TermKey, Term]:
-    return cast(dict[TermKey, Term], {k: term for k, term in enc.cache.items() if k[0] in STRENGTHS})
+def _strengths(enc: Encoding, value: Callable[[Term], int]) -> Strengths:
+    """The value of each strength the model built (by kind and move)."""
+    terms = cast(dict[TermKey, Term], enc.cache)  # a strength key names a Term
+    return {k: value(term) for k, term in terms.items() if k[0] in STRENGTHS}
 
 
 @dataclass
