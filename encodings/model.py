@@ -65,9 +65,10 @@ class Encoding:
         self.assumed: dict[Decision, cp_model.IntVar] = {}  # per decision: its definition holds
         self._assumptions = assumptions
         self._fold = not assumptions
-        cond = self.cond
+        known = self.known
         for key in (problem.decisions() if roots is None else roots):
-            cond(key)
+            if key not in known:  # most are fixed already, as what an earlier root read
+                self.cond(key)
         self._define_pending()
 
     @property

@@ -161,7 +161,9 @@ def hold_strength(enc: Reads, province: str) -> Term:
     unit = enc.problem.units[u]
     if unit.move is not None:
         moved = enc.cond((MOVE, unit.move))  # moved away: 0; failed move: 1
-        return _constant(int(not moved)) if isinstance(moved, bool) else Term(0, 1, 1, ((moved, -1),))
+        if isinstance(moved, bool):
+            return _ZERO if moved else _ONE
+        return Term(0, 1, 1, ((moved, -1),))
     return _count(enc, [(SUPPORT, s) for s in unit.hold_supports])
 
 
@@ -177,10 +179,10 @@ def resisting_strength(enc: Encoding, m: int) -> Term:
 
 def _resisting_strength(enc: Encoding, m: int) -> Term:
     move = enc.problem.moves[m]
+    if move.opposite is None:
+        return hold_strength(enc, move.dest)  # no head-to-head battle
     h2h = head_to_head(enc, m)
     hold = hold_strength(enc, move.dest)
-    if move.opposite is None:
-        return hold  # no head-to-head battle
     defend = defend_strength(enc, move.opposite)
     if isinstance(h2h, bool):
         return defend if h2h else hold
@@ -228,17 +230,19 @@ def attack_strength(enc: Encoding, m: int) -> Term:
 
 
 def _attack_strength(enc: Encoding, m: int) -> Term:
-    move = enc.problem.moves[m]
+    problem = enc.problem
+    move = problem.moves[m]
     path = has_path(enc, m)
-    u = enc.problem.unit_at.get(move.dest)
-    occupant = None if u is None else enc.problem.units[u]
-    # 5.B.8: against another power's unit, its power's supports do not count.
-    against = None if occupant is None or occupant.power == move.power else occupant.power
-    full, others = _supports_against(enc, m, against) if move.supports else (_ONE, _ONE)
-    if occupant is None:
+    u = problem.unit_at.get(move.dest)
+    if u is None:  # the destination is empty
+        full = _supports(enc, m)
         if path is True:
-            return full  # the destination is empty
+            return full
         return _cases(enc, "attack_strength", m, [([negate(path)], _ZERO), ([path], full)])  # 5.B.8: no PATH: 0
+    occupant = problem.units[u]
+    # 5.B.8: against another power's unit, its power's supports do not count.
+    against = None if occupant.power == move.power else occupant.power
+    full, others = _supports_against(enc, m, against)
     # 5.B.8: a unit never attacks its own power's unit.
     blocked = _ZERO if occupant.power == move.power else others
     emptied = vacated(enc, m)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from operator import attrgetter
 from collections.abc import Callable, Iterator, Mapping, Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, cast
@@ -100,7 +101,7 @@ def solve(problem: Problem, rules: Rules, shortcut: bool = True) -> Solved:
     enc = Encoding(problem, rules.model)
     if shortcut and folded(enc):  # every decision fixed: each depends on nothing, so there is no cycle
         if not enc.lits:  # no variable: every strength is a constant too
-            return Solved(dict(enc.known), _strengths(enc, lambda term: term.const), 1, None)  # one model settled: folded
+            return Solved(dict(enc.known), _strengths(enc, attrgetter("const")), 1, None)  # one model settled: folded
         return Solved(*_read(enc, _folded_solution(enc)), 1, None)  # one model settled: folded
     if not has_cycle(enc.deps):
         return Solved(*_solve_once(enc), 1, None)  # one model settled: solved
