@@ -10,10 +10,10 @@ fallback (DATC 4.A.3 options) makes a decision too: :func:`head_to_head`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from .decisions import ATTACK, HEAD_TO_HEAD, MOVE, PATH, PREVENT, RESISTING, SUPPORT, Decision
+from .decisions import ATTACK, HEAD_TO_HEAD, MOVE, PATH, PREVENT, RESISTING, SUPPORT
 from .literals import Condition, Reads, negate
 from .options import DislodgedUnitEffect
 
@@ -55,12 +55,12 @@ _CONSTANTS = tuple(Term(v, v, v) for v in range(36))
 _ZERO, _ONE = _CONSTANTS[0], _CONSTANTS[1]
 
 
-def _count(enc: Reads, keys: list[Decision]) -> Term:
-    """1 + the number of these support decisions that hold."""
+def _count(enc: Reads, supports: Iterable[int]) -> Term:
+    """1 + the number of these supports that are given (their SUPPORT decisions hold)."""
     lo = hi = 1
     coefs = []
-    for key in keys:
-        c = enc.cond(key)
+    for s in supports:
+        c = enc.cond((SUPPORT, s))
         if c is True:
             lo, hi = lo + 1, hi + 1
         elif c is not False:
@@ -72,7 +72,7 @@ def _count(enc: Reads, keys: list[Decision]) -> Term:
 def _supports(enc: Encoding, m: int) -> Term:
     """1 + successful supports of move m."""
     supports = enc.problem.moves[m].supports
-    return _count(enc, [(SUPPORT, s) for s in supports]) if supports else _ONE
+    return _count(enc, supports) if supports else _ONE
 
 
 def _supports_against(enc: Encoding, m: int, power: str | None) -> tuple[Term, Term]:
@@ -80,10 +80,10 @@ def _supports_against(enc: Encoding, m: int, power: str | None) -> tuple[Term, T
     supports = enc.problem.moves[m].supports
     if not supports:
         return _ONE, _ONE
-    full = _count(enc, [(SUPPORT, s) for s in supports])
+    full = _count(enc, supports)
     if power is None or all(enc.problem.supports[s].power != power for s in supports):
         return full, full
-    return full, _count(enc, [(SUPPORT, s) for s in supports if enc.problem.supports[s].power != power])
+    return full, _count(enc, [s for s in supports if enc.problem.supports[s].power != power])
 
 
 def _cases(enc: Encoding, kind: str, m: int, cases: list[tuple[list[Condition], Term]]) -> Term:
@@ -164,7 +164,7 @@ def hold_strength(enc: Reads, province: str) -> Term:
         if isinstance(moved, bool):
             return _ZERO if moved else _ONE
         return Term(0, 1, 1, ((moved, -1),))
-    return _count(enc, [(SUPPORT, s) for s in unit.hold_supports])
+    return _count(enc, unit.hold_supports) if unit.hold_supports else _ONE
 
 
 def defend_strength(enc: Encoding, m: int) -> Term:
