@@ -10,8 +10,8 @@ decisions that can matter, and a fixed decision depends on nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, TypeAlias, TypeVar
+from collections.abc import Callable, Iterable, Sequence, Set as AbstractSet
+from typing import TYPE_CHECKING, TypeAlias, TypeVar, TypeVarTuple
 
 from . import move, path, support
 from .decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision, DecisionKind, TermKey
@@ -22,7 +22,9 @@ from .problem import Problem
 __all__ = ["Condition", "Encoding", "negate"]
 
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 _MISSING = object()  # no term cached under a key yet
+_NO_EDGES: frozenset[Decision] = frozenset()  # the edges of a decision that has read no open one yet
 if TYPE_CHECKING:
     import numpy as np
     from ortools.sat.python import cp_model
@@ -48,23 +50,25 @@ class Encoding:
                  model: cp_model.CpModel | None = None, switch: cp_model.IntVar | None = None) -> None:
         self.problem = problem
         self.options = options  # the rule options the definitions read (DATC 4.A.1, 4.A.2, 4.A.4, 4.A.7)
-        self.overrides = dict(overrides or {})
+        self.overrides = dict(overrides) if overrides else {}
         self._model = model  # batches share one model; else made when first needed (:attr:`model`)
         self._switch: list[cp_model.IntVar] = [] if switch is None else [switch]
         self._enforcement = self._switch  # the literals every new constraint gets
         self.lits: dict[Decision, cp_model.IntVar] = {}  # decisions that needed a variable
         self.known: dict[Decision, bool] = {}  # decisions fixed while building
-        self.deps: dict[Decision, set[Decision]] = {}
+        self.deps: dict[Decision, AbstractSet[Decision]] = {}  # the open decisions each definition reads
         self.cache: dict[TermKey, object] = {}  # strengths and conditions, by kind and move
         self._reads: dict[TermKey, set[Decision]] = {}  # decisions each cached term reads
-        self._collecting: list[set[Decision]] = []
+        self._collecting: list[list[Decision]] = []  # the reads of the terms being built
         self._pending: list[Decision] = []
         self._current: Decision | None = None
         self.assumed: dict[Decision, cp_model.IntVar] = {}  # per decision: its definition holds
         self._assumptions = assumptions
         self._fold = not assumptions
+        known = self.known
         for key in (problem.decisions() if roots is None else roots):
-            self.cond(key)
+            if key not in known:  # most are fixed already, as what an earlier root read
+                self.cond(key)
         self._define_pending()
 
     @property
@@ -107,20 +111,33 @@ class Encoding:
     # --- reading decisions -------------------------------------------------------------
     def cond(self, key: Decision) -> bool | cp_model.IntVar:
         """A decision as a condition: its value when already fixed, else its literal.
-        Reading it from a definition records a dependency (:meth:`_note`, inlined: the hottest call)."""
-        for collector in self._collecting:
-            collector.add(key)
-        current = self._current
-        if current is not None and current != key:  # reading itself is no dependency
-            self.deps[current].add(key)
+
+        Reading an open decision from a definition records a dependency (:meth:`_note`,
+        inlined: the hottest call). Reading a fixed one records none: a constant depends
+        on nothing, so an edge to it can close no cycle and joins no parts (the driver's
+        :func:`~dipsat.movement.driver.has_cycle` and parts see the same graph)."""
+        known = self.known.get(key)
+        if known is not None:
+            return known
         if key not in self.deps:
-            self.deps[key] = set()
+            self.deps[key] = _NO_EDGES
             if self._fold:
                 self._define(key)
+                known = self.known.get(key)
+                if known is not None:
+                    return known
             else:
                 self._pending.append(key)
-        known = self.known.get(key)
-        return self.var(key) if known is None else known
+        for collector in self._collecting:
+            collector.append(key)
+        current = self._current
+        if current is not None and current != key:  # reading itself is no dependency
+            edges = self.deps[current]
+            if isinstance(edges, set):
+                edges.add(key)
+            else:
+                self.deps[current] = {key}
+        return self.var(key)
 
     def var(self, key: Decision) -> cp_model.IntVar:
         """The boolean variable of a decision, made on first use: a decision whose
@@ -137,7 +154,7 @@ class Encoding:
         """The definition settles the decision: a constant, depending on nothing."""
         if self._fold:
             self.known[key] = value
-            self.deps[key].clear()
+            self.deps[key] = _NO_EDGES
             if key in self.lits:
                 self.add(self.lits[key] == int(value))
         else:
@@ -149,43 +166,53 @@ class Encoding:
         out.update(self.known)
         return out
 
-    def memo(self, key: TermKey, build: Callable[[], T]) -> T:
-        """A term (strength, condition) built once; every definition using it depends on what it reads."""
+    def memo(self, key: TermKey, build: Callable[[*Ts], T], *args: *Ts) -> T:
+        """A term (strength, condition) built once, as ``build(*args)``; every definition
+        using it depends on what it reads."""
         term = self.cache.get(key, _MISSING)
         if term is _MISSING:
-            self._collecting.append(set())
-            term = self.cache[key] = build()
-            self._reads[key] = self._collecting.pop()
-        reads = self._reads[key]
-        if reads:
-            self._note(reads)
+            reads: list[Decision] = []  # the open decisions it reads (:meth:`cond` notes them as it builds)
+            self._collecting.append(reads)
+            term = self.cache[key] = build(*args)
+            self._collecting.pop()
+            if reads:
+                self._reads[key] = set(reads)
+        else:
+            read = self._reads.get(key)
+            if read:
+                self._note(read)
         return term  # type: ignore[return-value]  # a key names one kind of term, the T it was built as
 
     def _note(self, keys: Iterable[Decision]) -> None:
         for collector in self._collecting:
-            collector.update(keys)
+            collector.extend(keys)
         current = self._current
         if current is not None:
             deps = self.deps[current]
+            if not isinstance(deps, set):
+                deps = self.deps[current] = set()
             deps.update(keys)
             deps.discard(current)  # reading itself is no dependency
 
     # --- defining decisions ------------------------------------------------------------
     def _define(self, key: Decision) -> None:
-        saved = self._current, self._collecting, self._enforcement
-        self._current, self._collecting = key, []
+        current, collecting, enforcement = self._current, self._collecting, self._enforcement
+        self._current = key
+        if collecting:
+            self._collecting = []  # a term being built reads this decision, not what its definition reads
         if self._assumptions:
             # Paradox cores: the definition holds only under its own literal, so an
             # infeasible model names the definitions in its core.
             guard = self.model.new_bool_var(f"defined[{key[0]},{key[1]}]")
             self.assumed[key] = guard
             self._enforcement = self._switch + [guard]
-        if key in self.overrides:
+        override = self.overrides.get(key) if self.overrides else None
+        if override is not None:
             # DATC 5.B.9: a backup rule decides this order, not its usual condition.
-            self.fix(key, self.overrides[key])
+            self.fix(key, override)
         else:
             _DEFINITIONS[key[0]](self, key[1])
-        self._current, self._collecting, self._enforcement = saved
+        self._current, self._collecting, self._enforcement = current, collecting, enforcement
 
     def _define_pending(self) -> None:
         while self._pending:
@@ -194,28 +221,34 @@ class Encoding:
     # --- small helpers shared by the rule families --------------------------------------
     def iff_and(self, target: Decision, conjuncts: Sequence[Condition]) -> None:
         """decision <-> AND(conjuncts), folded when the known conjuncts settle it."""
-        if any(c is False for c in conjuncts):
-            self.fix(target, False)
-            return
-        live = [c for c in conjuncts if not isinstance(c, bool)]  # the rest are True
-        if not live:
-            self.fix(target, True)
-            return
-        self.literal_and(self.var(target), live)
+        live = self._unsettled(target, conjuncts, False)
+        if live:
+            self.literal_and(self.var(target), live)
 
     def iff_or(self, target: Decision, disjuncts: Sequence[Condition]) -> None:
         """decision <-> OR(disjuncts), folded when the known disjuncts settle it."""
-        if any(d is True for d in disjuncts):
-            self.fix(target, True)
-            return
-        live = [d for d in disjuncts if d is not False]
+        live = self._unsettled(target, disjuncts, True)
+        if live:
+            var = self.var(target)
+            self.add_bool_or(live).only_enforce_if(var)
+            for d in live:
+                self.add_implication(d, var)
+
+    def _unsettled(self, target: Decision, conditions: Sequence[Condition],
+                   decisive: bool) -> list[cp_model.BoolVarT]:
+        """The literals among `conditions`, or none after fixing `target` when the constants
+        settle it: to `decisive` when one is (False in an AND, True in an OR), else, with
+        no literal left, to the other value."""
+        live = []
+        for c in conditions:
+            if c is decisive:
+                self.fix(target, decisive)
+                return []
+            if not isinstance(c, bool):
+                live.append(c)
         if not live:
-            self.fix(target, False)
-            return
-        var = self.var(target)
-        self.add_bool_or(live).only_enforce_if(var)
-        for d in live:
-            self.add_implication(d, var)
+            self.fix(target, not decisive)
+        return live
 
     def literal_and(self, var: cp_model.IntVar, live: Sequence[cp_model.BoolVarT]) -> None:
         """var <-> AND(live literals)."""

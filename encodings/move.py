@@ -17,8 +17,9 @@ def define_move(enc: Encoding, m: int) -> None:
     move = enc.problem.moves[m]
     attack = attack_strength(enc, m)
     opponents = [resisting_strength(enc, m)]  # 5.B.1: defend strength head to head, else hold strength
-    # 5.B.1: and beat the prevent strength of every other unit moving to the same area
-    opponents += [prevent_strength(enc, other) for other in enc.problem.moves_into[move.dest] if other != m]
+    into = enc.problem.moves_into[move.dest]
+    if len(into) > 1:  # 5.B.1: and beat the prevent strength of every other unit moving to the same area
+        opponents += [prevent_strength(enc, other) for other in into if other != m]
     open_ = []
     for opponent in opponents:
         if attack.hi <= opponent.lo:

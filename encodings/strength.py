@@ -10,10 +10,10 @@ fallback (DATC 4.A.3 options) makes a decision too: :func:`head_to_head`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from .decisions import ATTACK, HEAD_TO_HEAD, MOVE, PATH, PREVENT, RESISTING, SUPPORT, Decision
+from .decisions import ATTACK, HEAD_TO_HEAD, MOVE, PATH, PREVENT, RESISTING, SUPPORT
 from .literals import Condition, Reads, negate
 from .options import DislodgedUnitEffect
 
@@ -47,31 +47,46 @@ class Term(NamedTuple):
 
 
 def _constant(value: int) -> Term:
-    return Term(value, value, value)
+    return _CONSTANTS[value] if value < len(_CONSTANTS) else Term(value, value, value)
 
 
-def _count(enc: Reads, keys: list[Decision]) -> Term:
-    """1 + the number of these support decisions that hold."""
+_CONSTANTS = tuple(Term(v, v, v) for v in range(36))
+"""The constant strengths up to 1 + 34 supports, made once: most strengths fold to one (immutable values)."""
+_ZERO, _ONE = _CONSTANTS[0], _CONSTANTS[1]
+
+
+def _count(enc: Reads, supports: Iterable[int]) -> Term:
+    """1 + the number of these supports that are given (their SUPPORT decisions hold)."""
     lo = hi = 1
     coefs = []
-    for key in keys:
-        c = enc.cond(key)
+    for s in supports:
+        c = enc.cond((SUPPORT, s))
         if c is True:
             lo, hi = lo + 1, hi + 1
         elif c is not False:
             hi += 1
             coefs.append((c, 1))
-    return Term(lo, hi, lo, tuple(coefs))
+    return Term(lo, hi, lo, tuple(coefs)) if coefs else _constant(lo)
 
 
-def _supports(enc: Encoding, m: int, excluded_power: str | None = None) -> Term:
-    """1 + successful supports of move m, not counting `excluded_power`'s."""
-    move = enc.problem.moves[m]
-    return _count(enc, [(SUPPORT, s) for s in move.supports
-                        if excluded_power is None or enc.problem.supports[s].power != excluded_power])
+def _supports(enc: Encoding, m: int) -> Term:
+    """1 + successful supports of move m."""
+    supports = enc.problem.moves[m].supports
+    return _count(enc, supports) if supports else _ONE
 
 
-def _cases(enc: Encoding, name: str, cases: list[tuple[list[Condition], Term]]) -> Term:
+def _supports_against(enc: Encoding, m: int, power: str | None) -> tuple[Term, Term]:
+    """1 + successful supports of move m: all of them, and those not of `power` (each read once)."""
+    supports = enc.problem.moves[m].supports
+    if not supports:
+        return _ONE, _ONE
+    full = _count(enc, supports)
+    if power is None or all(enc.problem.supports[s].power != power for s in supports):
+        return full, full
+    return full, _count(enc, [s for s in supports if enc.problem.supports[s].power != power])
+
+
+def _cases(enc: Encoding, kind: str, m: int, cases: list[tuple[list[Condition], Term]]) -> Term:
     """The term of the case whose conditions all hold (cases exhaustive and exclusive).
 
     Constant conditions are folded: a False condition drops its case, True ones are
@@ -89,7 +104,7 @@ def _cases(enc: Encoding, name: str, cases: list[tuple[list[Condition], Term]]) 
     if len(live) == 1:
         return live[0][1]
     lo, hi = min(t.lo for _, t in live), max(t.hi for _, t in live)
-    var = enc.model.new_int_var(lo, hi, name)
+    var = enc.model.new_int_var(lo, hi, f"{kind}[{m}]")
     for literals, term in live:
         enc.add(var == term.expr).only_enforce_if(literals)
     return _variable(var, lo, hi)
@@ -142,12 +157,14 @@ def hold_strength(enc: Reads, province: str) -> Term:
     """DATC 5.B.5: 0 if empty or its unit moves away, 1 if its move fails, else 1 + hold supports."""
     u = enc.problem.unit_at.get(province)
     if u is None:
-        return _constant(0)  # empty area
+        return _ZERO  # empty area
     unit = enc.problem.units[u]
     if unit.move is not None:
         moved = enc.cond((MOVE, unit.move))  # moved away: 0; failed move: 1
-        return _constant(int(not moved)) if isinstance(moved, bool) else Term(0, 1, 1, ((moved, -1),))
-    return _count(enc, [(SUPPORT, s) for s in unit.hold_supports])
+        if isinstance(moved, bool):
+            return _ZERO if moved else _ONE
+        return Term(0, 1, 1, ((moved, -1),))
+    return _count(enc, unit.hold_supports) if unit.hold_supports else _ONE
 
 
 def defend_strength(enc: Encoding, m: int) -> Term:
@@ -157,14 +174,19 @@ def defend_strength(enc: Encoding, m: int) -> Term:
 
 def resisting_strength(enc: Encoding, m: int) -> Term:
     """5.B.1: the defend strength of a head-to-head opponent, else the area's hold strength."""
-    def build() -> Term:
-        move = enc.problem.moves[m]
-        h2h = head_to_head(enc, m)
-        cases = [([negate(h2h)], hold_strength(enc, move.dest))]
-        if move.opposite is not None:
-            cases.append(([h2h], defend_strength(enc, move.opposite)))
-        return _cases(enc, f"resisting_strength[{m}]", cases)
-    return enc.memo((RESISTING, m), build)
+    return enc.memo((RESISTING, m), _resisting_strength, enc, m)
+
+
+def _resisting_strength(enc: Encoding, m: int) -> Term:
+    move = enc.problem.moves[m]
+    if move.opposite is None:
+        return hold_strength(enc, move.dest)  # no head-to-head battle
+    h2h = head_to_head(enc, m)
+    hold = hold_strength(enc, move.dest)
+    defend = defend_strength(enc, move.opposite)
+    if isinstance(h2h, bool):
+        return defend if h2h else hold
+    return _cases(enc, "resisting_strength", m, [([negate(h2h)], hold), ([h2h], defend)])
 
 
 def prevent_strength(enc: Encoding, m: int) -> Term:
@@ -172,7 +194,7 @@ def prevent_strength(enc: Encoding, m: int) -> Term:
 
     Under DATC 4.A.7 a, a unit dislodged from the area it moves to prevents
     nothing there even without a head-to-head battle."""
-    return enc.memo((PREVENT, m), lambda: _prevent_strength(enc, m))
+    return enc.memo((PREVENT, m), _prevent_strength, enc, m)
 
 
 def _prevent_strength(enc: Encoding, m: int) -> Term:
@@ -204,24 +226,31 @@ def attack_strength(enc: Encoding, m: int) -> Term:
     """DATC 5.B.8: 0 without PATH; full support if the destination is empty or
     emptied (no head-to-head); 0 against a unit of the same power; else 1 +
     supports of powers other than the defender's."""
-    return enc.memo((ATTACK, m), lambda: _attack_strength(enc, m))
+    return enc.memo((ATTACK, m), _attack_strength, enc, m)
 
 
 def _attack_strength(enc: Encoding, m: int) -> Term:
-    move = enc.problem.moves[m]
+    problem = enc.problem
+    move = problem.moves[m]
     path = has_path(enc, m)
-    full = _supports(enc, m)
-    cases: list[tuple[list[Condition], Term]] = [([negate(path)], _constant(0))]  # 5.B.8: no PATH
-    u = enc.problem.unit_at.get(move.dest)
-    if u is None:
-        cases.append(([path], full))  # the destination is empty
-        return _cases(enc, f"attack_strength[{m}]", cases)
-    occupant = enc.problem.units[u]
-    # 5.B.8: a unit never attacks its own power's unit; against another's, its power's supports do not count.
-    blocked = _constant(0) if occupant.power == move.power else _supports(enc, m, occupant.power)
+    u = problem.unit_at.get(move.dest)
+    if u is None:  # the destination is empty
+        full = _supports(enc, m)
+        if path is True:
+            return full
+        return _cases(enc, "attack_strength", m, [([negate(path)], _ZERO), ([path], full)])  # 5.B.8: no PATH: 0
+    occupant = problem.units[u]
+    # 5.B.8: against another power's unit, its power's supports do not count.
+    against = None if occupant.power == move.power else occupant.power
+    full, others = _supports_against(enc, m, against)
+    # 5.B.8: a unit never attacks its own power's unit.
+    blocked = _ZERO if occupant.power == move.power else others
     emptied = vacated(enc, m)
+    if path is True and isinstance(emptied, bool):
+        return full if emptied else blocked
+    cases: list[tuple[list[Condition], Term]] = [([negate(path)], _ZERO)]  # 5.B.8: no PATH
     if emptied is not False:
         cases.append(([path, emptied], full))  # its unit moves away
     if emptied is not True:
         cases.append(([path, negate(emptied)], blocked))  # it stays: it holds, fails to move or meets m head to head
-    return _cases(enc, f"attack_strength[{m}]", cases)
+    return _cases(enc, "attack_strength", m, cases)

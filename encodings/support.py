@@ -70,8 +70,10 @@ def attack_on_support(enc: Reads, m: int, s: int) -> AttackOnSupport:
 def protected_by_convoy_rule(problem: Problem, options: ModelOptions, attack: MoveOrder,
                              support: SupportOrder) -> bool:
     """DATC 4.A.2: the rulebooks' exceptions to cutting support by a convoyed army."""
+    if not attack.convoyed or attack.power == support.power:
+        return False
     rule = options.convoy_paradox.rulebook_rule
-    if rule is None or not attack.convoyed or attack.power == support.power:
+    if rule is None:
         return False  # 4.A.2 f (Szykman): no exception
     p = problem
     convoy_fleets = {p.convoys[c].province for route in attack.routes for c in route}

@@ -234,3 +234,19 @@ def test_a_folded_model_has_no_variable_and_an_open_one_is_solved():
     state, orders, rules = _seven_rings()
     enc = Encoding(prescan(state, orders, rules).problem, rules.model)
     assert not driver.folded(enc) and enc.lits and enc.made_model is not None
+
+
+def test_a_model_whose_folding_fixed_a_literal_it_made_is_folded():
+    # DATC 6.E.2: the two moves meet head to head. Move 0's definition reads move 1's, which
+    # reads move 0 while it is being defined: its literal is made, and then folding fixes
+    # every decision, that literal too. The model is the literal and its one constraint
+    # `move[0] == 0`: the known values are its one solution, found without the solver.
+    state, orders, rules = _datc("6.E.2")
+    problem = prescan(state, orders, rules).problem
+    enc = Encoding(problem, rules.model)
+    proto = enc.model.proto
+    assert list(enc.lits) == [(driver.MOVE, 0)] and enc.known[(driver.MOVE, 0)] is False
+    assert len(proto.variables) == len(proto.constraints) == 1 and driver.folded(enc)
+    solved = driver.solve(problem, rules)
+    assert solved == driver.solve(problem, rules, shortcut=False)
+    assert not solved.values[(driver.MOVE, 0)] and not solved.values[(driver.MOVE, 1)]

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from operator import attrgetter
+from collections.abc import Callable, Iterator, Mapping, Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, cast
 
@@ -95,24 +96,39 @@ class Solved:
 
 def solve(problem: Problem, rules: Rules, shortcut: bool = True) -> Solved:
     """The turn's decisions. With `shortcut`, a model whose constant folding fixed every
-    decision (:func:`folded`) is not handed to CP-SAT: its one solution is the empty
-    assignment (``tests/test_driver.py`` checks that results are the same without it)."""
+    decision (:func:`folded`) is not handed to CP-SAT: its one solution is the decisions'
+    known values (``tests/test_driver.py`` checks that results are the same without it)."""
     enc = Encoding(problem, rules.model)
+    if shortcut and folded(enc):  # every decision fixed: each depends on nothing, so there is no cycle
+        if not enc.lits:  # no variable: every strength is a constant too
+            return Solved(dict(enc.known), _strengths(enc, attrgetter("const")), 1, None)  # one model settled: folded
+        return Solved(*_read(enc, _folded_solution(enc)), 1, None)  # one model settled: folded
     if not has_cycle(enc.deps):
-        if shortcut and folded(enc):
-            values, strengths = _read(enc, [])
-        else:
-            values, strengths = _solve_once(enc)
-        return Solved(values, strengths, 1, None)  # one model settled (folded or solved)
+        return Solved(*_solve_once(enc), 1, None)  # one model settled: solved
     return _solve_cyclic(problem, rules, enc)
 
 
 def folded(enc: Encoding) -> bool:
     """Did building the model fix every decision (DATC 5.E's partial information, folded
-    as constants)? Then the model has no variable and no constraint: the empty assignment
-    is its one solution, and the model is the proof without a solver call."""
+    as constants)? Then the model has no variable but the literals of decisions read while
+    still being defined (a definition that then folded did not need them), each fixed to
+    its decision's value by its one constraint, and no other constraint: the known values
+    are its one solution, and the model is the proof without a solver call."""
+    if len(enc.known) != len(enc.deps):
+        return False  # some decision is open
     model = enc.made_model  # None: no variable or constraint ever needed one
-    return not enc.lits and (model is None or not (model.proto.variables or model.proto.constraints))
+    if model is None:
+        return True
+    proto = model.proto  # each literal of a known decision has one constraint: literal == value
+    return len(proto.variables) == len(enc.lits) == len(proto.constraints)
+
+
+def _folded_solution(enc: Encoding) -> list[int]:
+    """The one solution of a :func:`folded` model (a list indexed by variable index)."""
+    solution = [0] * len(enc.lits)
+    for key, var in enc.lits.items():
+        solution[var.index] = int(enc.known[key])
+    return solution
 
 
 def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
@@ -242,7 +258,7 @@ def _part_encoding(problem: Problem, options: ModelOptions, fixed: dict[Decision
     return enc
 
 
-def _parts(deps: dict[Decision, set[Decision]],
+def _parts(deps: Mapping[Decision, AbstractSet[Decision]],
            known: dict[Decision, bool]) -> tuple[list[list[Decision]], list[Decision]]:
     """The independent parts with a cycle of a turn, and the undecided decisions outside them.
 
@@ -362,12 +378,12 @@ def _all_convoys_disrupted(component: list[Decision], projected: set[tuple[bool,
     return sorted(p for p in projected if not any(p[i] for i in watched))
 
 
-def has_cycle(deps: dict[Decision, set[Decision]]) -> bool:
+def has_cycle(deps: Mapping[Decision, AbstractSet[Decision]]) -> bool:
     """Is any decision (indirectly) dependent on itself? (the static acyclic check)"""
     state: dict[Decision, int] = {}  # 1: on the DFS path, 2: finished
-    for root in deps:
-        if root in state:
-            continue
+    for root, reads in deps.items():
+        if not reads or root in state:
+            continue  # a decision that reads none is on no cycle
         state[root] = 1
         work = [(root, iter(deps[root]))]
         while work:
@@ -386,7 +402,7 @@ def has_cycle(deps: dict[Decision, set[Decision]]) -> bool:
     return False
 
 
-def cyclic_components(deps: dict[Decision, set[Decision]]) -> list[list[Decision]]:
+def cyclic_components(deps: Mapping[Decision, AbstractSet[Decision]]) -> list[list[Decision]]:
     """Strongly connected components with a cycle, dependencies first (Tarjan)."""
     index: dict[Decision, int] = {}
     low: dict[Decision, int] = {}
@@ -449,13 +465,13 @@ def _solve_once(enc: Encoding) -> tuple[dict[Decision, bool], Strengths]:
 
 def _read(enc: Encoding, solution: list[int]) -> tuple[dict[Decision, bool], Strengths]:
     """Decision values and strengths of a solution (a list indexed by variable index)."""
-    values = enc.values(solution)
-    strengths = {k: term.value(solution) for k, term in _strength_terms(enc).items()}
-    return values, strengths
+    return enc.values(solution), _strengths(enc, lambda term: term.value(solution))
 
 
-def _strength_terms(enc: Encoding) -> dict[TermKey, Term]:
-    return cast(dict[TermKey, Term], {k: term for k, term in enc.cache.items() if k[0] in STRENGTHS})
+def _strengths(enc: Encoding, value: Callable[[Term], int]) -> Strengths:
+    """The value of each strength the model built (by kind and move)."""
+    terms = cast(dict[TermKey, Term], enc.cache)  # a strength key names a Term
+    return {k: value(term) for k, term in terms.items() if k[0] in STRENGTHS}
 
 
 @dataclass
