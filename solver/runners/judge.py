@@ -77,6 +77,7 @@ class Judge:
             assert rec.state is not None
             self.scope[i] = issues_touched(rec.state, [o for o, _ in rec.orders])
         self._keyed: dict[int, tuple[str, ...]] = {}  # phase -> the Rules fields its results are cached by
+        self._keys: dict[tuple[int, int], tuple[Rules, _Key]] = {}  # (phase, id of rules) -> (rules, key): see key
         self._overrides = tuple(sorted(rules.overrides.items()))
 
     def _playable(self, i: int) -> bool:
@@ -120,11 +121,16 @@ class Judge:
         """A phase's result depends only on the options of the issues it touches (and,
         for a retreat phase judged from our adjudication, those of its movement phase):
         results are cached by them, so trying an option re-judges only its phases."""
+        known = self._keys.get((i, id(rules)))
+        if known is not None and known[0] is rules:  # asked again (the rules object is kept: its id stays its own)
+            return known[1]
         fields = self._keyed.get(i)
         if fields is None:
             issues = self.scope[i] | (self.scope[i - 1] if self._needs_previous(i) else frozenset())
             fields = self._keyed[i] = tuple(ISSUES[n].field if n in ISSUES else "" for n in sorted(issues))
-        return i, tuple(getattr(rules, f) if f else None for f in fields)
+        key = i, tuple(getattr(rules, f) if f else None for f in fields)
+        self._keys[(i, id(rules))] = (rules, key)
+        return key
 
     def judge(self, indices: list[int], rules: Rules) -> dict[int, Judged]:
         """(result, differences) of each phase under `rules`, movement turns solved in
