@@ -240,13 +240,17 @@ def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Presc
     end of :func:`_build_moves`, which of those moves try a convoy route, from what was
     settled before, and, through :attr:`~dipsat.rules.AdjacentConvoy.via_binds`, whether a
     'via convoy' move no convoy could carry is legal). None where a new prescan is needed."""
-    if any(getattr(rules, name) is not getattr(scanned, name) for name in PRESCAN_OPTIONS):
-        return None
+    if rules is scanned:
+        return scan
+    for name in PRESCAN_OPTIONS:  # a plain loop: validate asks this for every turn it re-judges
+        if getattr(rules, name) is not getattr(scanned, name):
+            return None
     if rules.adjacent_convoy is scanned.adjacent_convoy:
         return scan
-    if rules.adjacent_convoy.via_binds is not scanned.adjacent_convoy.via_binds and \
-            any(_via_binding_matters(state, order) for order in scan.orders):
-        return None  # the reading decides whether an impossible 'via convoy' is legal (legality.py)
+    if rules.adjacent_convoy.via_binds is not scanned.adjacent_convoy.via_binds:
+        for order in scan.orders:  # only an army's 'via convoy' move can matter (checked inline: most are not)
+            if isinstance(order, Move) and order.via_convoy and _via_binding_matters(state, order):
+                return None  # the reading decides whether an impossible 'via convoy' is legal (legality.py)
     p = scan.problem
     units = list(state.units)
     for k, m in scan.move_of.items():

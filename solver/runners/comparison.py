@@ -176,8 +176,10 @@ def _position_differences(rec: RecordedPhase, result: PhaseResult, nxt: Recorded
     same_stage = nxt.phase is None or package_phase_name(after.phase) == nxt.name
     if not same_stage and not retreat_skipped:
         diffs.append(Difference("phase", "next phase", nxt.name, package_phase_name(after.phase)))
-    ours_units = set(after.units)
-    recorded_units = set(nxt.state.units)
+    # units and centres are kept in one order (State): equal tuples, nothing to list (most phases)
+    ours_units = recorded_units = set[Unit]()
+    if after.units != nxt.state.units:
+        ours_units, recorded_units = set(after.units), set(nxt.state.units)
     for unit in sorted(ours_units ^ recorded_units, key=lambda u: (u.province, str(u))):
         where = "recorded" if unit in recorded_units else "ours"
         diffs.append(Difference("unit", f"{unit.power.upper()} {format_unit(unit)}",
@@ -185,6 +187,8 @@ def _position_differences(rec: RecordedPhase, result: PhaseResult, nxt: Recorded
                                 "present" if where == "ours" else "absent"))
     if not same_stage:
         return diffs  # centres change at the adjustment phase: not comparable across stages
+    if after.owners == nxt.state.owners:
+        return diffs
     ours_owners, recorded_owners = dict(after.owners), dict(nxt.state.owners)
     for centre in sorted(set(ours_owners) | set(recorded_owners)):
         if ours_owners.get(centre) != recorded_owners.get(centre):

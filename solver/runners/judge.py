@@ -77,7 +77,10 @@ class Judge:
             assert rec.state is not None
             self.scope[i] = issues_touched(rec.state, [o for o, _ in rec.orders])
         self._keyed: dict[int, tuple[str, ...]] = {}  # phase -> the Rules fields its results are cached by
+        self._keys: dict[tuple[int, int], tuple[Rules, _Key]] = {}  # (phase, id of rules) -> (rules, key): see key
         self._overrides = tuple(sorted(rules.overrides.items()))
+        self._from_ours = frozenset(i for i in range(len(game.phases)) if self._judged_from_ours(i))  # _needs_previous
+        self._affected: dict[str, list[int]] = {}  # issue -> the phases it can change (affected)
 
     def _playable(self, i: int) -> bool:
         rec = self.game.phases[i]
@@ -111,6 +114,10 @@ class Judge:
     def _needs_previous(self, i: int) -> bool:
         """A retreat phase whose movement phase recorded no results: its attackers'
         origins and the standoffs come from our adjudication of that movement."""
+        return i in self._from_ours
+
+    def _judged_from_ours(self, i: int) -> bool:
+        """:meth:`_needs_previous`, decided once per phase when the judge is made."""
         rec = self.game.phases[i]
         before = self.game.phases[i - 1] if i > 0 else None  # its own movement phase, not one across a gap
         return (rec.kind is PhaseKind.RETREAT and before is not None and not before.results_recorded
@@ -120,11 +127,16 @@ class Judge:
         """A phase's result depends only on the options of the issues it touches (and,
         for a retreat phase judged from our adjudication, those of its movement phase):
         results are cached by them, so trying an option re-judges only its phases."""
+        known = self._keys.get((i, id(rules)))
+        if known is not None and known[0] is rules:  # asked again (the rules object is kept: its id stays its own)
+            return known[1]
         fields = self._keyed.get(i)
         if fields is None:
             issues = self.scope[i] | (self.scope[i - 1] if self._needs_previous(i) else frozenset())
             fields = self._keyed[i] = tuple(ISSUES[n].field if n in ISSUES else "" for n in sorted(issues))
-        return i, tuple(getattr(rules, f) if f else None for f in fields)
+        key = i, tuple(getattr(rules, f) if f else None for f in fields)
+        self._keys[(i, id(rules))] = (rules, key)
+        return key
 
     def judge(self, indices: list[int], rules: Rules) -> dict[int, Judged]:
         """(result, differences) of each phase under `rules`, movement turns solved in
@@ -267,9 +279,12 @@ class Judge:
     def affected(self, issue: str) -> list[int]:
         """The phases an option of `issue` can change (and the retreat phases judged
         from our adjudication of such a phase)."""
-        out = {i for i in self.playable if issue in self.scope[i]}
-        out |= {i for i in self.playable if self._needs_previous(i) and (i - 1) in out}
-        return sorted(out)
+        known = self._affected.get(issue)
+        if known is None:
+            out = {i for i in self.playable if issue in self.scope[i]}
+            out |= {i for i in self.playable if self._needs_previous(i) and (i - 1) in out}
+            known = self._affected[issue] = sorted(out)
+        return list(known)
 
     def phase_name(self, i: int) -> str:
         return self.game.phases[i].name

@@ -15,7 +15,6 @@ fleets, and a ``via convoy`` move with no convoying fleet is 4.A.3's question).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 
 from ..board import Location, PhaseKind, UnitKind
@@ -50,8 +49,8 @@ def _designation_issues(state: State, orders: list[Order]) -> set[str]:
     out: set[str] = set()
     units = {d.unit.province: d.unit for d in state.dislodged} if state.phase.kind is PhaseKind.RETREAT else {}
     units = units or {u.province: u for u in state.units}
-    ordered = Counter(o.unit.province for o in orders if not isinstance(o, (Build, Waive)))
-    if any(n > 1 for n in ordered.values()):
+    ordered = [o.unit.province for o in orders if not isinstance(o, (Build, Waive))]
+    if len(set(ordered)) < len(ordered):
         out.add("4.D.3")  # 4.D.3: multiple orders to the same unit
     for order in orders:
         if isinstance(order, (Build, Waive)):
