@@ -100,9 +100,7 @@ def solve(problem: Problem, rules: Rules, shortcut: bool = True) -> Solved:
     known values (``tests/test_driver.py`` checks that results are the same without it)."""
     enc = Encoding(problem, rules.model)
     if shortcut and folded(enc):  # every decision fixed: each depends on nothing, so there is no cycle
-        if not enc.lits:  # no variable: every strength is a constant too
-            return Solved(dict(enc.known), _strengths(enc, attrgetter("const")), 1, None)  # one model settled: folded
-        return Solved(*_read(enc, _folded_solution(enc)), 1, None)  # one model settled: folded
+        return _folded(enc)
     if not has_cycle(enc.deps):
         return Solved(*_solve_once(enc), 1, None)  # one model settled: solved
     return _solve_cyclic(problem, rules, enc)
@@ -123,6 +121,13 @@ def folded(enc: Encoding) -> bool:
     return len(proto.variables) == len(enc.lits) == len(proto.constraints)
 
 
+def _folded(enc: Encoding) -> Solved:
+    """The decisions of a :func:`folded` turn: one model settled, without a solver call."""
+    if not enc.lits:  # no variable: every strength is a constant too
+        return Solved(dict(enc.known), _strengths(enc, attrgetter("const")), 1, None)
+    return Solved(*_read(enc, _folded_solution(enc)), 1, None)
+
+
 def _folded_solution(enc: Encoding) -> list[int]:
     """The one solution of a :func:`folded` model (a list indexed by variable index)."""
     solution = [0] * len(enc.lits)
@@ -132,29 +137,35 @@ def _folded_solution(enc: Encoding) -> list[int]:
 
 
 def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
-    """Many turns in one CP-SAT model (batch mode): every turn is encoded into a shared
-    model under a switch literal; an acyclic turn's switch is on, so the shared model is
-    solved once for all of them; a turn with a cycle is switched off there and solved on
-    its own (it may need several resolutions or a backup rule)."""
-    from ..encodings.phase_model import PhaseModel  # OR-Tools: a batch is solved
-
-    model = PhaseModel()
-    encodings = []
-    for problem, rules in items:
-        switch = model.new_bool_var("turn")
-        enc = Encoding(problem, rules.model, model=model, switch=switch)
-        cyclic = has_cycle(enc.deps)
-        model.add(switch == int(not cyclic))
-        encodings.append((enc, cyclic))
-    solution = _solve(model, "batch model")
-    out = []
-    for (problem, rules), (enc, cyclic) in zip(items, encodings):
-        if cyclic:
-            out.append(_solve_cyclic(problem, rules, Encoding(problem, rules.model)))
+    """Many turns, their CP-SAT models solved as one (batch mode). Each turn is encoded on
+    its own first: a turn whose folding fixed every decision needs no solver
+    (:func:`folded`, as in :func:`solve`), and a turn with a cycle is solved on its own (it
+    may need several resolutions or a backup rule). The rest are encoded again into one
+    shared model, each under a switch literal (on), and solved by one call."""
+    out: list[Solved | None] = [None] * len(items)
+    shared: list[int] = []
+    for i, (problem, rules) in enumerate(items):
+        enc = Encoding(problem, rules.model)
+        if folded(enc):
+            out[i] = _folded(enc)
+        elif has_cycle(enc.deps):
+            out[i] = _solve_cyclic(problem, rules, enc)
         else:
-            values, strengths = _read(enc, solution)
-            out.append(Solved(values, strengths, 1, None))
-    return out
+            shared.append(i)
+    if shared:
+        from ..encodings.phase_model import PhaseModel  # OR-Tools: a batch is solved
+
+        model = PhaseModel()
+        encodings = []
+        for i in shared:
+            problem, rules = items[i]
+            switch = model.new_bool_var("turn")
+            encodings.append((i, Encoding(problem, rules.model, model=model, switch=switch)))
+            model.add(switch == 1)
+        solution = _solve(model, "batch model")
+        for i, enc in encodings:
+            out[i] = Solved(*_read(enc, solution), 1, None)  # one model settled: solved
+    return cast(list[Solved], out)
 
 
 def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
