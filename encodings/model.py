@@ -39,21 +39,19 @@ class Encoding:
     backup rule (DATC 5.B.9) is imposed on a cycle. Every definition reads other
     decisions through :meth:`cond`, which records the dependency edge.
     With ``assumptions`` every definition is guarded by a literal (for paradox
-    cores) and nothing is folded. With ``switch`` (a literal of a shared ``model``)
-    every constraint of this turn holds only when the switch is true, so a batch can
-    switch a turn off. Every constraint is made through :meth:`enforce` (the ``add*``
+    cores) and nothing is folded. A shared ``model`` takes the constraints of several
+    turns (batch mode). Every constraint is made through :meth:`enforce` (the ``add*``
     methods), which attaches these enforcement literals as the constraint is made.
     """
 
     def __init__(self, problem: Problem, options: ModelOptions, overrides: dict[Decision, bool] | None = None,
                  roots: Iterable[Decision] | None = None, assumptions: bool = False,
-                 model: cp_model.CpModel | None = None, switch: cp_model.IntVar | None = None) -> None:
+                 model: cp_model.CpModel | None = None) -> None:
         self.problem = problem
         self.options = options  # the rule options the definitions read (DATC 4.A.1, 4.A.2, 4.A.4, 4.A.7)
         self.overrides = dict(overrides) if overrides else {}
         self._model = model  # batches share one model; else made when first needed (:attr:`model`)
-        self._switch: list[cp_model.IntVar] = [] if switch is None else [switch]
-        self._enforcement = self._switch  # the literals every new constraint gets
+        self._enforcement: list[cp_model.IntVar] = []  # the literals every new constraint gets
         self.lits: dict[Decision, cp_model.IntVar] = {}  # decisions that needed a variable
         self.known: dict[Decision, bool] = {}  # decisions fixed while building
         self.deps: dict[Decision, AbstractSet[Decision]] = {}  # the open decisions each definition reads
@@ -90,8 +88,8 @@ class Encoding:
     # --- making constraints --------------------------------------------------------------
     def enforce(self, constraint: cp_model.Constraint) -> cp_model.Constraint:
         """Every constraint of the encoding is made through here: it holds only under the
-        turn's switch (batch) and the assumption literal of the definition being built
-        (paradox cores), for every constraint type."""
+        assumption literal of the definition being built (paradox cores), for every
+        constraint type."""
         if self._enforcement:
             constraint.only_enforce_if(self._enforcement)
         return constraint
@@ -205,7 +203,7 @@ class Encoding:
             # infeasible model names the definitions in its core.
             guard = self.model.new_bool_var(f"defined[{key[0]},{key[1]}]")
             self.assumed[key] = guard
-            self._enforcement = self._switch + [guard]
+            self._enforcement = [guard]
         override = self.overrides.get(key) if self.overrides else None
         if override is not None:
             # DATC 5.B.9: a backup rule decides this order, not its usual condition.

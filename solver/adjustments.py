@@ -32,8 +32,15 @@ def blockaded_centres(state: State) -> dict[str, Power]:
 
 def counted_centres(state: State, power: Power) -> tuple[str, ...]:
     """The centres that count for `power`: owned and not blockaded (seed 004, 4.7)."""
-    blockaded = blockaded_centres(state) if state.variant.wings else {}
-    return tuple(c for c in state.centres_of(power) if c not in blockaded)
+    return tuple(c for c, owner in _counting(state) if owner == power)
+
+
+def _counting(state: State) -> list[tuple[str, Power]]:
+    """The owned centres that count, with their owners: not blockaded (seed 004, 4.7)."""
+    if not state.variant.wings:
+        return list(state.owners)
+    blockaded = blockaded_centres(state)
+    return [(c, p) for c, p in state.owners if c not in blockaded]
 
 
 def adjustment_count(state: State, power: Power) -> int:
@@ -43,11 +50,9 @@ def adjustment_count(state: State, power: Power) -> int:
 
 def adjustment_deltas(state: State) -> dict[Power, int]:
     """:func:`adjustment_count` of every power with a centre or a unit, in one pass."""
-    blockaded = blockaded_centres(state) if state.variant.wings else {}
     deltas: dict[Power, int] = {}
-    for centre, power in state.owners:
-        if centre not in blockaded:
-            deltas[power] = deltas.get(power, 0) + 1
+    for _, power in _counting(state):
+        deltas[power] = deltas.get(power, 0) + 1
     for unit in state.units:
         deltas[unit.power] = deltas.get(unit.power, 0) - 1
     return deltas

@@ -13,8 +13,7 @@ from .board import Unit
 from .frozen import direct_init
 
 __all__ = ["StrengthKind", "SupportFailure", "Stance", "NoCut", "ZeroReason", "MoveRef", "SupportPart", "Strength",
-           "Cutter", "Dislodgement", "Route", "Resistance", "PreventFact", "Opposition", "AttackNote", "MoveFacts",
-           "direct_init"]
+           "Cutter", "Dislodgement", "Route", "Resistance", "PreventFact", "Opposition", "AttackNote", "MoveFacts"]
 
 
 class StrengthKind(enum.Enum):

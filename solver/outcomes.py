@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, ClassVar, Generic, TypeAlias, TypeVar, Union, 
 
 from .board import Location, Unit
 from .facts import (AttackNote, Cutter, Dislodgement, MoveFacts, MoveRef, NoCut, Opposition, PreventFact, Resistance,
-                    Route, Stance, Strength, StrengthKind, SupportFailure, SupportPart, ZeroReason, direct_init)
+                    Route, Stance, Strength, StrengthKind, SupportFailure, SupportPart, ZeroReason)
+from .frozen import direct_init
 
 if TYPE_CHECKING:
     from .rules import CivilDisorderRemoval

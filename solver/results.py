@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .board import Location, Unit
 from .orders import Order
-from .facts import direct_init
+from .frozen import direct_init
 from .outcomes import DisorderRemoval, Outcome, Reason
 from .rules import Rules
 from .state import Dislodged, State

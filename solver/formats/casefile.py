@@ -28,6 +28,12 @@ _KEYWORD_SET = frozenset(KEYWORDS)
 _KEYWORD_INITIALS = frozenset(k[0] for k in KEYWORDS)
 
 
+def _indented_keyword(stripped: str) -> bool:
+    """Does an indented line start with a keyword (a whole file pasted indented)? The first
+    letter is tested first: most indented lines are data lines."""
+    return stripped[0] in _KEYWORD_INITIALS and stripped.split(None, 1)[0] in _KEYWORD_SET
+
+
 class UnknownKeywordError(CaseFileError):
     """A line at column 0 that looks like a keyword but is none (``POSTSTATE_SAMEE``):
     the lines of its block would be lost, so no command uses the case."""
@@ -144,7 +150,7 @@ def read_cases(handle: TextIO, source: str = "<input>",
         if raw[:1] == "\t" and block is not None and case is not None and "#" not in raw:
             # most lines: a data line of the open block as write_case writes it, as read below
             stripped = raw.strip()
-            if stripped and not (stripped[0] in _KEYWORD_INITIALS and stripped.split(None, 1)[0] in _KEYWORD_SET):
+            if stripped and not _indented_keyword(stripped):
                 case.blocks[block].append(CaseLine(number, stripped, blank))
                 blank = False
                 continue
@@ -169,7 +175,7 @@ def read_cases(handle: TextIO, source: str = "<input>",
             continue
         blank_before, blank = blank, False
         indented = text[0] in " \t"
-        if indented and stripped[0] in _KEYWORD_INITIALS and stripped.split(None, 1)[0] in _KEYWORD_SET:
+        if indented and _indented_keyword(stripped):
             text, indented = stripped, False  # a whole file pasted indented: keywords too
         if indented:  # a line of the open block
             if case is None or block is None:

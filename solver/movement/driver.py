@@ -141,7 +141,7 @@ def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
     its own first: a turn whose folding fixed every decision needs no solver
     (:func:`folded`, as in :func:`solve`), and a turn with a cycle is solved on its own (it
     may need several resolutions or a backup rule). The rest are encoded again into one
-    shared model, each under a switch literal (on), and solved by one call."""
+    shared model and solved by one call (each has one solution: no cycle)."""
     out: list[Solved | None] = [None] * len(items)
     shared: list[int] = []
     for i, (problem, rules) in enumerate(items):
@@ -156,12 +156,7 @@ def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
         from ..encodings.phase_model import PhaseModel  # OR-Tools: a batch is solved
 
         model = PhaseModel()
-        encodings = []
-        for i in shared:
-            problem, rules = items[i]
-            switch = model.new_bool_var("turn")
-            encodings.append((i, Encoding(problem, rules.model, model=model, switch=switch)))
-            model.add(switch == 1)
+        encodings = [(i, Encoding(items[i][0], items[i][1].model, model=model)) for i in shared]
         solution = _solve(model, "batch model")
         for i, enc in encodings:
             out[i] = Solved(*_read(enc, solution), 1, None)  # one model settled: solved

@@ -81,10 +81,10 @@ class Resolution:
         self.dislodger: dict[int, int] = {}
         """DATC 5.A: each dislodged unit, and the successful move into its area (the first one)."""
         unit_at, moves, succeeded = problem.unit_at, problem.moves, self.succeeded
-        for m, moved in enumerate(succeeded):
+        for m, moved in enumerate(succeeded):  # in order: the first successful move into an area
             u = unit_at.get(moves[m].dest) if moved else None
             if u is not None and u not in self.dislodger and d.dislodged(u):
-                self.dislodger[u] = next(m for m in problem.moves_into[moves[m].dest] if succeeded[m])
+                self.dislodger[u] = m
         self._refs: list[MoveRef | None] = [None] * len(problem.moves)
         self._dislodgements: dict[int, Dislodgement] = {}
 
@@ -135,7 +135,7 @@ class Resolution:
             support = self.p.supports[s]
             supporter = self.unit(support.unit)
             if not self.d.given(s):
-                m = self.dislodging_move(support.unit)
+                m = self.dislodger.get(support.unit)
                 if m is not None:
                     out.append(SupportPart(supporter, False, SupportFailure.DISLODGED, (Cutter(self.ref(m)),)))
                 else:
@@ -255,7 +255,7 @@ class Resolution:
             failed = []
             for c in route:
                 if not self.d.convoys(c):
-                    d = self.dislodging_move(self.p.convoys[c].unit)
+                    d = self.dislodger.get(self.p.convoys[c].unit)
                     failed.append((self.unit(self.p.convoys[c].unit),
                                    self.unit(self.p.moves[d].unit) if d is not None else None))
             out.append(Route(fleets, not failed, tuple(failed)))
@@ -315,7 +315,7 @@ class Resolution:
             if self.d.dislodged(support.unit):
                 return Given(supported, held, kept_though_dislodged=self.dislodgement(support.unit), attacks=notes)
             return Given(supported, held, attacks=notes)
-        m = self.dislodging_move(support.unit)
+        m = self.dislodger.get(support.unit)
         if m is not None:
             from_target = support.move is not None and self.p.moves[m].origin == support.target
             return SupportDislodged(self.dislodgement(support.unit), from_target, notes)
@@ -345,9 +345,6 @@ class Resolution:
         slot = self.p.units[u]
         return Strength(StrengthKind.HOLD, self.d.hold_strength(slot.province), self.unit(u),
                         self.parts(slot.hold_supports))
-
-    def dislodging_move(self, u: int) -> int | None:
-        return self.dislodger.get(u)
 
     def dislodgement(self, u: int) -> Dislodgement | None:
         """The unit that dislodged u, with its attack strength and the supports that counted."""
