@@ -259,19 +259,17 @@ class Map:
 
     def _convoy_routes(self, src: str, dst: str, allowed: frozenset[str]) -> tuple[frozenset[str], ...]:
         found: set[frozenset[str]] = set()
-
-        def extend(path: list[str]) -> None:
-            here = path[-1]
-            if dst in self._coast_neighbours(here):
-                found.add(frozenset(path))
-                return
-            for nxt in sorted(self.sea_neighbours[here]):
-                if nxt in allowed and nxt not in path:
-                    extend(path + [nxt])
-
         if self.provinces[src].kind is ProvinceKind.COAST and self.provinces[dst].kind is ProvinceKind.COAST:
-            for start in sorted(s for s in allowed if src in self._coast_neighbours(s)):
-                extend([start])
+            # every simple chain of allowed seas from one touching src, ended where a sea touches dst
+            # (a stack, not a recursive closure: that would be a reference cycle left to the collector)
+            stack = [[start] for start in allowed if src in self._coast_neighbours(start)]
+            while stack:
+                path = stack.pop()
+                here = path[-1]
+                if dst in self._coast_neighbours(here):
+                    found.add(frozenset(path))
+                    continue
+                stack.extend(path + [nxt] for nxt in self.sea_neighbours[here] if nxt in allowed and nxt not in path)
         return tuple(sorted((r for r in found if not any(o < r for o in found)), key=lambda r: (len(r), sorted(r))))
 
     def _coast_neighbours(self, sea: str) -> frozenset[str]:

@@ -35,6 +35,7 @@ from ..runners.inputs import (Item, Judging, iter_items, printable, report_line,
                              validate_item)
 from ..runners.inference import ARCHIVE, INFER_MODES, PILOT, Inference, archive_readings
 from ..runners.pool import Pool, TaskFailure, call_with_limit, dask_map
+from ..runners.runtime import long_lived_heap
 from ..rules import DEFAULT_PROFILE, PROFILES, Rules, RulesError
 
 if TYPE_CHECKING:
@@ -383,6 +384,7 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
     records = _split_records(resumed.lines)  # each record's report lines, in the report's order
     judged: dict[str, GameReport] = {}  # archive runs: the reports of this run, to finish at the end
     cluster = Cluster(scheduler, tls_ca_file, tls_cert, tls_key) if scheduler else None
+    settle, release = long_lived_heap(how.retained is not None)  # the judges kept live to the end
     try:
         pilot = {item.source for item in every_item[:PILOT]} if archive else set()
         first = replace(how, inference=replace(how.inference, complete=True)) if archive else how
@@ -413,6 +415,7 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
                     if handle is not None:
                         handle.writelines(report_line(line) for line in lines)
                         handle.flush()
+                    settle()
         if archive:
             records = _finish_archive(records, every_item, judged, how, workers, timeout, cases_dir, html)
             if handle is not None:  # the archive's readings decided some records' verdicts: written again
@@ -429,6 +432,7 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
         if html is not None:
             html.close(summary, rules)
     finally:
+        release()
         if handle is not None:
             handle.close()
     if summary_format == "json":
