@@ -55,6 +55,12 @@ class Option(Enum):
     v2: str | None
     aliases: tuple[str, ...]
 
+    # Members are singletons, equal only to themselves: hashed by identity, in C (Enum hashes
+    # the name in Python; validation's caches, keyed by the options a phase can feel, hash
+    # options by the hundred thousand). No output depends on it: names hash differently in
+    # every process anyway.
+    __hash__ = object.__hash__
+
     def __init_subclass__(cls, *, number: str | None = None, title: str = "", preferred: str = "",
                           read_by: tuple[Stage, ...] = (), **kwargs: object) -> None:
         """``class MultiRouteDisruption(Option, number="4.A.1", title=..., preferred="b",

@@ -10,6 +10,7 @@ outcome) for every order that does not reach the model.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -232,6 +233,9 @@ these and on 4.A.3 give the same prescan (a test checks every other option again
 DATC cases)."""
 
 
+_prescan_readings = operator.attrgetter(*PRESCAN_OPTIONS)  # Rules -> its readings of PRESCAN_OPTIONS
+
+
 def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Prescan | None:
     """The prescan of a turn under `rules`, taken from `scan` (its prescan under `scanned`,
     with no silenced power) without scanning again where it is sure to be the same:
@@ -242,9 +246,8 @@ def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Presc
     'via convoy' move no convoy could carry is legal). None where a new prescan is needed."""
     if rules is scanned:
         return scan
-    for name in PRESCAN_OPTIONS:  # a plain loop: validate asks this for every turn it re-judges
-        if getattr(rules, name) is not getattr(scanned, name):
-            return None
+    if _prescan_readings(rules) != _prescan_readings(scanned):  # validate asks this for every turn it re-judges
+        return None
     if rules.adjacent_convoy is scanned.adjacent_convoy:
         return scan
     if rules.adjacent_convoy.via_binds is not scanned.adjacent_convoy.via_binds:
@@ -253,12 +256,15 @@ def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Presc
                 return None  # the reading decides whether an impossible 'via convoy' is legal (legality.py)
     p = scan.problem
     units = list(state.units)
+    convoyers = scan.convoyers
     for k, m in scan.move_of.items():
         move = p.moves[m]
+        order = scan.orders[k]
+        assert isinstance(order, Move)
+        if not order.via_convoy and (move.origin, move.dest) not in convoyers:
+            continue  # by land in every reading of 4.A.3, as _build_moves has it
         unit = units[move.unit]
         if unit.kind is UnitKind.ARMY and state.map.can_move(unit.kind, unit.location, scan.dest_of[m]):
-            order = scan.orders[k]
-            assert isinstance(order, Move)
             if _adjacent_convoy(state, scan, units, order, move, rules) != (move.convoyed, move.fallback):
                 return None
     return scan
