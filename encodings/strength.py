@@ -36,7 +36,7 @@ class Term(NamedTuple):
     def expr(self) -> cp_model.LinearExprT:
         if not self.coefs:
             return self.const
-        from ortools.sat.python.cp_model import LinearExpr  # loaded already: the coefficients are its variables
+        from .phase_model import LinearExpr  # loaded already: the coefficients are its variables
 
         return LinearExpr.weighted_sum([v for v, _ in self.coefs], [c for _, c in self.coefs]) + self.const
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 import io
 
 import pytest
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 
 import dipsat
 from dipsat.movement import cpsat, driver
 from dipsat.printers.alternatives import alternatives
 from dipsat.runners.cases import build_position, case_rules
 from dipsat.encodings import Encoding
+from dipsat.encodings import phase_model
 from dipsat.encodings.phase_model import PhaseModel
 from dipsat.errors import SolverError
 from dipsat.formats.casefile import read_cases
@@ -162,28 +163,64 @@ def test_batch_mode_solves_a_paradox_on_its_own():
     assert [r.resolutions for r in batch] == [0, None, 2]
 
 
-def test_phase_model_skips_only_the_camel_case_aliases():
-    """PhaseModel overrides a private OR-Tools method (see its docstring): pin what it does.
-
-    ortools 9.15 binds deprecated CamelCase aliases to every CpModel in the private
-    ``_add_pre_pep8_methods``; 9.10-9.14 have no such method (the aliases are class
-    attributes) and PhaseModel is then a plain CpModel. If this fails after an OR-Tools
-    upgrade, drop the override or adapt it."""
+def test_phase_model_builds_the_proto_cp_model_builds():
+    """PhaseModel stands on private methods of OR-Tools' extension (see its module): pin
+    that it builds, call by call, the very proto ``cp_model.CpModel`` builds, for every
+    call dipsat makes, and that the solver reads it alike. If this fails after an OR-Tools
+    upgrade, adapt PhaseModel (or let LEAN fall back to CpModel)."""
     plain, ours = cp_model.CpModel(), PhaseModel()
-    if hasattr(cp_model.CpModel, "_add_pre_pep8_methods"):
-        assert "AddBoolOr" in vars(plain)  # what 9.15 installs per instance, and the override skips
-        assert not any(name[0].isupper() for name in vars(ours))
-    else:
-        assert "_add_pre_pep8_methods" not in vars(PhaseModel)  # the fallback: nothing overridden
-    # the snake_case API we use behaves the same
+    assert phase_model.LEAN == hasattr(cp_model_helper, "CpBaseModel")  # 9.15 builds models in the extension
+    if phase_model.LEAN:
+        assert not any(name[0].isupper() for name in vars(ours))  # none of 9.15's per-instance CamelCase aliases
     for model in (plain, ours):
         a, b = model.new_bool_var("a"), model.new_bool_var("b")
-        model.add_bool_or([a, b]).only_enforce_if(a)
+        n = model.new_int_var(0, 3, "n")
+        model.add_bool_or([a, b.Not()]).only_enforce_if(a)
+        model.add_bool_and([a, b]).only_enforce_if([b.Not()])
         model.add_implication(a, b)
+        model.add(phase_model.LinearExpr.weighted_sum([a, b, n], [1, 2, 1]) + 1 <= 4)
         model.add(a + b == 1)
+        model.add(True)
+        model.add(False)
+        model.add_assumptions([a, b.Not()])
     assert str(plain.proto) == str(ours.proto)
+    plain.clear_assumptions()
+    ours.clear_assumptions()
+    assert str(plain.proto) == str(ours.proto) and not ours.proto.assumptions
+    assert ours.validate() == plain.validate() == ""
+    with pytest.raises(TypeError):
+        ours.add("a == b")
+    with pytest.raises(ValueError):
+        ours.get_int_var_from_proto_index(len(ours.proto.variables))
+    with pytest.raises(TypeError):
+        ours.get_bool_var_from_proto_index(2)  # n: not boolean
+    assert ours.get_bool_var_from_proto_index(1).index == 1
+
+
+def test_cpsat_solves_enumerates_and_finds_cores():
+    """The solver calls (:mod:`dipsat.movement.cpsat`, on the extension's SolveWrapper)
+    give what ``cp_model.CpSolver`` gives on the same model."""
+    model = PhaseModel()
+    a, b, c = (model.new_bool_var(x) for x in "abc")
+    model.add(a + b + c == 2)
+    model.add_implication(a, b)
+    solution = cpsat.solve(model, "test")
     solver = cp_model.CpSolver()
-    assert solver.solve(ours) == cp_model.OPTIMAL and solver.value(ours.get_bool_var_from_proto_index(1)) == 1
+    solver.parameters.num_workers = 1
+    assert solver.solve(model) == cp_model.OPTIMAL
+    assert sum(solution) == 2 and (not solution[0] or solution[1])
+    seen: list[list[int]] = []
+    cpsat.enumerate_solutions(model, lambda s: seen.append(s) or True, "test")
+    assert sorted(seen) == [[0, 1, 1], [1, 1, 0]]
+    first: list[list[int]] = []
+    cpsat.enumerate_solutions(model, lambda s: first.append(s) and False, "test")  # stopped after one
+    assert len(first) == 1 and first[0] in seen
+    assert cpsat.infeasible_core(model, [a, b], "test") is None  # a, b: c false, fine
+    core = cpsat.infeasible_core(model, [a, b.Not()], "test")
+    assert core and core <= {a.index, b.Not().index}
+    model.add(a + b + c == 4)
+    with pytest.raises(SolverError, match="no solution"):
+        cpsat.solve(model, "test")
 
 
 def _movement_problems():

@@ -4,89 +4,103 @@ core, and every status it can answer handled (what the driver cannot use is a
 
 The driver (:mod:`.driver`) imports this module only when a turn's model has a decision
 left open: a turn whose constant folding settles everything is adjudicated without
-loading OR-Tools (a third of a second to import, most of it pandas, which ``cp_model``
-imports at module level)."""
+loading OR-Tools. The solver is the extension's own (``cp_model_helper.SolveWrapper``,
+what ``cp_model.CpSolver`` runs), called directly: ``cp_model`` imports pandas and numpy
+at module level (see :mod:`dipsat.encodings.phase_model`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model_helper as cmh
 
 from ..errors import SolverError
+
+if TYPE_CHECKING:
+    from ..encodings.phase_model import PhaseModel
 
 TIME_LIMIT = 10.0
 """Seconds per solver call. A turn's model solves in milliseconds; reaching this is a
 :class:`SolverError`, not a result."""
 
 
-def new_solver() -> cp_model.CpSolver:
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1  # one worker: a turn's model is too small to share out
-    solver.parameters.max_time_in_seconds = TIME_LIMIT
+def _parameters(*, all_solutions: bool = False) -> cmh.SatParameters:
+    parameters = cmh.SatParameters()
+    parameters.num_workers = 1  # one worker: a turn's model is too small to share out
+    parameters.max_time_in_seconds = TIME_LIMIT
     # After folding, a turn's model is small and almost all boolean: presolve and the
     # LP relaxation cost more than they save (measured: a trivial solve 0.22 -> 0.11 ms).
-    solver.parameters.cp_model_presolve = False
-    solver.parameters.linearization_level = 0
-    return solver
+    parameters.cp_model_presolve = False
+    parameters.linearization_level = 0
+    parameters.enumerate_all_solutions = all_solutions
+    return parameters
 
 
-def status_message(solver: cp_model.CpSolver, status: cp_model.CpSolverStatus, model: cp_model.CpModel,
-                   what: str) -> str:
-    if status == cp_model.MODEL_INVALID:
+def _run(model: PhaseModel, parameters: cmh.SatParameters,
+         callback: cmh.SolutionCallback | None = None) -> cmh.CpSolverResponse:
+    wrapper = cmh.SolveWrapper()
+    wrapper.set_parameters(parameters)
+    if callback is not None:
+        wrapper.add_solution_callback(callback)
+    response: cmh.CpSolverResponse = wrapper.solve(model.proto)  # type: ignore[no-untyped-call]
+    if callback is not None:
+        wrapper.clear_solution_callback(callback)
+    return response
+
+
+def status_message(status: cmh.CpSolverStatus, model: PhaseModel, what: str) -> str:
+    if status == cmh.CpSolverStatus.MODEL_INVALID:
         return f"{what}: CP-SAT says the model is invalid: {model.validate()}"
-    if status == cp_model.INFEASIBLE:
+    if status == cmh.CpSolverStatus.INFEASIBLE:
         return f"{what}: no solution, though a model without a cycle always has exactly one"
-    if status in (cp_model.UNKNOWN, cp_model.FEASIBLE):
-        return f"{what}: no answer within the time limit of {TIME_LIMIT:g} s ({solver.status_name(status)})"
-    return f"{what}: unexpected CP-SAT status {solver.status_name(status)}"
+    if status in (cmh.CpSolverStatus.UNKNOWN, cmh.CpSolverStatus.FEASIBLE):
+        return f"{what}: no answer within the time limit of {TIME_LIMIT:g} s ({status.name})"
+    return f"{what}: unexpected CP-SAT status {status.name}"
 
 
-def solve(model: cp_model.CpModel, what: str) -> list[int]:
+def solve(model: PhaseModel, what: str) -> list[int]:
     """One solution of a model that must have one (a list indexed by variable index)."""
-    solver = new_solver()
-    status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise SolverError(status_message(solver, status, model, what))
-    return list(solver.response_proto.solution)
+    response = _run(model, _parameters())
+    status = response.status
+    if status not in (cmh.CpSolverStatus.OPTIMAL, cmh.CpSolverStatus.FEASIBLE):
+        raise SolverError(status_message(status, model, what))
+    return list(response.solution)
 
 
-def infeasible_core(model: cp_model.CpModel, assumptions: Sequence[cp_model.IntVar], what: str) -> set[int] | None:
+def infeasible_core(model: PhaseModel, assumptions: Sequence[Any], what: str) -> set[int] | None:
     """The indices of assumption literals sufficient for infeasibility (CP-SAT's
     ``SufficientAssumptionsForInfeasibility``), or None when the model is feasible under
     `assumptions`."""
     model.clear_assumptions()
     model.add_assumptions(assumptions)
-    solver = new_solver()
-    status = solver.solve(model)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    response = _run(model, _parameters())
+    status = response.status
+    if status in (cmh.CpSolverStatus.OPTIMAL, cmh.CpSolverStatus.FEASIBLE):
         return None
-    if status != cp_model.INFEASIBLE:
-        raise SolverError(status_message(solver, status, model, what))
-    return set(solver.sufficient_assumptions_for_infeasibility())
+    if status != cmh.CpSolverStatus.INFEASIBLE:
+        raise SolverError(status_message(status, model, what))
+    return set(cmh.ResponseHelper.sufficient_assumptions_for_infeasibility(response))
 
 
-class _Enumerator(cp_model.CpSolverSolutionCallback):
-    def __init__(self, model: cp_model.CpModel, on_solution: Callable[[list[int]], bool]) -> None:
+class _Enumerator(cmh.SolutionCallback):
+    def __init__(self, on_solution: Callable[[list[int]], bool]) -> None:
         super().__init__()
-        self.variables = [model.get_int_var_from_proto_index(i) for i in range(len(model.proto.variables))]
         self.on_solution = on_solution
         self.stopped = False
 
-    def on_solution_callback(self) -> None:
-        if not self.on_solution([self.value(v) for v in self.variables]):
+    def OnSolutionCallback(self) -> None:  # noqa: N802 - the extension's name
+        if not self.on_solution(list(self.Response().solution)):  # type: ignore[no-untyped-call]
             self.stopped = True
-            self.stop_search()
+            self.StopSearch()
 
 
-def enumerate_solutions(model: cp_model.CpModel, on_solution: Callable[[list[int]], bool], what: str) -> None:
+def enumerate_solutions(model: PhaseModel, on_solution: Callable[[list[int]], bool], what: str) -> None:
     """Hand every solution of `model` (a list indexed by variable index) to `on_solution`
     until it returns False. A search that neither saw every solution nor was stopped so
     is a :class:`SolverError`."""
-    solver = new_solver()
-    solver.parameters.enumerate_all_solutions = True
-    enumerator = _Enumerator(model, on_solution)
-    status = solver.solve(model, enumerator)
-    complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)  # every solution seen (INFEASIBLE: none)
+    enumerator = _Enumerator(on_solution)
+    status = _run(model, _parameters(all_solutions=True), enumerator).status
+    complete = status in (cmh.CpSolverStatus.OPTIMAL, cmh.CpSolverStatus.INFEASIBLE)  # every solution seen
     if not complete and not enumerator.stopped:
-        raise SolverError(status_message(solver, status, model, what))
+        raise SolverError(status_message(status, model, what))
