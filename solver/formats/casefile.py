@@ -82,10 +82,11 @@ class LineReader:
     game's cases repeat most of their units, owners and orders (the corpus's 221,167 unit lines
     are 630 texts, its 53,436 order lines 9,078)."""
 
-    __slots__ = ("_units", "orders")
+    __slots__ = ("_units", "_owners", "orders")
 
     def __init__(self) -> None:
-        self._units: VariantTables[tuple[str, bool], Unit] = VariantTables()
+        self._units: VariantTables[str, Unit] = VariantTables()  # unit lines (placement)
+        self._owners: VariantTables[str, Unit] = VariantTables()  # owner lines (placement=False)
         self.orders = CanonicalOrders()
 
     def unit(self, text: str, variant: Variant, placement: bool = True) -> Unit:
@@ -94,13 +95,12 @@ class LineReader:
 
     def units(self, variant: Variant, placement: bool = True) -> Callable[[str], Unit]:
         """:meth:`unit` for the lines of a block: the variant's table found once."""
-        read = self._units.of(variant)
+        read = (self._units if placement else self._owners).of(variant)
 
         def unit(text: str) -> Unit:
-            key = (text, placement)
-            known = read.get(key)
+            known = read.get(text)
             if known is None:
-                known = read[key] = parse_unit_line(text, variant, placement)
+                known = read[text] = parse_unit_line(text, variant, placement)
             return known
         return unit
 
@@ -146,12 +146,14 @@ def read_cases(handle: TextIO, source: str = "<input>",
     block: str | None = None
     blank = False
     reader = LineReader() if reader is None else reader  # shared by the file's cases
+    lines: list[CaseLine] | None = None  # the open block's lines (None: no block open)
+    initials = _KEYWORD_INITIALS
     for number, raw in enumerate(handle, start=1):
-        if raw[:1] == "\t" and block is not None and case is not None and "#" not in raw:
+        if lines is not None and raw[:1] == "\t" and "#" not in raw:
             # most lines: a data line of the open block as write_case writes it, as read below
             stripped = raw.strip()
-            if stripped and not _indented_keyword(stripped):
-                case.blocks[block].append(CaseLine(number, stripped, blank))
+            if stripped and (stripped[0] not in initials or not _indented_keyword(stripped)):
+                lines.append(CaseLine(number, stripped, blank))
                 blank = False
                 continue
         elif raw[:1] == "#" and raw[1:2] != "=":  # a comment line: not blank, no '#=' line
@@ -189,7 +191,7 @@ def read_cases(handle: TextIO, source: str = "<input>",
             # a data line pasted flush-left (as from a forum): a line of the open block
             case.blocks[block].append(CaseLine(number, text.strip(), blank_before))
             continue
-        block = None
+        block, lines = None, None
         if keyword == "VARIANT_ALL":
             variant = " ".join(words[1:]) or "Standard"
         elif keyword == "CASE":
@@ -221,7 +223,7 @@ def read_cases(handle: TextIO, source: str = "<input>",
             case.post_same = True
         elif keyword in BLOCKS:
             block = keyword
-            case.blocks.setdefault(block, [])
+            lines = case.blocks.setdefault(block, [])
         else:
             close = difflib.get_close_matches(keyword, KEYWORDS, n=1, cutoff=0.75)
             hint = f"did you mean {close[0]}?" if close else f"expected one of {', '.join(KEYWORDS)}"
