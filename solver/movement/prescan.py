@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
-from .legality import (Reach, default_coast, impassable_problem, legal_by_table, move_by_table, move_destination,
+from .legality import (Reach, can_move_somehow, convoy_problem, default_coast, impassable_problem, move_destination,
                        order_problem, via_convoy_problem)
 from ..orders import Build, Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, Waive, kind_name
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
 from ..results import OrderResult
 from ..rules import (ISSUES, AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, DesignationReading,
-                    ImplicitOrders, MissingUnitDesignation, MultipleOrders, MultiRouteDisruption, Rules, Stage,
-                    SupportCoast, WrongUnitCoast, WrongUnitDesignation)
+                    ImplicitOrders, MissingNationality, MissingUnitDesignation, MultipleOrders, MultiRouteDisruption,
+                    Rules, Stage, SupportCoast, WrongNationality, WrongUnitCoast, WrongUnitDesignation)
 from ..state import State
 
 
@@ -59,83 +59,137 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     reach: list[Reach | None] = []  # each unit's row of the map's table (None: the full checks decide)
     for i, unit in enumerate(units):
         loc = unit.location
-        index_of[loc.province] = i
-        slots.append(UnitSlot(i, loc.province, unit.power, unit.kind is _FLEET, None, []))
-        reach.append(reach_table.get((unit.kind, loc.province, loc.coast)))
-    scan = _Prescan(Problem(slots, [], [], [], dict(index_of), {}))
-    first, several, direct = _legal_orders(state, orders, rules, silent, scan, index_of, reach)
+        province = loc.province
+        index_of[province] = i
+        slots.append(UnitSlot(i, province, unit.power, unit.kind is _FLEET, None, []))
+        reach.append(reach_table.get((unit.kind, province, loc.coast)))
+    scan = _Prescan(Problem(slots, [], [], [], index_of, {}))  # the problem's index: read, never changed
+    first, several, table_given = _legal_orders(state, orders, rules, silent, scan, index_of, reach)
+    given: _Given | None = table_given  # None: read off the choice of orders
     chosen = scan.chosen
     if _strict_designations(rules):
         for u, k in first.items():
             ks = _drop_weak_orders(state, orders, several.get(u, [k]), rules, scan, units[u])
             chosen[u] = ks[0] if len(ks) == 1 else _one_order(orders, ks, rules, scan, units[u])
+        given = None
     else:
         chosen.update(first)
         if several:  # DATC 4.D.3
             for u in first:
                 if u in several:
                     chosen[u] = _one_order(orders, several[u], rules, scan, units[u])
+            given = None
     if rules.implicit_orders is ImplicitOrders.ALLOWED:  # DATC 4.E.3 a
-        orders = orders + _implicit_moves(state, orders, scan, units, rules)
+        implied = _implicit_moves(state, orders, scan, units, rules)
+        orders = orders + implied
+        if implied:
+            given = None
     scan.orders = orders
-    given = _given_orders(orders, scan)
-    _build_moves(state, given, rules, scan, units, direct)
+    if given is None:  # the units' orders are not each one's first legal order: read them off the choice
+        given = _given_orders(orders, scan)
+    else:
+        given.in_board_order()
+    _build_moves(state, given, rules, scan, units)
     _match_supports(state, orders, given, scan, units, rules)
-    _match_convoys(given, scan, units)
-    _route_convoys(state, scan, rules, units)
-    _drop_void_convoys(orders, scan, units)
+    if given.convoys:
+        _match_convoys(given, scan, units)
+        _route_convoys(state, scan, rules, units)
+        _drop_void_convoys(orders, scan, units)
     return scan
+
+
+_MOVEMENT_ORDERS = frozenset((Hold, Move, SupportHold, SupportMove, Convoy))
 
 
 def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None,
                   scan: _Prescan, index_of: dict[str, int],
-                  reach: list[Reach | None]) -> tuple[dict[int, int], dict[int, list[int]], set[int]]:
+                  reach: list[Reach | None]) -> tuple[dict[int, int], dict[int, list[int]], _Given]:
     """Which orders are legal (DATC 4.E.1) and which unit each goes to, a verdict given for
     every other. Returns each unit's first legal order, the legal orders of each unit with
-    more than one (4.D.3), and the moves legal as going directly to the destination they
-    write. The common case is read from the map's tables (:func:`~.legality.move_by_table`,
-    :func:`~.legality.legal_by_table`); anything else takes the full checks of :mod:`.legality`
+    more than one (4.D.3), and those first orders by kind (:class:`_Given`, in the order
+    given), with what the tables found on the way: whether a move can go over land, the
+    unit a support or convoy names.
+
+    The common case, an order that names its unit as it stands, is read from the map's
+    tables (`reach`: each unit's row of :attr:`~dipsat.maps.Map.reach_table`, the provinces
+    it can move into and the coasts a move may name to go there as written;
+    :meth:`~dipsat.maps.Map.convoy_reach`), here in the loop: it is made for every order
+    of every turn. Anything else takes the full checks of :mod:`.legality`
     (:func:`_checked_order`), and an order that does not name its unit as it stands, or
-    comes from a silenced power, those of :func:`_ordered_unit` too (:func:`_checked_unit`)."""
+    comes from a silenced power, those of :func:`_ordered_unit` too (:func:`_checked_unit`):
+    every illegal order gets the verdict and reading the full checks give it."""
     units = state.units
+    the_map = state.map
+    provinces = the_map.provinces
     first: dict[int, int] = {}  # unit index -> its first legal order
     several: dict[int, list[int]] = {}  # unit index -> its legal orders, where it has more than one
-    direct: set[int] = set()  # move orders legal by the table: directly, to the destination as written
+    given = _Given()
+    moves, supports, convoys = given.moves, given.supports, given.convoys
+    dest_of_order = scan.dest_of_order
+    table = not silent  # a silenced power's orders take every check
     for k, order in enumerate(orders):  # which orders are legal (DATC 4.E.1), and whose
-        u = row = None
-        if not silent and (type(order) is Move or type(order) is SupportMove or type(order) is SupportHold
-                           or type(order) is Hold or type(order) is Convoy):
+        kind = type(order)
+        u: int | None = None
+        land: bool | None = None  # a move's: over land (None: found by the map when the moves are made)
+        t: int | None = None  # a support's or convoy's: the unit it names (None: looked up then)
+        if table and kind in _MOVEMENT_ORDERS:
             # the common case of _ordered_unit: the order names its unit as it stands (its type,
             # coast and power: no DATC 4.B.5, 4.C.1, 4.C.2 reading, 6.A.6), a unit with a row
             # in the map's table (so in an area of the board, 4.E.1)
-            ref = order.unit
+            ref = order.unit  # type: ignore[union-attr]  # a movement order's
             u = index_of.get(ref.location.province)
             if u is not None:
                 unit = units[u]
                 row = reach[u]
-                if ref.kind is not unit.kind or ref.location.coast != unit.location.coast or \
+                if row is None or ref.kind is not unit.kind or ref.location.coast != unit.location.coast or \
                         (order.power is not None and order.power != unit.power):
-                    row = None
-        if u is None or row is None:
+                    u = None
+                elif kind is Move:
+                    dest = order.dest  # type: ignore[union-attr]  # a Move's
+                    if order.path:  # type: ignore[union-attr]
+                        pass  # a convoy path written out (4.A.6): the full checks
+                    elif not order.via_convoy and dest.coast in row.get(dest.province, ()):  # type: ignore[union-attr]
+                        land = True  # directly to a neighbour the unit reaches as written (6.A.1-6.A.3, no 4.B reading)
+                    elif unit.kind is _ARMY and dest.coast is None and dest.province != unit.location.province and \
+                            dest.province in the_map.convoy_reach(unit.location.province, state.sea_fleets):
+                        land = dest.province in row  # a chain of fleets at sea could carry it (6.D.32; 'via convoy' may bind, 4.A.3)
+                    if land is not None:
+                        dest_of_order[k] = dest
+                    elif not _checked_order(state, unit, order, k, rules, scan):
+                        continue
+                elif kind is not Hold:  # a hold is legal
+                    t = index_of.get(order.target.location.province)  # type: ignore[union-attr]
+                    target_row = reach[t] if t is not None and t != u else None  # not itself (6.A.8)
+                    if target_row is None:
+                        t = None
+                    elif kind is SupportMove:  # into a province it reaches, not its own (6.A.10, 6.B.5, 6.D.34) ...
+                        where = order.dest.province  # type: ignore[union-attr]  # a SupportMove's
+                        if where not in row or (where not in target_row and not can_move_somehow(
+                                state, units[t], where, without=unit.location.province)):  # type: ignore[index]
+                            t = None  # ... and the unit it supports could move to (6.D.22-24, 6.D.31)
+                    elif kind is SupportHold:
+                        if order.target.location.province not in row:  # type: ignore[union-attr]
+                            t = None
+                    elif (order.dest.province not in provinces  # type: ignore[union-attr]  # a Convoy's
+                          or convoy_problem(state, unit, order) is not None):  # type: ignore[arg-type]
+                        t = None  # a convoy, of an army on the board to an area on the board (6.A.7, 6.F.1, 4.E.1)
+                    if t is None and not _checked_order(state, unit, order, k, rules, scan):
+                        continue
+        if u is None:
             u = _checked_unit(state, order, k, index_of, rules, silent, scan)  # every check
             if u is None:
                 continue  # illegal: its verdict is given
-        elif type(order) is Move:
-            how = move_by_table(state, order, units[u], row)
-            if how is not None:
-                scan.dest_of_order[k] = order.dest
-                if how:
-                    direct.add(k)
-            elif not _checked_order(state, units[u], order, k, rules, scan):
-                continue
-        elif not legal_by_table(state, order, u, row, index_of, reach) and \
-                not _checked_order(state, units[u], order, k, rules, scan):
-            continue
         if u in first:
             several.setdefault(u, [first[u]]).append(k)
-        else:
-            first[u] = k
-    return first, several, direct
+            continue
+        first[u] = k
+        if kind is Move:
+            moves.append((u, k, order, land))  # type: ignore[arg-type]
+        elif kind is SupportMove or kind is SupportHold:
+            supports.append((u, k, order, t))  # type: ignore[arg-type]
+        elif kind is Convoy:
+            convoys.append((u, k, order, t))  # type: ignore[arg-type]
+    return first, several, given
 
 
 def _checked_unit(state: State, order: Order, k: int, index_of: dict[str, int], rules: Rules,
@@ -197,14 +251,24 @@ def _via_binding_matters(state: State, order: Order) -> bool:
     return via_convoy_problem(state, unit, order.dest.province) is not None
 
 
+_UNIT = operator.itemgetter(0)
+
+
 @dataclass
 class _Given:
     """The order each unit acts on (:attr:`_Prescan.chosen`), by unit index in board order
-    and by kind: what the steps after the choice of orders read."""
+    and by kind: what the steps after the choice of orders read, with what the tables found
+    of it (else None): whether a move can go over land, the unit a support or convoy names."""
 
-    moves: list[tuple[int, int, Move]] = field(default_factory=list)  # (unit, order index, order)
-    supports: list[tuple[int, int, SupportHold | SupportMove]] = field(default_factory=list)
-    convoys: list[tuple[int, int, Convoy]] = field(default_factory=list)
+    moves: list[tuple[int, int, Move, bool | None]] = field(default_factory=list)  # (unit, order index, order, land)
+    supports: list[tuple[int, int, SupportHold | SupportMove, int | None]] = field(default_factory=list)  # (..., target)
+    convoys: list[tuple[int, int, Convoy, int | None]] = field(default_factory=list)
+
+    def in_board_order(self) -> None:
+        """Put the orders, gathered in the order given, in board order (of their units)."""
+        self.moves.sort(key=_UNIT)
+        self.supports.sort(key=_UNIT)
+        self.convoys.sort(key=_UNIT)
 
 
 def _given_orders(orders: list[Order], scan: _Prescan) -> _Given:
@@ -217,11 +281,11 @@ def _given_orders(orders: list[Order], scan: _Prescan) -> _Given:
             continue
         order = orders[k]
         if isinstance(order, Move):
-            moves.append((u, k, order))
+            moves.append((u, k, order, None))
         elif isinstance(order, SupportMove) or isinstance(order, SupportHold):
-            supports.append((u, k, order))
+            supports.append((u, k, order, None))
         elif isinstance(order, Convoy):
-            convoys.append((u, k, order))
+            convoys.append((u, k, order, None))
     return given
 
 
@@ -320,10 +384,15 @@ def _designation_flaws(state: State, order: Order, unit: Unit) -> list[str]:
 
 def _strict_designations(rules: Rules) -> bool:
     """Does a flawed designation weaken an order: DATC 4.C choice a or c for some issue?"""
-    for reading in _designation_readings(rules).values():
-        if reading.invalid or reading.yields:
-            return True
-    return False
+    return rules.missing_unit_designation in _WEAKENING or rules.wrong_unit_designation in _WEAKENING or \
+        rules.missing_nationality in _WEAKENING or rules.wrong_nationality in _WEAKENING
+
+
+_WEAKENING: frozenset[DesignationReading] = frozenset(
+    o for kind in (MissingUnitDesignation, WrongUnitDesignation, MissingNationality, WrongNationality)
+    for o in list[DesignationReading](kind) if o.invalid or o.yields)
+"""The readings of the DATC 4.C issues under which a flawed designation weakens an order
+(:func:`_designation_readings`): choice a or c."""
 
 
 def _designation_readings(rules: Rules) -> dict[str, DesignationReading]:
@@ -393,46 +462,46 @@ def _one_order(orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan,
     return keep
 
 
-def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, units: Sequence[Unit],
-                 direct: set[int]) -> None:
+def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, units: Sequence[Unit]) -> None:
     """The moves of the problem, in board order, with their opposite moves and whether each
-    tries a convoy route (DATC 4.A.3). `direct`: the move orders the prescan found legal
-    as going directly to the destination they write (:func:`~.legality.move_by_table`)."""
+    tries a convoy route (DATC 4.A.3)."""
     p = scan.problem
     moves, slots, moves_into, move_of, dest_of = p.moves, p.units, p.moves_into, scan.move_of, scan.dest_of
+    dest_of_order, unit_at = scan.dest_of_order, p.unit_at
     can_move = state.map.can_move
     by_land: list[tuple[Move, MoveOrder]] = []  # the army moves over land, which 4.A.3 may yet send by convoy
-    for u, k, order in given.moves:
+    for u, k, order, land in given.moves:
         unit = units[u]
-        dest = scan.dest_of_order.get(k)
+        dest = dest_of_order.get(k)
         if dest is None:  # an implicit move (DATC 4.E.3 a): checked legal, its destination not kept
             dest = move_destination(state, unit, order, rules)[0]
             assert dest is not None
+        if land is None:
+            land = can_move(unit.kind, unit.location, dest)
         m = len(moves)
-        over_land = k in direct or can_move(unit.kind, unit.location, dest)
-        move = MoveOrder(m, u, unit.location.province, dest.province, unit.power, not over_land, False, [], [])
+        origin, province = unit.location.province, dest.province
+        move = MoveOrder(m, u, origin, province, unit.power, not land, False, [], [])
         moves.append(move)
-        if over_land and unit.kind is _ARMY:
+        if land and unit.kind is _ARMY:
             by_land.append((order, move))
         slots[u].move = m
-        into = moves_into.get(dest.province)
+        into = moves_into.get(province)
         if into is None:
-            moves_into[dest.province] = [m]
+            moves_into[province] = [m]
         else:
             into.append(m)
         move_of[k] = m
         dest_of[m] = dest
-    unit_at = p.unit_at
-    for move in moves:
-        other = unit_at.get(move.dest)
+        other = unit_at.get(province)  # the opposite move, of a unit earlier on the board (else found from it)
         back = slots[other].move if other is not None else None
-        if back is not None and moves[back].dest == move.origin:
+        if back is not None and moves[back].dest == origin:
             move.opposite = back
+            moves[back].opposite = m
     convoyers = scan.convoyers
-    for u, k, convoy in given.convoys:  # who is ordered to convoy which army where
+    for u, k, convoy, t in given.convoys:  # who is ordered to convoy which army where
         convoyers.setdefault((convoy.target.location.province, convoy.dest.province), []).append(units[u])
     for order, move in by_land:
-        if order.via_convoy or (move.origin, move.dest) in convoyers:  # else by land in every reading of 4.A.3
+        if order.via_convoy or (convoyers and (move.origin, move.dest) in convoyers):  # else by land in every reading of 4.A.3
             move.convoyed, move.fallback = _adjacent_convoy(state, scan, units, order, move, rules)
 
 
@@ -490,9 +559,10 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
     slots, moves, supports = p.units, p.moves, p.supports
     disorder_fails = rules.civil_disorder_hold_support is CivilDisorderHoldSupport.FAILS  # DATC 4.D.9 a
     ordering: set[Power] | None = None  # the powers that gave orders (DATC 4.D.9), when asked
-    for u, k, order in given.supports:
+    for u, k, order, target in given.supports:
         unit = units[u]
-        target = p.unit_at[order.target.location.province]
+        if target is None:
+            target = p.unit_at[order.target.location.province]
         target_move = slots[target].move
         if isinstance(order, SupportHold):
             if target_move is not None:
@@ -550,8 +620,8 @@ def _support_mismatch(state: State, order: SupportMove, target_move: int | None,
 
 def _match_convoys(given: _Given, scan: _Prescan, units: Sequence[Unit]) -> None:
     p = scan.problem
-    for u, k, order in given.convoys:
-        target_move = p.units[p.unit_at[order.target.location.province]].move
+    for u, k, order, t in given.convoys:
+        target_move = p.units[p.unit_at[order.target.location.province] if t is None else t].move
         if target_move is None or p.moves[target_move].dest != order.dest.province:
             scan.verdicts[k] = OrderResult(order, units[u], Void(
                 VoidCode.OTHER_DESTINATION, "the army is not ordered to that destination"))
