@@ -19,6 +19,10 @@ from ..rules import (ImpossibleCoast, MissingUnitDesignation, OmittedCoastOne, O
 from ..state import State
 
 
+_ARMY = UnitKind.ARMY
+"""Read once (a member read off its enum goes through the metaclass's attribute hook)."""
+
+
 def impassable_problem(the_map: Map, order: Order) -> Illegal | None:
     """An order naming an impassable area (Switzerland; Modern: Iceland and the islands) is
     illegal (DATC 4.E.1): no unit can stand in, enter, support into or retreat to it."""
@@ -178,7 +182,7 @@ def can_move_somehow(state: State, unit: Unit, dest: str, without: str | None = 
         return False
     if state.map.can_reach_province(unit.kind, unit.location, dest):  # an army by land: the same as can_move
         return True
-    return unit.kind is UnitKind.ARMY and convoy_route_on_board(state, unit.location.province, dest, without)
+    return unit.kind is _ARMY and convoy_route_on_board(state, unit.location.province, dest, without)
 
 
 def support_problem(state: State, unit: Unit, order: SupportHold | SupportMove, rules: Rules) -> Illegal | None:
@@ -222,7 +226,7 @@ def convoy_problem(state: State, unit: Unit, order: Convoy) -> Illegal | None:
     origin, dest = order.target.province, order.dest.province
     if origin == dest:
         return Illegal(IllegalCode.CONVOY, "an army cannot be convoyed to its own area (DATC 6.A.5)")
-    if not any(unit.province in route for route in the_map.convoy_routes(origin, dest, state.sea_fleets)):
+    if unit.province not in the_map.convoy_route_seas(origin, dest, state.sea_fleets):
         return Illegal(IllegalCode.CONVOY, "this fleet is necessary for no convoy route (DATC 4.E.1, 6.G.19)")
     return None
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
-from .legality import (Reach, can_move_somehow, convoy_problem, default_coast, impassable_problem, move_destination,
-                       order_problem, via_convoy_problem)
+from .legality import (Reach, can_move_somehow, default_coast, impassable_problem, move_destination, order_problem,
+                       via_convoy_problem)
 from ..orders import Build, Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, Waive, kind_name
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
 from ..results import OrderResult
@@ -50,6 +50,11 @@ _ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
 """Read once: an enum member read off its class goes through the metaclass's attribute
 hook each time (Python 3.11), and the prescan asks for these for every unit."""
 
+_IMPLICIT, _DISORDER_FAILS = ImplicitOrders.ALLOWED, CivilDisorderHoldSupport.FAILS
+_PATH_ALLOWED, _PATH_REQUIRED = ConvoyPathSpecification.ALLOWED, ConvoyPathSpecification.REQUIRED
+_OWN_ROUTES_FIRST = MultiRouteDisruption.DPTG
+"""The readings the prescan asks about every turn (DATC 4.E.3, 4.D.9, 4.A.6, 4.A.1), read once as well."""
+
 
 def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None = None) -> _Prescan:
     units = state.units
@@ -79,7 +84,7 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
                 if u in several:
                     chosen[u] = _one_order(orders, several[u], rules, scan, units[u])
             given = None
-    if rules.implicit_orders is ImplicitOrders.ALLOWED:  # DATC 4.E.3 a
+    if rules.implicit_orders is _IMPLICIT:  # DATC 4.E.3 a
         implied = _implicit_moves(state, orders, scan, units, rules)
         orders = orders + implied
         if implied:
@@ -120,60 +125,66 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
     every illegal order gets the verdict and reading the full checks give it."""
     units = state.units
     the_map = state.map
-    provinces = the_map.provinces
+    provinces, sea_provinces = the_map.provinces, the_map.sea_provinces
     first: dict[int, int] = {}  # unit index -> its first legal order
     several: dict[int, list[int]] = {}  # unit index -> its legal orders, where it has more than one
     given = _Given()
     moves, supports, convoys = given.moves, given.supports, given.convoys
     dest_of_order = scan.dest_of_order
-    table = not silent  # a silenced power's orders take every check
+    by_table = () if silent else _MOVEMENT_ORDERS  # a silenced power's orders take every check
     for k, order in enumerate(orders):  # which orders are legal (DATC 4.E.1), and whose
         kind = type(order)
+        found: bool | int | None = None  # a move's: over land; a support's or convoy's: the unit it names
+        # (None: found when the moves are made or the supports matched)
         u: int | None = None
-        land: bool | None = None  # a move's: over land (None: found by the map when the moves are made)
-        t: int | None = None  # a support's or convoy's: the unit it names (None: looked up then)
-        if table and kind in _MOVEMENT_ORDERS:
+        if kind in by_table:
             # the common case of _ordered_unit: the order names its unit as it stands (its type,
             # coast and power: no DATC 4.B.5, 4.C.1, 4.C.2 reading, 6.A.6), a unit with a row
             # in the map's table (so in an area of the board, 4.E.1)
             ref = order.unit  # type: ignore[union-attr]  # a movement order's
-            u = index_of.get(ref.location.province)
+            loc = ref.location
+            u = index_of.get(loc.province)
             if u is not None:
                 unit = units[u]
                 row = reach[u]
-                if row is None or ref.kind is not unit.kind or ref.location.coast != unit.location.coast or \
-                        (order.power is not None and order.power != unit.power):
+                if row is None or ref.kind is not unit.kind or (loc is not unit.location and loc.coast != unit.location.coast) \
+                        or (order.power is not None and order.power != unit.power):
                     u = None
                 elif kind is Move:
                     dest = order.dest  # type: ignore[union-attr]  # a Move's
                     if order.path:  # type: ignore[union-attr]
                         pass  # a convoy path written out (4.A.6): the full checks
                     elif not order.via_convoy and dest.coast in row.get(dest.province, ()):  # type: ignore[union-attr]
-                        land = True  # directly to a neighbour the unit reaches as written (6.A.1-6.A.3, no 4.B reading)
-                    elif unit.kind is _ARMY and dest.coast is None and dest.province != unit.location.province and \
-                            dest.province in the_map.convoy_reach(unit.location.province, state.sea_fleets):
-                        land = dest.province in row  # a chain of fleets at sea could carry it (6.D.32; 'via convoy' may bind, 4.A.3)
-                    if land is not None:
+                        found = True  # directly to a neighbour the unit reaches as written (6.A.1-6.A.3, no 4.B reading)
+                    elif unit.kind is _ARMY and dest.coast is None and dest.province != loc.province and \
+                            dest.province in the_map.convoy_reach(loc.province, state.sea_fleets):
+                        found = dest.province in row  # a chain of fleets at sea could carry it (6.D.32; 'via convoy' may bind, 4.A.3)
+                    if found is not None:
                         dest_of_order[k] = dest
                     elif not _checked_order(state, unit, order, k, rules, scan):
                         continue
                 elif kind is not Hold:  # a hold is legal
-                    t = index_of.get(order.target.location.province)  # type: ignore[union-attr]
-                    target_row = reach[t] if t is not None and t != u else None  # not itself (6.A.8)
+                    target = order.target.location.province  # type: ignore[union-attr]
+                    found = index_of.get(target)
+                    target_row = reach[found] if found is not None and found != u else None  # not itself (6.A.8)
                     if target_row is None:
-                        t = None
+                        found = None
                     elif kind is SupportMove:  # into a province it reaches, not its own (6.A.10, 6.B.5, 6.D.34) ...
                         where = order.dest.province  # type: ignore[union-attr]  # a SupportMove's
                         if where not in row or (where not in target_row and not can_move_somehow(
-                                state, units[t], where, without=unit.location.province)):  # type: ignore[index]
-                            t = None  # ... and the unit it supports could move to (6.D.22-24, 6.D.31)
+                                state, units[found], where, without=loc.province)):  # type: ignore[index]
+                            found = None  # ... and the unit it supports could move to (6.D.22-24, 6.D.31)
                     elif kind is SupportHold:
-                        if order.target.location.province not in row:  # type: ignore[union-attr]
-                            t = None
+                        if target not in row:
+                            found = None
                     elif (order.dest.province not in provinces  # type: ignore[union-attr]  # a Convoy's
-                          or convoy_problem(state, unit, order) is not None):  # type: ignore[arg-type]
-                        t = None  # a convoy, of an army on the board to an area on the board (6.A.7, 6.F.1, 4.E.1)
-                    if t is None and not _checked_order(state, unit, order, k, rules, scan):
+                          or unit.kind is not _FLEET or loc.province not in sea_provinces
+                          or units[found].kind is not _ARMY or target == order.dest.province  # type: ignore[index,union-attr]
+                          or loc.province not in the_map.convoy_route_seas(target, order.dest.province,  # type: ignore[union-attr]
+                                                                           state.sea_fleets)):
+                        found = None  # a convoy is, by a fleet at sea (6.F.1) of an army (6.A.7) to another area
+                        # (6.A.5) on the board, on a minimal route of the fleets at sea (4.E.1, 6.G.19: convoy_problem)
+                    if found is None and not _checked_order(state, unit, order, k, rules, scan):
                         continue
         if u is None:
             u = _checked_unit(state, order, k, index_of, rules, silent, scan)  # every check
@@ -181,14 +192,14 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
                 continue  # illegal: its verdict is given
         if u in first:
             several.setdefault(u, [first[u]]).append(k)
-            continue
-        first[u] = k
-        if kind is Move:
-            moves.append((u, k, order, land))  # type: ignore[arg-type]
-        elif kind is SupportMove or kind is SupportHold:
-            supports.append((u, k, order, t))  # type: ignore[arg-type]
-        elif kind is Convoy:
-            convoys.append((u, k, order, t))  # type: ignore[arg-type]
+        else:
+            first[u] = k
+            if kind is Move:
+                moves.append((u, k, order, found))  # type: ignore[arg-type]
+            elif kind is SupportMove or kind is SupportHold:
+                supports.append((u, k, order, found))  # type: ignore[arg-type]
+            elif kind is Convoy:
+                convoys.append((u, k, order, found))  # type: ignore[arg-type]
     return first, several, given
 
 
@@ -511,31 +522,48 @@ def _adjacent_convoy(state: State, scan: _Prescan, units: Sequence[Unit], order:
     fall back to the land route? Returns (convoyed, fallback)."""
     convoyers = scan.convoyers.get((move.origin, move.dest), [])
     own_fleet = any(f.power == units[move.unit].power for f in convoyers)
-    ordered = bool(convoyers) and bool(state.map.convoy_routes(move.origin, move.dest,
-                                                              [f.province for f in convoyers]))
     choice = rules.adjacent_convoy
-    if choice is AdjacentConvoy.CONVOY_FIRST:  # 4.A.3 v2 a: the convoy route whenever one is ordered
-        return ordered, False
-    if choice is AdjacentConvoy.OPPOSITE:  # 4.A.3 v2 b: ... when the unit there moves the opposite way
-        return ordered and move.opposite is not None, False
-    if choice is AdjacentConvoy.R1971:  # 4.A.3 a: only when the unit there moves the opposite way; disrupted -> by land
+    if choice is _CONVOY_FIRST:  # 4.A.3 v2 a: the convoy route whenever one is ordered
+        return _convoy_route_of(state, move, convoyers), False
+    if choice is _OPPOSITE:  # 4.A.3 v2 b: ... when the unit there moves the opposite way
+        return _convoy_route_of(state, move, convoyers) and move.opposite is not None, False
+    if choice is _R1971:  # 4.A.3 a: only when the unit there moves the opposite way; disrupted -> by land
         wanted = bool(convoyers) and move.opposite is not None
         return wanted, wanted
-    if choice is AdjacentConvoy.R1982:  # 4.A.3 b: intent shown by the player's own orders (a fleet of its own)
+    if choice is _R1982:  # 4.A.3 b: intent shown by the player's own orders (a fleet of its own)
         return own_fleet, False
-    if choice is AdjacentConvoy.DPTG:  # 4.A.3 dptg (v2 e): only when written 'via convoy'
+    if choice is _VIA_ONLY:  # 4.A.3 dptg (v2 e): only when written 'via convoy'
         return order.via_convoy, False
-    if choice is AdjacentConvoy.VIA:  # 4.A.3 via (webDiplomacy): 'via convoy' and a convoy route ordered
-        return order.via_convoy and ordered, False
-    if choice is AdjacentConvoy.INTENT_FALLBACK:  # the package: intent, and over land when not written 'via' --
-        wanted = own_fleet or (order.via_convoy and ordered)  # but not into a support against its convoy (6.G.11)
+    if choice is _VIA:  # 4.A.3 via (webDiplomacy): 'via convoy' and a convoy route ordered
+        return order.via_convoy and _convoy_route_of(state, move, convoyers), False
+    if choice is _INTENT_FALLBACK:  # the package: intent, and over land when not written 'via' --
+        wanted = own_fleet or (order.via_convoy and _convoy_route_of(state, move, convoyers))  # but not into a
+        # support against its convoy (6.G.11)
         return wanted, wanted and not order.via_convoy and not _supports_attack_on(scan, move.dest, convoyers)
-    if choice is AdjacentConvoy.INTENT:  # 4.A.3 v2 d: own fleet, or 'via convoy' with a convoy route ordered
-        return own_fleet or (order.via_convoy and ordered), False
+    if choice is _INTENT:  # 4.A.3 v2 d: own fleet, or 'via convoy' with a convoy route ordered
+        return own_fleet or (order.via_convoy and _convoy_route_of(state, move, convoyers)), False
     wanted = order.via_convoy or own_fleet  # 4.A.3 c (2000/2023): own fleet or 'via convoy'
     # 4.A.3 fallback: the land route when no convoy route is alive (a move that does not try
     # the convoy route has nothing to fall back from: marked so, its prescan is the others')
-    return wanted, wanted and choice is AdjacentConvoy.FALLBACK
+    return wanted, wanted and choice is _FALLBACK
+
+
+_CONVOY_FIRST, _OPPOSITE, _R1971, _R1982, _VIA_ONLY, _VIA, _INTENT_FALLBACK, _INTENT, _FALLBACK = (
+    AdjacentConvoy.CONVOY_FIRST, AdjacentConvoy.OPPOSITE, AdjacentConvoy.R1971, AdjacentConvoy.R1982,
+    AdjacentConvoy.DPTG, AdjacentConvoy.VIA, AdjacentConvoy.INTENT_FALLBACK, AdjacentConvoy.INTENT,
+    AdjacentConvoy.FALLBACK)
+"""The readings of DATC 4.A.3, each read once (as :data:`_ARMY`: a member read off its
+enum goes through the metaclass's attribute hook)."""
+
+
+def _convoy_route_of(state: State, move: MoveOrder, fleets: list[Unit]) -> bool:
+    """Do `fleets` (ordered to convoy, so at sea) make a convoy route for `move`: is a minimal
+    chain of the fleets at sea made of them alone (a chain's minimality is a property of
+    its own seas)?"""
+    if not fleets:
+        return False
+    ordered = {f.province for f in fleets}
+    return any(ordered >= r for r in state.map.convoy_routes(move.origin, move.dest, state.sea_fleets))
 
 
 def _supports_attack_on(scan: _Prescan, province: str, fleets: list[Unit]) -> bool:
@@ -557,7 +585,7 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
                     rules: Rules) -> None:
     p = scan.problem
     slots, moves, supports = p.units, p.moves, p.supports
-    disorder_fails = rules.civil_disorder_hold_support is CivilDisorderHoldSupport.FAILS  # DATC 4.D.9 a
+    disorder_fails = rules.civil_disorder_hold_support is _DISORDER_FAILS  # DATC 4.D.9 a
     ordering: set[Power] | None = None  # the powers that gave orders (DATC 4.D.9), when asked
     for u, k, order, target in given.supports:
         unit = units[u]
@@ -635,24 +663,33 @@ def _match_convoys(given: _Given, scan: _Prescan, units: Sequence[Unit]) -> None
 
 
 def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[Unit]) -> None:
-    """Minimal convoy routes of each convoyed move: chains of its convoying fleets."""
+    """Minimal convoy routes of each convoyed move: chains of its convoying fleets. Those
+    are the minimal chains of all fleets at sea (:meth:`~dipsat.maps.Map.convoy_routes`,
+    as the legality of each convoy order asked) made of its convoying fleets alone: a
+    chain's minimality is a property of its own seas."""
     p = scan.problem
-    convoyed = [move for move in p.moves if move.convoyed]
-    if not convoyed:
-        return
+    fleets_of: dict[int, dict[str, int]] = {}  # convoyed move -> its convoying fleets: province -> convoy index
+    for c in p.convoys:  # each on a convoyed move (_match_convoys), a fleet at sea (legality)
+        fleets = fleets_of.get(c.move)
+        if fleets is None:
+            fleets_of[c.move] = {c.province: c.index}
+        else:
+            fleets[c.province] = c.index
     choice = rules.convoy_path
-    allowed, required = choice is ConvoyPathSpecification.ALLOWED, choice is ConvoyPathSpecification.REQUIRED
-    own_first = rules.multi_route_disruption is MultiRouteDisruption.DPTG
+    allowed, required = choice is _PATH_ALLOWED, choice is _PATH_REQUIRED
+    own_first = rules.multi_route_disruption is _OWN_ROUTES_FIRST
     written: dict[int, tuple[str, ...]] = {}  # move index -> the convoy path its order writes out (4.A.6)
     if allowed or required:
         for k, m in scan.move_of.items():
             order = scan.orders[k]
             assert isinstance(order, Move)
             written[m] = order.path
-    for move in convoyed:
-        fleets = {c.province: c.index for c in p.convoys if c.move == move.index}
-        routes: Sequence[frozenset[str]] = state.map.convoy_routes(move.origin, move.dest, fleets)
-        path = written.get(move.index, ())
+    convoy_routes, at_sea = state.map.convoy_routes, state.sea_fleets
+    for m, fleets in fleets_of.items():  # a convoyed move no fleet convoys keeps no route
+        move = p.moves[m]
+        ordered = fleets.keys()
+        routes: Sequence[frozenset[str]] = [r for r in convoy_routes(move.origin, move.dest, at_sea) if ordered >= r]
+        path = written.get(m, ())
         if (allowed and path) or required:
             # 4.A.6 b/c: the army goes only along the path written in its order
             routes = [r for r in routes if path and r == frozenset(path)]
@@ -660,7 +697,7 @@ def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[U
             # 4.A.1 dptg: routes with foreign fleets are skipped when the army's own fleets make one
             own = [r for r in routes if all(units[p.convoys[fleets[s]].unit].power == move.power for s in r)]
             routes = own or routes
-        move.routes = [tuple(sorted(fleets[s] for s in route)) for route in routes]
+        move.routes = [tuple(sorted([fleets[s] for s in route])) for route in routes]
 
 
 def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: Sequence[Unit]) -> None:
