@@ -480,10 +480,14 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
     moves, slots, moves_into, move_of, dest_of = p.moves, p.units, p.moves_into, scan.move_of, scan.dest_of
     dest_of_order, unit_at = scan.dest_of_order, p.unit_at
     can_move = state.map.can_move
-    by_land: list[tuple[Move, MoveOrder]] = []  # the army moves over land, which 4.A.3 may yet send by convoy
+    convoyers = scan.convoyers
+    for u, k, convoy, t in given.convoys:  # who is ordered to convoy which army where
+        convoyers.setdefault((convoy.target.location.province, convoy.dest.province), []).append(units[u])
+    by_land: list[tuple[Move, MoveOrder]] = []  # the army moves over land 4.A.3 may yet send by convoy: else by
+    # land in every reading of 4.A.3 (not 'via convoy', no fleet ordered to convoy it)
     for u, k, order, land in given.moves:
         unit = units[u]
-        dest = dest_of_order.get(k)
+        dest = order.dest if land is not None else dest_of_order.get(k)  # as written where read by the tables
         if dest is None:  # an implicit move (DATC 4.E.3 a): checked legal, its destination not kept
             dest = move_destination(state, unit, order, rules)[0]
             assert dest is not None
@@ -493,7 +497,7 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
         origin, province = unit.location.province, dest.province
         move = MoveOrder(m, u, origin, province, unit.power, not land, False, [], [])
         moves.append(move)
-        if land and unit.kind is _ARMY:
+        if land and unit.kind is _ARMY and (order.via_convoy or (convoyers and (origin, province) in convoyers)):
             by_land.append((order, move))
         slots[u].move = m
         into = moves_into.get(province)
@@ -508,12 +512,8 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
         if back is not None and moves[back].dest == origin:
             move.opposite = back
             moves[back].opposite = m
-    convoyers = scan.convoyers
-    for u, k, convoy, t in given.convoys:  # who is ordered to convoy which army where
-        convoyers.setdefault((convoy.target.location.province, convoy.dest.province), []).append(units[u])
-    for order, move in by_land:
-        if order.via_convoy or (convoyers and (move.origin, move.dest) in convoyers):  # else by land in every reading of 4.A.3
-            move.convoyed, move.fallback = _adjacent_convoy(state, scan, units, order, move, rules)
+    for order, move in by_land:  # once every opposite move is known
+        move.convoyed, move.fallback = _adjacent_convoy(state, scan, units, order, move, rules)
 
 
 def _adjacent_convoy(state: State, scan: _Prescan, units: Sequence[Unit], order: Move,
@@ -587,38 +587,42 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
     slots, moves, supports = p.units, p.moves, p.supports
     disorder_fails = rules.civil_disorder_hold_support is _DISORDER_FAILS  # DATC 4.D.9 a
     ordering: set[Power] | None = None  # the powers that gave orders (DATC 4.D.9), when asked
+    verdicts, support_of, dest_of = scan.verdicts, scan.support_of, scan.dest_of
     for u, k, order, target in given.supports:
-        unit = units[u]
         if target is None:
             target = p.unit_at[order.target.location.province]
         target_move = slots[target].move
-        if isinstance(order, SupportHold):
+        if type(order) is SupportHold:
             if target_move is not None:
-                scan.verdicts[k] = OrderResult(order, unit, _SUPPORTED_UNIT_MOVES)
+                verdicts[k] = OrderResult(order, units[u], _SUPPORTED_UNIT_MOVES)
                 continue
             if disorder_fails:  # DATC 4.D.9 a
                 if ordering is None:
                     ordering = {units[v].power for v in scan.chosen} | {o.power for o in orders if o.power}
                 if units[target].power not in ordering:
-                    scan.verdicts[k] = OrderResult(order, unit, Void(
+                    verdicts[k] = OrderResult(order, units[u], Void(
                         VoidCode.CIVIL_DISORDER, f"{units[target].power} is in civil disorder (DATC 4.D.9 a)"))
                     continue
+            slot = slots[u]
             s = len(supports)
-            supports.append(SupportOrder(s, u, unit.location.province, unit.power, order.target.location.province))
+            supports.append(SupportOrder(s, u, slot.province, slot.power, order.target.location.province))
             slots[target].hold_supports.append(s)
         else:
+            if target_move is None:
+                verdicts[k] = OrderResult(order, units[u], _SUPPORTED_UNIT_STAYS)
+                continue
             dest = order.dest
-            if target_move is None or moves[target_move].dest != dest.province or dest.coast is not None or \
-                    scan.dest_of[target_move].coast is not None:  # else it matches: no coast named or moved to
-                why = _support_mismatch(state, order, target_move, scan, unit, rules)
+            if moves[target_move].dest != dest.province or dest.coast is not None or \
+                    dest_of[target_move].coast is not None:  # else it matches: no coast named or moved to
+                why = _support_mismatch(state, order, target_move, scan, units[u], rules)
                 if why is not None:
-                    scan.verdicts[k] = OrderResult(order, unit, why)
+                    verdicts[k] = OrderResult(order, units[u], why)
                     continue
-            assert target_move is not None  # else a mismatch (6.D.9)
+            slot = slots[u]
             s = len(supports)
-            supports.append(SupportOrder(s, u, unit.location.province, unit.power, dest.province, target_move))
+            supports.append(SupportOrder(s, u, slot.province, slot.power, dest.province, target_move))
             moves[target_move].supports.append(s)
-        scan.support_of[k] = s
+        support_of[k] = s
 
 
 def _support_mismatch(state: State, order: SupportMove, target_move: int | None, scan: _Prescan, supporter: Unit,
@@ -648,18 +652,24 @@ def _support_mismatch(state: State, order: SupportMove, target_move: int | None,
 
 def _match_convoys(given: _Given, scan: _Prescan, units: Sequence[Unit]) -> None:
     p = scan.problem
+    slots, moves, convoys, verdicts = p.units, p.moves, p.convoys, scan.verdicts
     for u, k, order, t in given.convoys:
-        target_move = p.units[p.unit_at[order.target.location.province] if t is None else t].move
-        if target_move is None or p.moves[target_move].dest != order.dest.province:
-            scan.verdicts[k] = OrderResult(order, units[u], Void(
-                VoidCode.OTHER_DESTINATION, "the army is not ordered to that destination"))
+        target_move = slots[p.unit_at[order.target.location.province] if t is None else t].move
+        if target_move is None or moves[target_move].dest != order.dest.province:
+            verdicts[k] = OrderResult(order, units[u], _NOT_THAT_DESTINATION)
             continue
-        if not p.moves[target_move].convoyed:
-            scan.verdicts[k] = OrderResult(order, units[u], Void(VoidCode.BY_LAND, "the army goes by land (DATC 4.A.3)"))
+        if not moves[target_move].convoyed:
+            verdicts[k] = OrderResult(order, units[u], _BY_LAND)
             continue
-        c = len(p.convoys)
-        p.convoys.append(ConvoyOrder(c, u, units[u].location.province, target_move))
+        c = len(convoys)
+        convoys.append(ConvoyOrder(c, u, slots[u].province, target_move))
         scan.convoy_of[k] = c
+
+
+_NOT_THAT_DESTINATION = Void(VoidCode.OTHER_DESTINATION, "the army is not ordered to that destination")
+_BY_LAND = Void(VoidCode.BY_LAND, "the army goes by land (DATC 4.A.3)")
+_NO_ROUTE = Void(VoidCode.NO_ROUTE, "the fleet is on no complete convoy route")
+"""The outcomes of void convoys, values made once."""
 
 
 def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[Unit]) -> None:
@@ -706,6 +716,5 @@ def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: Sequence[Unit
     used = {c for move in p.moves for route in move.routes for c in route}
     for k, c in list(scan.convoy_of.items()):
         if c not in used:
-            scan.verdicts[k] = OrderResult(orders[k], units[p.convoys[c].unit], Void(
-                VoidCode.NO_ROUTE, "the fleet is on no complete convoy route"))
+            scan.verdicts[k] = OrderResult(orders[k], units[p.convoys[c].unit], _NO_ROUTE)
     # keep indices stable: unused convoys stay in the problem, on no route
