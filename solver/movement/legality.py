@@ -161,7 +161,14 @@ def default_coast(the_map: Map, province: str) -> Location:
 
 
 def convoy_route_on_board(state: State, origin: str, dest: str, without: str | None = None) -> bool:
-    """Could fleets now at sea form a chain from origin to dest (DATC 6.D.32)?"""
+    """Could fleets now at sea (but the one in `without`) form a chain from origin to dest
+    (DATC 6.D.32)? Asked first of every fleet at sea (:func:`convoy_destinations`, a table
+    each map keeps): fewer fleets reach no further, and only a fleet at sea left out can
+    make a difference."""
+    if dest not in convoy_destinations(state, origin):
+        return False
+    if not without or without not in state.sea_fleets:
+        return True
     return state.map.convoy_possible(origin, dest, _seas(state, without))
 
 

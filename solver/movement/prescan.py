@@ -486,20 +486,23 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
     by_land: list[tuple[Move, MoveOrder]] = []  # the army moves over land 4.A.3 may yet send by convoy: else by
     # land in every reading of 4.A.3 (not 'via convoy', no fleet ordered to convoy it)
     for u, k, order, land in given.moves:
-        unit = units[u]
-        dest = order.dest if land is not None else dest_of_order.get(k)  # as written where read by the tables
-        if dest is None:  # an implicit move (DATC 4.E.3 a): checked legal, its destination not kept
-            dest = move_destination(state, unit, order, rules)[0]
-            assert dest is not None
-        if land is None:
+        slot = slots[u]
+        if land is None:  # checked in full: its destination (coast settled) kept, or an implicit move
+            unit = units[u]
+            dest = dest_of_order.get(k)
+            if dest is None:  # an implicit move (DATC 4.E.3 a): checked legal, its destination not kept
+                dest = move_destination(state, unit, order, rules)[0]
+                assert dest is not None
             land = can_move(unit.kind, unit.location, dest)
+        else:
+            dest = order.dest  # as written (the tables read no coast to settle)
         m = len(moves)
-        origin, province = unit.location.province, dest.province
-        move = MoveOrder(m, u, origin, province, unit.power, not land, False, [], [])
+        origin, province = slot.province, dest.province
+        move = MoveOrder(m, u, origin, province, slot.power, not land, False, [], [])
         moves.append(move)
-        if land and unit.kind is _ARMY and (order.via_convoy or (convoyers and (origin, province) in convoyers)):
+        if land and (order.via_convoy or (convoyers and (origin, province) in convoyers)) and units[u].kind is _ARMY:
             by_land.append((order, move))
-        slots[u].move = m
+        slot.move = m
         into = moves_into.get(province)
         if into is None:
             moves_into[province] = [m]
@@ -579,6 +582,8 @@ def _supports_attack_on(scan: _Prescan, province: str, fleets: list[Unit]) -> bo
 _SUPPORTED_UNIT_MOVES = Void(VoidCode.SUPPORTED_UNIT_MOVES, "the supported unit moves (DATC 6.D.7)")
 _SUPPORTED_UNIT_STAYS = Void(VoidCode.SUPPORTED_UNIT_STAYS, "the supported unit does not move (DATC 6.D.9)")
 """The outcomes of the commonest void supports, values made once (an outcome is immutable)."""
+_OTHER_DESTINATION = VoidCode.OTHER_DESTINATION
+"""The code of a support of a move elsewhere, read once (as :data:`_ARMY`: it is common)."""
 
 
 def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Prescan, units: Sequence[Unit],
@@ -632,7 +637,7 @@ def _support_mismatch(state: State, order: SupportMove, target_move: int | None,
     move = scan.problem.moves[target_move]
     dest = scan.dest_of[target_move]
     if move.dest != order.dest.province:
-        return Void(VoidCode.OTHER_DESTINATION, f"the supported unit moves to {dest}, not {order.dest.province}")
+        return Void(_OTHER_DESTINATION, f"the supported unit moves to {dest}, not {order.dest.province}")
     choice = rules.support_coast
     if choice is SupportCoast.IGNORED:
         return None  # 4.B.4 v2 e (the DPTG): a coast in a support order is ignored
