@@ -597,7 +597,7 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
         if target is None:
             target = p.unit_at[order.target.location.province]
         target_move = slots[target].move
-        if type(order) is SupportHold:
+        if isinstance(order, SupportHold):
             if target_move is not None:
                 verdicts[k] = OrderResult(order, units[u], _SUPPORTED_UNIT_MOVES)
                 continue
