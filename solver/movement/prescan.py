@@ -98,8 +98,7 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     _match_supports(state, orders, given, scan, units, rules)
     if given.convoys:
         _match_convoys(given, scan, units)
-        _route_convoys(state, scan, rules, units)
-        _drop_void_convoys(orders, scan, units)
+        _drop_void_convoys(orders, scan, units, _route_convoys(state, scan, rules, units))
     return scan
 
 
@@ -677,11 +676,11 @@ _NO_ROUTE = Void(VoidCode.NO_ROUTE, "the fleet is on no complete convoy route")
 """The outcomes of void convoys, values made once."""
 
 
-def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[Unit]) -> None:
-    """Minimal convoy routes of each convoyed move: chains of its convoying fleets. Those
-    are the minimal chains of all fleets at sea (:meth:`~dipsat.maps.Map.convoy_routes`,
-    as the legality of each convoy order asked) made of its convoying fleets alone: a
-    chain's minimality is a property of its own seas."""
+def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[Unit]) -> set[int]:
+    """Minimal convoy routes of each convoyed move: chains of its convoying fleets. Those are
+    the minimal chains of all fleets at sea (:meth:`~dipsat.maps.Map.convoy_routes`, as the
+    legality of each convoy order asked) made of its convoying fleets alone: a chain's
+    minimality is a property of its own seas. Returns the convoys on some route."""
     p = scan.problem
     fleets_of: dict[int, dict[str, int]] = {}  # convoyed move -> its convoying fleets: province -> convoy index
     for c in p.convoys:  # each on a convoyed move (_match_convoys), a fleet at sea (legality)
@@ -700,6 +699,7 @@ def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[U
             assert isinstance(order, Move)
             written[m] = order.path
     convoy_routes, at_sea = state.map.convoy_routes, state.sea_fleets
+    used: set[int] = set()
     for m, fleets in fleets_of.items():  # a convoyed move no fleet convoys keeps no route
         move = p.moves[m]
         ordered = fleets.keys()
@@ -713,13 +713,16 @@ def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[U
             own = [r for r in routes if all(units[p.convoys[fleets[s]].unit].power == move.power for s in r)]
             routes = own or routes
         move.routes = [tuple(sorted([fleets[s] for s in route])) for route in routes]
+        for route in move.routes:
+            used.update(route)
+    return used
 
 
-def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: Sequence[Unit]) -> None:
-    """A convoy order on no route of its army has nothing to do (it still holds)."""
+def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: Sequence[Unit], used: set[int]) -> None:
+    """A convoy order on no route of its army (`used`: the convoys on one) has nothing to
+    do (it still holds)."""
     p = scan.problem
-    used = {c for move in p.moves for route in move.routes for c in route}
-    for k, c in list(scan.convoy_of.items()):
+    for k, c in scan.convoy_of.items():
         if c not in used:
             scan.verdicts[k] = OrderResult(orders[k], units[p.convoys[c].unit], _NO_ROUTE)
     # keep indices stable: unused convoys stay in the problem, on no route
