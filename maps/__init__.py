@@ -72,8 +72,12 @@ def fold(name: str) -> str:
     return " ".join(plain.split())
 
 
+_ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
+"""Read once: a member read off its enum goes through the metaclass's attribute hook
+(Python 3.11), and the prescan asks the map's moves of every unit."""
+
 _CACHED = (("location", 1024), ("fleet_locations", None), ("reachable_coasts", None),
-           ("_convoy_routes", 4096), ("_convoy_coasts", 4096), ("convoy_reach", 4096))  # bounded: the seas with fleets differ from game to game
+           ("_convoy_routes", 4096), ("_convoy_coasts", 4096), ("convoy_reach", 4096), ("convoy_route_seas", 4096))  # bounded: the seas with fleets differ from game to game
 """The methods of :class:`Map` each map caches for itself, with the size of the cache."""
 
 
@@ -155,9 +159,9 @@ class Map:
 
     def can_move(self, kind: UnitKind, src: Location, dst: Location) -> bool:
         """Direct movement (no convoy) from src to dst, coasts exact for fleets."""
-        if kind is UnitKind.ARMY:
+        if kind is _ARMY:
             return dst.coast is None and dst.province in self.army_adjacency.get(src.province, ())
-        if kind is UnitKind.FLEET:
+        if kind is _FLEET:
             return dst in self.fleet_adjacency.get(src, ())
         return dst.province in self.wing_adjacency.get(src.province, ())
 
@@ -167,9 +171,9 @@ class Map:
 
     def can_reach_province(self, kind: UnitKind, src: Location, dst_province: str) -> bool:
         """Could the unit move into the province at all (any coast)? DATC 6.B.4."""
-        if kind is UnitKind.FLEET:
+        if kind is _FLEET:
             return dst_province in self._fleet_reach.get((src.province, src.coast), ())
-        if kind is UnitKind.ARMY:
+        if kind is _ARMY:
             return dst_province in self.army_adjacency.get(src.province, ())
         return dst_province in self.wing_adjacency.get(src.province, ())
 
@@ -256,6 +260,11 @@ class Map:
     def convoy_routes(self, src: str, dst: str, seas: Iterable[str]) -> tuple[frozenset[str], ...]:
         """Minimal chains of `seas` from src to dst: no route contains another (DATC 6.G.19)."""
         return self._convoy_routes(src, dst, frozenset(seas))
+
+    def convoy_route_seas(self, src: str, dst: str, allowed: frozenset[str]) -> frozenset[str]:
+        """The seas on some minimal chain of the seas `allowed` from src to dst (:meth:`convoy_routes`),
+        at once (cached: the prescan asks it of every convoy order, DATC 4.E.1, 6.G.19)."""
+        return frozenset().union(*self._convoy_routes(src, dst, allowed))
 
     def _convoy_routes(self, src: str, dst: str, allowed: frozenset[str]) -> tuple[frozenset[str], ...]:
         found: set[frozenset[str]] = set()

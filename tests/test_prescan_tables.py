@@ -16,7 +16,7 @@ import pytest
 from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from dipsat.maps import ProvinceKind, load_variant
 from dipsat.movement import prescan
-from dipsat.movement.legality import move_destination
+from dipsat.movement.legality import convoy_route_on_board, move_destination
 from dipsat.movement.prescan import PRESCAN_OPTIONS
 from dipsat.orders import Move, UnitRef
 from dipsat.rules import ISSUES, PROFILES, Rules
@@ -102,3 +102,51 @@ def test_convoy_reach_is_where_a_convoy_is_possible(variant):
             found += len(reach)
             assert reach == {dst for dst in the_map.provinces if the_map.convoy_possible(src, dst, allowed)}, src
     assert found > 100
+
+
+@pytest.mark.parametrize("variant", ["standard", "modern"])
+def test_the_routes_of_some_fleets_are_the_routes_of_all_made_of_them(variant):
+    """The prescan routes a convoy over the minimal chains of every fleet at sea, keeping
+    those made of the ordered fleets alone, and asks a convoy order's legality of their
+    union (Map.convoy_route_seas): for fleets `some` among the fleets `every`, the minimal
+    chains of `some` are exactly those of `every` made of `some` (in the same order)."""
+    the_map = load_variant(variant).map
+    seas = sorted(the_map.sea_provinces)
+    coasts = sorted(p for p, prov in the_map.provinces.items() if prov.kind is ProvinceKind.COAST)
+    rng = random.Random(2022)
+    routed = 0
+    for _ in range(150):
+        every = frozenset(rng.sample(seas, rng.randint(6, min(16, len(seas)))))
+        src = rng.choice(coasts)
+        reach = sorted(the_map.convoy_reach(src, every) - {src})  # mostly a destination some chain reaches
+        dst = rng.choice(reach) if reach and rng.random() < 0.8 else rng.choice([c for c in coasts if c != src])
+        routes = the_map.convoy_routes(src, dst, every)
+        routed += bool(routes)
+        assert the_map.convoy_route_seas(src, dst, every) == frozenset().union(*routes)
+        for some in [every] + [frozenset(rng.sample(sorted(every), rng.randint(0, len(every)))) for _ in range(6)]:
+            assert the_map.convoy_routes(src, dst, some) == tuple(r for r in routes if r <= some), (src, dst, some)
+    assert routed > 50
+
+
+@pytest.mark.parametrize("variant", ["standard", "modern"])
+def test_a_convoy_route_on_board_without_a_fleet_is_one_of_the_other_fleets(variant):
+    """convoy_route_on_board asks the table of every fleet at sea first: it must say what the
+    chains of the fleets at sea but the one left out say (DATC 6.D.32, 6.D.22-24)."""
+    v = load_variant(variant)
+    the_map = v.map
+    seas = sorted(the_map.sea_provinces)
+    coasts = sorted(p for p, prov in the_map.provinces.items() if prov.kind is ProvinceKind.COAST)
+    rng = random.Random(32)
+    possible = 0
+    for _ in range(40):
+        at_sea = rng.sample(seas, rng.randint(1, 10))
+        units = tuple(Unit("France", UnitKind.FLEET, Location(s)) for s in at_sea)
+        state = State(v, Phase(1901, Season.SPRING, PhaseKind.MOVEMENT), units, ())
+        for _ in range(20):
+            src, dst = rng.sample(coasts, 2)
+            for without in (None, rng.choice(at_sea), rng.choice(coasts)):
+                allowed = frozenset(at_sea) - {without}
+                expected = the_map.convoy_possible(src, dst, allowed)
+                possible += expected
+                assert convoy_route_on_board(state, src, dst, without) == expected, (src, dst, without, at_sea)
+    assert possible > 20

@@ -3,8 +3,8 @@
 A *legal* order is one that, not knowing any other order, could be valid; an
 illegal order is ignored and its unit holds. Each check returns ``None`` when the
 order is legal, or an :class:`~dipsat.outcomes.Illegal` outcome: its code and why in
-words. :func:`move_by_table` and :func:`legal_by_table` answer the common case from the
-map's tables for an order that names its unit as it stands: legal, or ask the checks.
+words. The prescan reads the common case from the map's tables (:data:`Reach`) and asks
+these checks of every other order.
 """
 
 from __future__ import annotations
@@ -17,6 +17,10 @@ from ..outcomes import Illegal, IllegalCode
 from ..rules import (ImpossibleCoast, MissingUnitDesignation, OmittedCoastOne, OmittedCoastTwo, Rules, UnknownCoast,
                     WrongUnitDesignation)
 from ..state import State
+
+
+_ARMY = UnitKind.ARMY
+"""Read once (a member read off its enum goes through the metaclass's attribute hook)."""
 
 
 def impassable_problem(the_map: Map, order: Order) -> Illegal | None:
@@ -157,7 +161,14 @@ def default_coast(the_map: Map, province: str) -> Location:
 
 
 def convoy_route_on_board(state: State, origin: str, dest: str, without: str | None = None) -> bool:
-    """Could fleets now at sea form a chain from origin to dest (DATC 6.D.32)?"""
+    """Could fleets now at sea (but the one in `without`) form a chain from origin to dest
+    (DATC 6.D.32)? Asked first of every fleet at sea (:func:`convoy_destinations`, a table
+    each map keeps): fewer fleets reach no further, and only a fleet at sea left out can
+    make a difference."""
+    if dest not in convoy_destinations(state, origin):
+        return False
+    if not without or without not in state.sea_fleets:
+        return True
     return state.map.convoy_possible(origin, dest, _seas(state, without))
 
 
@@ -178,7 +189,7 @@ def can_move_somehow(state: State, unit: Unit, dest: str, without: str | None = 
         return False
     if state.map.can_reach_province(unit.kind, unit.location, dest):  # an army by land: the same as can_move
         return True
-    return unit.kind is UnitKind.ARMY and convoy_route_on_board(state, unit.location.province, dest, without)
+    return unit.kind is _ARMY and convoy_route_on_board(state, unit.location.province, dest, without)
 
 
 def support_problem(state: State, unit: Unit, order: SupportHold | SupportMove, rules: Rules) -> Illegal | None:
@@ -222,7 +233,7 @@ def convoy_problem(state: State, unit: Unit, order: Convoy) -> Illegal | None:
     origin, dest = order.target.province, order.dest.province
     if origin == dest:
         return Illegal(IllegalCode.CONVOY, "an army cannot be convoyed to its own area (DATC 6.A.5)")
-    if not any(unit.province in route for route in the_map.convoy_routes(origin, dest, state.sea_fleets)):
+    if unit.province not in the_map.convoy_route_seas(origin, dest, state.sea_fleets):
         return Illegal(IllegalCode.CONVOY, "this fleet is necessary for no convoy route (DATC 4.E.1, 6.G.19)")
     return None
 
@@ -230,59 +241,6 @@ def convoy_problem(state: State, unit: Unit, order: Convoy) -> Illegal | None:
 Reach = dict[str, frozenset[str | None]]
 """A row of :attr:`~dipsat.maps.Map.reach_table`: the provinces a unit can move into
 directly, each with the coasts a move order may name to go there as written."""
-
-
-def move_by_table(state: State, order: Move, unit: Unit, row: Reach) -> bool | None:
-    """Is a move order that names `unit` as it stands (with `row`, the unit's row of the
-    map's table) legal (DATC 4.E.1) to the destination it writes, with every area it names
-    on the board? True: it goes directly, not 'via convoy' and with no convoy path
-    written (4.A.3, 4.A.6), to a neighbour the unit reaches as the order writes it
-    (6.A.1-6.A.3; no coast to settle, 4.B.1-4.B.3, 4.B.6: :attr:`~dipsat.maps.Map.reach_table`).
-    False: it is an army's, with no coast or path written, to an area other than its own
-    that a chain of fleets now at sea could carry it to (6.D.32; so 'via convoy' can bind,
-    4.A.3: :func:`convoy_destinations`). None: the full checks decide
-    (:func:`impassable_problem`, :func:`move_destination`)."""
-    dest = order.dest
-    if order.path:
-        return None
-    if not order.via_convoy and dest.coast in row.get(dest.province, ()):
-        return True
-    origin = unit.location.province
-    if unit.kind is UnitKind.ARMY and dest.coast is None and dest.province != origin and \
-            dest.province in convoy_destinations(state, origin):
-        return False
-    return None
-
-
-def legal_by_table(state: State, order: Order, u: int, row: Reach, index_of: dict[str, int],
-                   reach: list[Reach | None]) -> bool:
-    """Is an order other than a move that names its unit `u` as it stands (with `row`, the
-    unit's row of :attr:`~dipsat.maps.Map.reach_table`) legal (DATC 4.E.1), with every area
-    it names on the board, by the map's tables and the checks of convoys? A hold is. A
-    support is, of another unit (6.A.8) into an area other than its own (6.D.34) that it
-    reaches (6.A.10, 6.B.5) and, for a move, that the supported unit could move to
-    (6.D.22-24, 6.D.31: :func:`can_move_somehow`). A convoy is, of an army on the
-    board to an area on the board, where :func:`convoy_problem` finds nothing. `index_of`
-    and `reach`: the index of the unit in each province and each unit's row. False: the
-    full checks decide (:func:`impassable_problem`, :func:`order_problem`)."""
-    if type(order) is Hold:
-        return True
-    if type(order) is SupportMove or type(order) is SupportHold or type(order) is Convoy:
-        t = index_of.get(order.target.location.province)
-        if t is None or t == u:
-            return False
-        target_row = reach[t]
-        if target_row is None:
-            return False
-        if type(order) is SupportMove:
-            where = order.dest.province
-            return where in row and (where in target_row or can_move_somehow(
-                state, state.units[t], where, without=state.units[u].location.province))
-        if type(order) is SupportHold:
-            return order.target.location.province in row
-        if type(order) is Convoy:
-            return order.dest.province in state.map.provinces and convoy_problem(state, state.units[u], order) is None
-    return False
 
 
 def order_problem(state: State, unit: Unit, order: Order, rules: Rules) -> Illegal | None:

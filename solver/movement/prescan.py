@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
-from .legality import (Reach, default_coast, impassable_problem, legal_by_table, move_by_table, move_destination,
-                       order_problem, via_convoy_problem)
+from .legality import (Reach, can_move_somehow, default_coast, impassable_problem, move_destination, order_problem,
+                       via_convoy_problem)
 from ..orders import Build, Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, Waive, kind_name
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
 from ..results import OrderResult
 from ..rules import (ISSUES, AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, DesignationReading,
-                    ImplicitOrders, MissingUnitDesignation, MultipleOrders, MultiRouteDisruption, Rules, Stage,
-                    SupportCoast, WrongUnitCoast, WrongUnitDesignation)
+                    ImplicitOrders, MissingNationality, MissingUnitDesignation, MultipleOrders, MultiRouteDisruption,
+                    Rules, Stage, SupportCoast, WrongNationality, WrongUnitCoast, WrongUnitDesignation)
 from ..state import State
 
 
@@ -50,6 +50,11 @@ _ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
 """Read once: an enum member read off its class goes through the metaclass's attribute
 hook each time (Python 3.11), and the prescan asks for these for every unit."""
 
+_IMPLICIT, _DISORDER_FAILS = ImplicitOrders.ALLOWED, CivilDisorderHoldSupport.FAILS
+_PATH_ALLOWED, _PATH_REQUIRED = ConvoyPathSpecification.ALLOWED, ConvoyPathSpecification.REQUIRED
+_OWN_ROUTES_FIRST = MultiRouteDisruption.DPTG
+"""The readings the prescan asks about every turn (DATC 4.E.3, 4.D.9, 4.A.6, 4.A.1), read once as well."""
+
 
 def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None = None) -> _Prescan:
     units = state.units
@@ -59,83 +64,142 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     reach: list[Reach | None] = []  # each unit's row of the map's table (None: the full checks decide)
     for i, unit in enumerate(units):
         loc = unit.location
-        index_of[loc.province] = i
-        slots.append(UnitSlot(i, loc.province, unit.power, unit.kind is _FLEET, None, []))
-        reach.append(reach_table.get((unit.kind, loc.province, loc.coast)))
-    scan = _Prescan(Problem(slots, [], [], [], dict(index_of), {}))
-    first, several, direct = _legal_orders(state, orders, rules, silent, scan, index_of, reach)
+        province = loc.province
+        index_of[province] = i
+        slots.append(UnitSlot(i, province, unit.power, unit.kind is _FLEET, None, []))
+        reach.append(reach_table.get((unit.kind, province, loc.coast)))
+    scan = _Prescan(Problem(slots, [], [], [], index_of, {}))  # the problem's index: read, never changed
+    first, several, table_given = _legal_orders(state, orders, rules, silent, scan, index_of, reach)
+    given: _Given | None = table_given  # None: read off the choice of orders
     chosen = scan.chosen
     if _strict_designations(rules):
         for u, k in first.items():
             ks = _drop_weak_orders(state, orders, several.get(u, [k]), rules, scan, units[u])
             chosen[u] = ks[0] if len(ks) == 1 else _one_order(orders, ks, rules, scan, units[u])
+        given = None
     else:
         chosen.update(first)
         if several:  # DATC 4.D.3
             for u in first:
                 if u in several:
                     chosen[u] = _one_order(orders, several[u], rules, scan, units[u])
-    if rules.implicit_orders is ImplicitOrders.ALLOWED:  # DATC 4.E.3 a
-        orders = orders + _implicit_moves(state, orders, scan, units, rules)
+            given = None
+    if rules.implicit_orders is _IMPLICIT:  # DATC 4.E.3 a
+        implied = _implicit_moves(state, orders, scan, units, rules)
+        orders = orders + implied
+        if implied:
+            given = None
     scan.orders = orders
-    given = _given_orders(orders, scan)
-    _build_moves(state, given, rules, scan, units, direct)
+    if given is None:  # the units' orders are not each one's first legal order: read them off the choice
+        given = _given_orders(orders, scan)
+    else:
+        given.in_board_order()
+    _build_moves(state, given, rules, scan, units)
     _match_supports(state, orders, given, scan, units, rules)
-    _match_convoys(given, scan, units)
-    _route_convoys(state, scan, rules, units)
-    _drop_void_convoys(orders, scan, units)
+    if given.convoys:
+        _match_convoys(given, scan, units)
+        _drop_void_convoys(orders, scan, units, _route_convoys(state, scan, rules, units))
     return scan
+
+
+_MOVEMENT_ORDERS = frozenset((Hold, Move, SupportHold, SupportMove, Convoy))
 
 
 def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None,
                   scan: _Prescan, index_of: dict[str, int],
-                  reach: list[Reach | None]) -> tuple[dict[int, int], dict[int, list[int]], set[int]]:
+                  reach: list[Reach | None]) -> tuple[dict[int, int], dict[int, list[int]], _Given]:
     """Which orders are legal (DATC 4.E.1) and which unit each goes to, a verdict given for
     every other. Returns each unit's first legal order, the legal orders of each unit with
-    more than one (4.D.3), and the moves legal as going directly to the destination they
-    write. The common case is read from the map's tables (:func:`~.legality.move_by_table`,
-    :func:`~.legality.legal_by_table`); anything else takes the full checks of :mod:`.legality`
+    more than one (4.D.3), and those first orders by kind (:class:`_Given`, in the order
+    given), with what the tables found on the way: whether a move can go over land, the
+    unit a support or convoy names.
+
+    The common case, an order that names its unit as it stands, is read from the map's
+    tables (`reach`: each unit's row of :attr:`~dipsat.maps.Map.reach_table`, the provinces
+    it can move into and the coasts a move may name to go there as written;
+    :meth:`~dipsat.maps.Map.convoy_reach`), here in the loop: it is made for every order
+    of every turn. Anything else takes the full checks of :mod:`.legality`
     (:func:`_checked_order`), and an order that does not name its unit as it stands, or
-    comes from a silenced power, those of :func:`_ordered_unit` too (:func:`_checked_unit`)."""
+    comes from a silenced power, those of :func:`_ordered_unit` too (:func:`_checked_unit`):
+    every illegal order gets the verdict and reading the full checks give it."""
     units = state.units
+    the_map = state.map
+    provinces, sea_provinces = the_map.provinces, the_map.sea_provinces
     first: dict[int, int] = {}  # unit index -> its first legal order
     several: dict[int, list[int]] = {}  # unit index -> its legal orders, where it has more than one
-    direct: set[int] = set()  # move orders legal by the table: directly, to the destination as written
+    given = _Given()
+    moves, supports, convoys = given.moves, given.supports, given.convoys
+    dest_of_order = scan.dest_of_order
+    by_table = () if silent else _MOVEMENT_ORDERS  # a silenced power's orders take every check
     for k, order in enumerate(orders):  # which orders are legal (DATC 4.E.1), and whose
-        u = row = None
-        if not silent and (type(order) is Move or type(order) is SupportMove or type(order) is SupportHold
-                           or type(order) is Hold or type(order) is Convoy):
+        kind = type(order)
+        found: bool | int | None = None  # a move's: over land; a support's or convoy's: the unit it names
+        # (None: found when the moves are made or the supports matched)
+        u: int | None = None
+        if kind in by_table:
             # the common case of _ordered_unit: the order names its unit as it stands (its type,
             # coast and power: no DATC 4.B.5, 4.C.1, 4.C.2 reading, 6.A.6), a unit with a row
             # in the map's table (so in an area of the board, 4.E.1)
-            ref = order.unit
-            u = index_of.get(ref.location.province)
+            ref = order.unit  # type: ignore[union-attr]  # a movement order's
+            loc = ref.location
+            u = index_of.get(loc.province)
             if u is not None:
                 unit = units[u]
                 row = reach[u]
-                if ref.kind is not unit.kind or ref.location.coast != unit.location.coast or \
-                        (order.power is not None and order.power != unit.power):
-                    row = None
-        if u is None or row is None:
+                if row is None or ref.kind is not unit.kind or (loc is not unit.location and loc.coast != unit.location.coast) \
+                        or (order.power is not None and order.power != unit.power):
+                    u = None
+                elif kind is Move:
+                    dest = order.dest  # type: ignore[union-attr]  # a Move's
+                    if order.path:  # type: ignore[union-attr]
+                        pass  # a convoy path written out (4.A.6): the full checks
+                    elif not order.via_convoy and dest.coast in row.get(dest.province, ()):  # type: ignore[union-attr]
+                        found = True  # directly to a neighbour the unit reaches as written (6.A.1-6.A.3, no 4.B reading)
+                    elif unit.kind is _ARMY and dest.coast is None and dest.province != loc.province and \
+                            dest.province in the_map.convoy_reach(loc.province, state.sea_fleets):
+                        found = dest.province in row  # a chain of fleets at sea could carry it (6.D.32; 'via convoy' may bind, 4.A.3)
+                    if found is not None:
+                        dest_of_order[k] = dest
+                    elif not _checked_order(state, unit, order, k, rules, scan):
+                        continue
+                elif kind is not Hold:  # a hold is legal
+                    target = order.target.location.province  # type: ignore[union-attr]
+                    found = index_of.get(target)
+                    target_row = reach[found] if found is not None and found != u else None  # not itself (6.A.8)
+                    if target_row is None:
+                        found = None
+                    elif kind is SupportMove:  # into a province it reaches, not its own (6.A.10, 6.B.5, 6.D.34) ...
+                        where = order.dest.province  # type: ignore[union-attr]  # a SupportMove's
+                        if where not in row or (where not in target_row and not can_move_somehow(
+                                state, units[found], where, without=loc.province)):  # type: ignore[index]
+                            found = None  # ... and the unit it supports could move to (6.D.22-24, 6.D.31)
+                    elif kind is SupportHold:
+                        if target not in row:
+                            found = None
+                    elif (order.dest.province not in provinces  # type: ignore[union-attr]  # a Convoy's
+                          or unit.kind is not _FLEET or loc.province not in sea_provinces
+                          or units[found].kind is not _ARMY or target == order.dest.province  # type: ignore[index,union-attr]
+                          or loc.province not in the_map.convoy_route_seas(target, order.dest.province,  # type: ignore[union-attr]
+                                                                           state.sea_fleets)):
+                        found = None  # a convoy is, by a fleet at sea (6.F.1) of an army (6.A.7) to another area
+                        # (6.A.5) on the board, on a minimal route of the fleets at sea (4.E.1, 6.G.19: convoy_problem)
+                    if found is None and not _checked_order(state, unit, order, k, rules, scan):
+                        continue
+        if u is None:
             u = _checked_unit(state, order, k, index_of, rules, silent, scan)  # every check
             if u is None:
                 continue  # illegal: its verdict is given
-        elif type(order) is Move:
-            how = move_by_table(state, order, units[u], row)
-            if how is not None:
-                scan.dest_of_order[k] = order.dest
-                if how:
-                    direct.add(k)
-            elif not _checked_order(state, units[u], order, k, rules, scan):
-                continue
-        elif not legal_by_table(state, order, u, row, index_of, reach) and \
-                not _checked_order(state, units[u], order, k, rules, scan):
-            continue
         if u in first:
             several.setdefault(u, [first[u]]).append(k)
         else:
             first[u] = k
-    return first, several, direct
+            if kind is Move:
+                moves.append((u, k, order, found))  # type: ignore[arg-type]
+            elif kind is SupportMove or kind is SupportHold:
+                supports.append((u, k, order, found))  # type: ignore[arg-type]
+            elif kind is Convoy:
+                convoys.append((u, k, order, found))  # type: ignore[arg-type]
+    return first, several, given
 
 
 def _checked_unit(state: State, order: Order, k: int, index_of: dict[str, int], rules: Rules,
@@ -197,14 +261,24 @@ def _via_binding_matters(state: State, order: Order) -> bool:
     return via_convoy_problem(state, unit, order.dest.province) is not None
 
 
+_UNIT = operator.itemgetter(0)
+
+
 @dataclass
 class _Given:
     """The order each unit acts on (:attr:`_Prescan.chosen`), by unit index in board order
-    and by kind: what the steps after the choice of orders read."""
+    and by kind: what the steps after the choice of orders read, with what the tables found
+    of it (else None): whether a move can go over land, the unit a support or convoy names."""
 
-    moves: list[tuple[int, int, Move]] = field(default_factory=list)  # (unit, order index, order)
-    supports: list[tuple[int, int, SupportHold | SupportMove]] = field(default_factory=list)
-    convoys: list[tuple[int, int, Convoy]] = field(default_factory=list)
+    moves: list[tuple[int, int, Move, bool | None]] = field(default_factory=list)  # (unit, order index, order, land)
+    supports: list[tuple[int, int, SupportHold | SupportMove, int | None]] = field(default_factory=list)  # (..., target)
+    convoys: list[tuple[int, int, Convoy, int | None]] = field(default_factory=list)
+
+    def in_board_order(self) -> None:
+        """Put the orders, gathered in the order given, in board order (of their units)."""
+        self.moves.sort(key=_UNIT)
+        self.supports.sort(key=_UNIT)
+        self.convoys.sort(key=_UNIT)
 
 
 def _given_orders(orders: list[Order], scan: _Prescan) -> _Given:
@@ -217,11 +291,11 @@ def _given_orders(orders: list[Order], scan: _Prescan) -> _Given:
             continue
         order = orders[k]
         if isinstance(order, Move):
-            moves.append((u, k, order))
+            moves.append((u, k, order, None))
         elif isinstance(order, SupportMove) or isinstance(order, SupportHold):
-            supports.append((u, k, order))
+            supports.append((u, k, order, None))
         elif isinstance(order, Convoy):
-            convoys.append((u, k, order))
+            convoys.append((u, k, order, None))
     return given
 
 
@@ -320,10 +394,15 @@ def _designation_flaws(state: State, order: Order, unit: Unit) -> list[str]:
 
 def _strict_designations(rules: Rules) -> bool:
     """Does a flawed designation weaken an order: DATC 4.C choice a or c for some issue?"""
-    for reading in _designation_readings(rules).values():
-        if reading.invalid or reading.yields:
-            return True
-    return False
+    return rules.missing_unit_designation in _WEAKENING or rules.wrong_unit_designation in _WEAKENING or \
+        rules.missing_nationality in _WEAKENING or rules.wrong_nationality in _WEAKENING
+
+
+_WEAKENING: frozenset[DesignationReading] = frozenset(
+    o for kind in (MissingUnitDesignation, WrongUnitDesignation, MissingNationality, WrongNationality)
+    for o in list[DesignationReading](kind) if o.invalid or o.yields)
+"""The readings of the DATC 4.C issues under which a flawed designation weakens an order
+(:func:`_designation_readings`): choice a or c."""
 
 
 def _designation_readings(rules: Rules) -> dict[str, DesignationReading]:
@@ -393,47 +472,50 @@ def _one_order(orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan,
     return keep
 
 
-def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, units: Sequence[Unit],
-                 direct: set[int]) -> None:
+def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, units: Sequence[Unit]) -> None:
     """The moves of the problem, in board order, with their opposite moves and whether each
-    tries a convoy route (DATC 4.A.3). `direct`: the move orders the prescan found legal
-    as going directly to the destination they write (:func:`~.legality.move_by_table`)."""
+    tries a convoy route (DATC 4.A.3)."""
     p = scan.problem
     moves, slots, moves_into, move_of, dest_of = p.moves, p.units, p.moves_into, scan.move_of, scan.dest_of
+    dest_of_order, unit_at = scan.dest_of_order, p.unit_at
     can_move = state.map.can_move
-    by_land: list[tuple[Move, MoveOrder]] = []  # the army moves over land, which 4.A.3 may yet send by convoy
-    for u, k, order in given.moves:
-        unit = units[u]
-        dest = scan.dest_of_order.get(k)
-        if dest is None:  # an implicit move (DATC 4.E.3 a): checked legal, its destination not kept
-            dest = move_destination(state, unit, order, rules)[0]
-            assert dest is not None
+    convoyers = scan.convoyers
+    for u, k, convoy, t in given.convoys:  # who is ordered to convoy which army where
+        convoyers.setdefault((convoy.target.location.province, convoy.dest.province), []).append(units[u])
+    by_land: list[tuple[Move, MoveOrder]] = []  # the army moves over land 4.A.3 may yet send by convoy: else by
+    # land in every reading of 4.A.3 (not 'via convoy', no fleet ordered to convoy it)
+    for u, k, order, land in given.moves:
+        slot = slots[u]
+        if land is None:  # checked in full: its destination (coast settled) kept, or an implicit move
+            unit = units[u]
+            dest = dest_of_order.get(k)
+            if dest is None:  # an implicit move (DATC 4.E.3 a): checked legal, its destination not kept
+                dest = move_destination(state, unit, order, rules)[0]
+                assert dest is not None
+            land = can_move(unit.kind, unit.location, dest)
+        else:
+            dest = order.dest  # as written (the tables read no coast to settle)
         m = len(moves)
-        over_land = k in direct or can_move(unit.kind, unit.location, dest)
-        move = MoveOrder(m, u, unit.location.province, dest.province, unit.power, not over_land, False, [], [])
+        origin, province = slot.province, dest.province
+        move = MoveOrder(m, u, origin, province, slot.power, not land, False, [], [])
         moves.append(move)
-        if over_land and unit.kind is _ARMY:
+        if land and (order.via_convoy or (convoyers and (origin, province) in convoyers)) and units[u].kind is _ARMY:
             by_land.append((order, move))
-        slots[u].move = m
-        into = moves_into.get(dest.province)
+        slot.move = m
+        into = moves_into.get(province)
         if into is None:
-            moves_into[dest.province] = [m]
+            moves_into[province] = [m]
         else:
             into.append(m)
         move_of[k] = m
         dest_of[m] = dest
-    unit_at = p.unit_at
-    for move in moves:
-        other = unit_at.get(move.dest)
+        other = unit_at.get(province)  # the opposite move, of a unit earlier on the board (else found from it)
         back = slots[other].move if other is not None else None
-        if back is not None and moves[back].dest == move.origin:
+        if back is not None and moves[back].dest == origin:
             move.opposite = back
-    convoyers = scan.convoyers
-    for u, k, convoy in given.convoys:  # who is ordered to convoy which army where
-        convoyers.setdefault((convoy.target.location.province, convoy.dest.province), []).append(units[u])
-    for order, move in by_land:
-        if order.via_convoy or (move.origin, move.dest) in convoyers:  # else by land in every reading of 4.A.3
-            move.convoyed, move.fallback = _adjacent_convoy(state, scan, units, order, move, rules)
+            moves[back].opposite = m
+    for order, move in by_land:  # once every opposite move is known
+        move.convoyed, move.fallback = _adjacent_convoy(state, scan, units, order, move, rules)
 
 
 def _adjacent_convoy(state: State, scan: _Prescan, units: Sequence[Unit], order: Move,
@@ -442,31 +524,48 @@ def _adjacent_convoy(state: State, scan: _Prescan, units: Sequence[Unit], order:
     fall back to the land route? Returns (convoyed, fallback)."""
     convoyers = scan.convoyers.get((move.origin, move.dest), [])
     own_fleet = any(f.power == units[move.unit].power for f in convoyers)
-    ordered = bool(convoyers) and bool(state.map.convoy_routes(move.origin, move.dest,
-                                                              [f.province for f in convoyers]))
     choice = rules.adjacent_convoy
-    if choice is AdjacentConvoy.CONVOY_FIRST:  # 4.A.3 v2 a: the convoy route whenever one is ordered
-        return ordered, False
-    if choice is AdjacentConvoy.OPPOSITE:  # 4.A.3 v2 b: ... when the unit there moves the opposite way
-        return ordered and move.opposite is not None, False
-    if choice is AdjacentConvoy.R1971:  # 4.A.3 a: only when the unit there moves the opposite way; disrupted -> by land
+    if choice is _CONVOY_FIRST:  # 4.A.3 v2 a: the convoy route whenever one is ordered
+        return _convoy_route_of(state, move, convoyers), False
+    if choice is _OPPOSITE:  # 4.A.3 v2 b: ... when the unit there moves the opposite way
+        return _convoy_route_of(state, move, convoyers) and move.opposite is not None, False
+    if choice is _R1971:  # 4.A.3 a: only when the unit there moves the opposite way; disrupted -> by land
         wanted = bool(convoyers) and move.opposite is not None
         return wanted, wanted
-    if choice is AdjacentConvoy.R1982:  # 4.A.3 b: intent shown by the player's own orders (a fleet of its own)
+    if choice is _R1982:  # 4.A.3 b: intent shown by the player's own orders (a fleet of its own)
         return own_fleet, False
-    if choice is AdjacentConvoy.DPTG:  # 4.A.3 dptg (v2 e): only when written 'via convoy'
+    if choice is _VIA_ONLY:  # 4.A.3 dptg (v2 e): only when written 'via convoy'
         return order.via_convoy, False
-    if choice is AdjacentConvoy.VIA:  # 4.A.3 via (webDiplomacy): 'via convoy' and a convoy route ordered
-        return order.via_convoy and ordered, False
-    if choice is AdjacentConvoy.INTENT_FALLBACK:  # the package: intent, and over land when not written 'via' --
-        wanted = own_fleet or (order.via_convoy and ordered)  # but not into a support against its convoy (6.G.11)
+    if choice is _VIA:  # 4.A.3 via (webDiplomacy): 'via convoy' and a convoy route ordered
+        return order.via_convoy and _convoy_route_of(state, move, convoyers), False
+    if choice is _INTENT_FALLBACK:  # the package: intent, and over land when not written 'via' --
+        wanted = own_fleet or (order.via_convoy and _convoy_route_of(state, move, convoyers))  # but not into a
+        # support against its convoy (6.G.11)
         return wanted, wanted and not order.via_convoy and not _supports_attack_on(scan, move.dest, convoyers)
-    if choice is AdjacentConvoy.INTENT:  # 4.A.3 v2 d: own fleet, or 'via convoy' with a convoy route ordered
-        return own_fleet or (order.via_convoy and ordered), False
+    if choice is _INTENT:  # 4.A.3 v2 d: own fleet, or 'via convoy' with a convoy route ordered
+        return own_fleet or (order.via_convoy and _convoy_route_of(state, move, convoyers)), False
     wanted = order.via_convoy or own_fleet  # 4.A.3 c (2000/2023): own fleet or 'via convoy'
     # 4.A.3 fallback: the land route when no convoy route is alive (a move that does not try
     # the convoy route has nothing to fall back from: marked so, its prescan is the others')
-    return wanted, wanted and choice is AdjacentConvoy.FALLBACK
+    return wanted, wanted and choice is _FALLBACK
+
+
+_CONVOY_FIRST, _OPPOSITE, _R1971, _R1982, _VIA_ONLY, _VIA, _INTENT_FALLBACK, _INTENT, _FALLBACK = (
+    AdjacentConvoy.CONVOY_FIRST, AdjacentConvoy.OPPOSITE, AdjacentConvoy.R1971, AdjacentConvoy.R1982,
+    AdjacentConvoy.DPTG, AdjacentConvoy.VIA, AdjacentConvoy.INTENT_FALLBACK, AdjacentConvoy.INTENT,
+    AdjacentConvoy.FALLBACK)
+"""The readings of DATC 4.A.3, each read once (as :data:`_ARMY`: a member read off its
+enum goes through the metaclass's attribute hook)."""
+
+
+def _convoy_route_of(state: State, move: MoveOrder, fleets: list[Unit]) -> bool:
+    """Do `fleets` (ordered to convoy, so at sea) make a convoy route for `move`: is a minimal
+    chain of the fleets at sea made of them alone (a chain's minimality is a property of
+    its own seas)?"""
+    if not fleets:
+        return False
+    ordered = {f.province for f in fleets}
+    return any(ordered >= r for r in state.map.convoy_routes(move.origin, move.dest, state.sea_fleets))
 
 
 def _supports_attack_on(scan: _Prescan, province: str, fleets: list[Unit]) -> bool:
@@ -482,45 +581,52 @@ def _supports_attack_on(scan: _Prescan, province: str, fleets: list[Unit]) -> bo
 _SUPPORTED_UNIT_MOVES = Void(VoidCode.SUPPORTED_UNIT_MOVES, "the supported unit moves (DATC 6.D.7)")
 _SUPPORTED_UNIT_STAYS = Void(VoidCode.SUPPORTED_UNIT_STAYS, "the supported unit does not move (DATC 6.D.9)")
 """The outcomes of the commonest void supports, values made once (an outcome is immutable)."""
+_OTHER_DESTINATION = VoidCode.OTHER_DESTINATION
+"""The code of a support of a move elsewhere, read once (as :data:`_ARMY`: it is common)."""
 
 
 def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Prescan, units: Sequence[Unit],
                     rules: Rules) -> None:
     p = scan.problem
     slots, moves, supports = p.units, p.moves, p.supports
-    disorder_fails = rules.civil_disorder_hold_support is CivilDisorderHoldSupport.FAILS  # DATC 4.D.9 a
+    disorder_fails = rules.civil_disorder_hold_support is _DISORDER_FAILS  # DATC 4.D.9 a
     ordering: set[Power] | None = None  # the powers that gave orders (DATC 4.D.9), when asked
-    for u, k, order in given.supports:
-        unit = units[u]
-        target = p.unit_at[order.target.location.province]
+    verdicts, support_of, dest_of = scan.verdicts, scan.support_of, scan.dest_of
+    for u, k, order, target in given.supports:
+        if target is None:
+            target = p.unit_at[order.target.location.province]
         target_move = slots[target].move
         if isinstance(order, SupportHold):
             if target_move is not None:
-                scan.verdicts[k] = OrderResult(order, unit, _SUPPORTED_UNIT_MOVES)
+                verdicts[k] = OrderResult(order, units[u], _SUPPORTED_UNIT_MOVES)
                 continue
             if disorder_fails:  # DATC 4.D.9 a
                 if ordering is None:
                     ordering = {units[v].power for v in scan.chosen} | {o.power for o in orders if o.power}
                 if units[target].power not in ordering:
-                    scan.verdicts[k] = OrderResult(order, unit, Void(
+                    verdicts[k] = OrderResult(order, units[u], Void(
                         VoidCode.CIVIL_DISORDER, f"{units[target].power} is in civil disorder (DATC 4.D.9 a)"))
                     continue
+            slot = slots[u]
             s = len(supports)
-            supports.append(SupportOrder(s, u, unit.location.province, unit.power, order.target.location.province))
+            supports.append(SupportOrder(s, u, slot.province, slot.power, order.target.location.province))
             slots[target].hold_supports.append(s)
         else:
+            if target_move is None:
+                verdicts[k] = OrderResult(order, units[u], _SUPPORTED_UNIT_STAYS)
+                continue
             dest = order.dest
-            if target_move is None or moves[target_move].dest != dest.province or dest.coast is not None or \
-                    scan.dest_of[target_move].coast is not None:  # else it matches: no coast named or moved to
-                why = _support_mismatch(state, order, target_move, scan, unit, rules)
+            if moves[target_move].dest != dest.province or dest.coast is not None or \
+                    dest_of[target_move].coast is not None:  # else it matches: no coast named or moved to
+                why = _support_mismatch(state, order, target_move, scan, units[u], rules)
                 if why is not None:
-                    scan.verdicts[k] = OrderResult(order, unit, why)
+                    verdicts[k] = OrderResult(order, units[u], why)
                     continue
-            assert target_move is not None  # else a mismatch (6.D.9)
+            slot = slots[u]
             s = len(supports)
-            supports.append(SupportOrder(s, u, unit.location.province, unit.power, dest.province, target_move))
+            supports.append(SupportOrder(s, u, slot.province, slot.power, dest.province, target_move))
             moves[target_move].supports.append(s)
-        scan.support_of[k] = s
+        support_of[k] = s
 
 
 def _support_mismatch(state: State, order: SupportMove, target_move: int | None, scan: _Prescan, supporter: Unit,
@@ -530,7 +636,7 @@ def _support_mismatch(state: State, order: SupportMove, target_move: int | None,
     move = scan.problem.moves[target_move]
     dest = scan.dest_of[target_move]
     if move.dest != order.dest.province:
-        return Void(VoidCode.OTHER_DESTINATION, f"the supported unit moves to {dest}, not {order.dest.province}")
+        return Void(_OTHER_DESTINATION, f"the supported unit moves to {dest}, not {order.dest.province}")
     choice = rules.support_coast
     if choice is SupportCoast.IGNORED:
         return None  # 4.B.4 v2 e (the DPTG): a coast in a support order is ignored
@@ -550,39 +656,55 @@ def _support_mismatch(state: State, order: SupportMove, target_move: int | None,
 
 def _match_convoys(given: _Given, scan: _Prescan, units: Sequence[Unit]) -> None:
     p = scan.problem
-    for u, k, order in given.convoys:
-        target_move = p.units[p.unit_at[order.target.location.province]].move
-        if target_move is None or p.moves[target_move].dest != order.dest.province:
-            scan.verdicts[k] = OrderResult(order, units[u], Void(
-                VoidCode.OTHER_DESTINATION, "the army is not ordered to that destination"))
+    slots, moves, convoys, verdicts = p.units, p.moves, p.convoys, scan.verdicts
+    for u, k, order, t in given.convoys:
+        target_move = slots[p.unit_at[order.target.location.province] if t is None else t].move
+        if target_move is None or moves[target_move].dest != order.dest.province:
+            verdicts[k] = OrderResult(order, units[u], _NOT_THAT_DESTINATION)
             continue
-        if not p.moves[target_move].convoyed:
-            scan.verdicts[k] = OrderResult(order, units[u], Void(VoidCode.BY_LAND, "the army goes by land (DATC 4.A.3)"))
+        if not moves[target_move].convoyed:
+            verdicts[k] = OrderResult(order, units[u], _BY_LAND)
             continue
-        c = len(p.convoys)
-        p.convoys.append(ConvoyOrder(c, u, units[u].location.province, target_move))
+        c = len(convoys)
+        convoys.append(ConvoyOrder(c, u, slots[u].province, target_move))
         scan.convoy_of[k] = c
 
 
-def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[Unit]) -> None:
-    """Minimal convoy routes of each convoyed move: chains of its convoying fleets."""
+_NOT_THAT_DESTINATION = Void(VoidCode.OTHER_DESTINATION, "the army is not ordered to that destination")
+_BY_LAND = Void(VoidCode.BY_LAND, "the army goes by land (DATC 4.A.3)")
+_NO_ROUTE = Void(VoidCode.NO_ROUTE, "the fleet is on no complete convoy route")
+"""The outcomes of void convoys, values made once."""
+
+
+def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[Unit]) -> set[int]:
+    """Minimal convoy routes of each convoyed move: chains of its convoying fleets. Those are
+    the minimal chains of all fleets at sea (:meth:`~dipsat.maps.Map.convoy_routes`, as the
+    legality of each convoy order asked) made of its convoying fleets alone: a chain's
+    minimality is a property of its own seas. Returns the convoys on some route."""
     p = scan.problem
-    convoyed = [move for move in p.moves if move.convoyed]
-    if not convoyed:
-        return
+    fleets_of: dict[int, dict[str, int]] = {}  # convoyed move -> its convoying fleets: province -> convoy index
+    for c in p.convoys:  # each on a convoyed move (_match_convoys), a fleet at sea (legality)
+        fleets = fleets_of.get(c.move)
+        if fleets is None:
+            fleets_of[c.move] = {c.province: c.index}
+        else:
+            fleets[c.province] = c.index
     choice = rules.convoy_path
-    allowed, required = choice is ConvoyPathSpecification.ALLOWED, choice is ConvoyPathSpecification.REQUIRED
-    own_first = rules.multi_route_disruption is MultiRouteDisruption.DPTG
+    allowed, required = choice is _PATH_ALLOWED, choice is _PATH_REQUIRED
+    own_first = rules.multi_route_disruption is _OWN_ROUTES_FIRST
     written: dict[int, tuple[str, ...]] = {}  # move index -> the convoy path its order writes out (4.A.6)
     if allowed or required:
         for k, m in scan.move_of.items():
             order = scan.orders[k]
             assert isinstance(order, Move)
             written[m] = order.path
-    for move in convoyed:
-        fleets = {c.province: c.index for c in p.convoys if c.move == move.index}
-        routes: Sequence[frozenset[str]] = state.map.convoy_routes(move.origin, move.dest, fleets)
-        path = written.get(move.index, ())
+    convoy_routes, at_sea = state.map.convoy_routes, state.sea_fleets
+    used: set[int] = set()
+    for m, fleets in fleets_of.items():  # a convoyed move no fleet convoys keeps no route
+        move = p.moves[m]
+        ordered = fleets.keys()
+        routes: Sequence[frozenset[str]] = [r for r in convoy_routes(move.origin, move.dest, at_sea) if ordered >= r]
+        path = written.get(m, ())
         if (allowed and path) or required:
             # 4.A.6 b/c: the army goes only along the path written in its order
             routes = [r for r in routes if path and r == frozenset(path)]
@@ -590,15 +712,17 @@ def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[U
             # 4.A.1 dptg: routes with foreign fleets are skipped when the army's own fleets make one
             own = [r for r in routes if all(units[p.convoys[fleets[s]].unit].power == move.power for s in r)]
             routes = own or routes
-        move.routes = [tuple(sorted(fleets[s] for s in route)) for route in routes]
+        move.routes = [tuple(sorted([fleets[s] for s in route])) for route in routes]
+        for route in move.routes:
+            used.update(route)
+    return used
 
 
-def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: Sequence[Unit]) -> None:
-    """A convoy order on no route of its army has nothing to do (it still holds)."""
+def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: Sequence[Unit], used: set[int]) -> None:
+    """A convoy order on no route of its army (`used`: the convoys on one) has nothing to
+    do (it still holds)."""
     p = scan.problem
-    used = {c for move in p.moves for route in move.routes for c in route}
-    for k, c in list(scan.convoy_of.items()):
+    for k, c in scan.convoy_of.items():
         if c not in used:
-            scan.verdicts[k] = OrderResult(orders[k], units[p.convoys[c].unit], Void(
-                VoidCode.NO_ROUTE, "the fleet is on no complete convoy route"))
+            scan.verdicts[k] = OrderResult(orders[k], units[p.convoys[c].unit], _NO_ROUTE)
     # keep indices stable: unused convoys stay in the problem, on no route
