@@ -14,11 +14,12 @@ definitions the model was built from (:class:`dipsat.encodings.values.Values`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from itertools import compress, repeat
 from typing import TYPE_CHECKING
 
-from ..board import Unit
-from ..state import Dislodged
+from ..board import Location, Unit
+from ..state import Dislodged, in_place_order
 from ..encodings import Problem
 from ..encodings.decisions import ATTACK, CONVOY, MOVE, PATH, PREVENT, RESISTING, BackupRule, Decision
 from ..encodings.options import ConvoyParadox, ModelOptions
@@ -75,16 +76,16 @@ class Resolution:
         self.options = options
         self.units = units
         self.backup_keys: dict[Decision, BackupRule] = {key: rule for rule, keys in solved.backups for key in keys}
-        values = solved.values
-        self.succeeded: list[bool] = [values[(MOVE, m)] for m in range(len(problem.moves))]
+        moves = range(len(problem.moves))
+        self.succeeded: list[bool] = list(map(solved.values.__getitem__, zip(repeat(MOVE), moves)))
         """DATC 5.B.1, by move: the move succeeds (:meth:`Values.moves`, read at once)."""
         self.dislodger: dict[int, int] = {}
         """DATC 5.A: each dislodged unit, and the successful move into its area (the first one)."""
-        unit_at, moves, succeeded = problem.unit_at, problem.moves, self.succeeded
-        for m, moved in enumerate(succeeded):  # in order: the first successful move into an area
-            u = unit_at.get(moves[m].dest) if moved else None
-            if u is not None and u not in self.dislodger and d.dislodged(u):
-                self.dislodger[u] = m
+        unit_at, dislodger = problem.unit_at, self.dislodger
+        for m in compress(moves, self.succeeded):  # in order: the first successful move into an area
+            u = unit_at.get(problem.moves[m].dest)
+            if u is not None and u not in dislodger and d.dislodged(u):
+                dislodger[u] = m
         self._refs: list[MoveRef | None] = [None] * len(problem.moves)
         self._dislodgements: dict[int, Dislodgement] = {}
 
@@ -299,22 +300,22 @@ class Resolution:
         return tuple(notes)
 
     def support(self, s: int) -> Outcome:
-        support = self.p.supports[s]
-        notes = self.attack_notes(s) if support.province in self.p.moves_into else ()  # most are not attacked
-        supported = self.ref(support.move) if support.move is not None else None
-        held = support.target if support.move is None else None
+        p = self.p
+        support = p.supports[s]
+        notes = self.attack_notes(s) if support.province in p.moves_into else ()  # most are not attacked
+        m = support.move
+        supported, held = (None, support.target) if m is None else (self._refs[m] or self.ref(m), None)
         if self.d.given(s):
-            blocker = None
-            if support.move is not None:
-                occupant = self.p.unit_at.get(self.p.moves[support.move].dest)
-                if occupant is not None and self.p.units[occupant].power == support.power:
-                    blocker = self.blocking_occupant(support.move)  # DATC 5.B.8: its own power's unit stays
-            if blocker is not None:
-                rivals = tuple(self.ref(o) for o in self.p.moves_into[support.target] if o != support.move)
-                return Given(supported, held, self.unit(blocker), rivals, attacks=notes)
+            if m is not None:
+                occupant = p.unit_at.get(p.moves[m].dest)
+                if occupant is not None and p.units[occupant].power == support.power:
+                    blocker = self.blocking_occupant(m)  # DATC 5.B.8: its own power's unit stays
+                    if blocker is not None:
+                        rivals = tuple(self.ref(o) for o in p.moves_into[support.target] if o != m)
+                        return Given(supported, held, self.unit(blocker), rivals, None, notes)
             if self.d.dislodged(support.unit):
-                return Given(supported, held, kept_though_dislodged=self.dislodgement(support.unit), attacks=notes)
-            return Given(supported, held, attacks=notes)
+                return Given(supported, held, None, (), self.dislodgement(support.unit), notes)
+            return Given(supported, held, None, (), None, notes)
         m = self.dislodger.get(support.unit)
         if m is not None:
             from_target = support.move is not None and self.p.moves[m].origin == support.target
@@ -362,18 +363,35 @@ class Resolution:
         return found
 
     # --- the board after the turn ------------------------------------------------------------
-    def dislodged_units(self) -> list[Dislodged]:
-        """Every unit dislodged, with its attacker's origin and whether it came by convoy."""
-        return [Dislodged(self.units[u], self.p.moves[m].origin, self.ref(m).by_convoy)
-                for u, m in sorted(self.dislodger.items())]
+    def dislodged_units(self) -> tuple[Dislodged, ...]:
+        """Every unit dislodged, with its attacker's origin and whether it came by convoy; in
+        the units' order (a state's: by place)."""
+        return tuple([Dislodged(self.units[u], self.p.moves[m].origin, self.ref(m).by_convoy)
+                      for u, m in sorted(self.dislodger.items())])
+
+    def units_after(self, dest_of: Mapping[int, Location]) -> tuple[Unit, ...]:
+        """The units after the turn, in place order (as a state keeps them): each successful
+        move's unit in its destination (`dest_of`: each move's exact one), a dislodged unit
+        gone (DATC 5.A), the others where they stood."""
+        units, moves, dislodger = self.units, self.p.moves, self.dislodger
+        after = units.copy()  # an unmoved unit is the same value
+        provinces = [slot.province for slot in self.p.units]  # where each unit stands after the turn
+        for m in compress(range(len(moves)), self.succeeded):
+            move = moves[m]
+            unit = units[move.unit]
+            after[move.unit] = Unit(unit.power, unit.kind, dest_of[m])
+            provinces[move.unit] = move.dest
+        stay = [u for u in range(len(units)) if u not in dislodger] if dislodger else range(len(units))
+        if len(self.p.unit_at) < len(units):  # two units in an area (a board not checked): by coast too
+            return in_place_order([after[u] for u in stay])
+        return tuple([after[u] for u in sorted(stay, key=provinces.__getitem__)])  # one unit an area
 
     def standoffs(self, units: Iterable[Unit]) -> frozenset[str]:
         """Areas left empty after the moves into them all failed (no retreat there, DATC
         6.H): a standoff needs two units that could arrive (a lost head-to-head is none, 6.H.9).
         `units`: the units after the turn."""
-        succeeded = self.succeeded
-        failed = [province for province, ms in self.p.moves_into.items()
-                  if len(ms) >= 2 and not any(succeeded[m] for m in ms)]
+        moved = self.succeeded.__getitem__
+        failed = [province for province, ms in self.p.moves_into.items() if len(ms) >= 2 and not any(map(moved, ms))]
         if not failed:
             return frozenset()
         occupied = {u.location.province for u in units}
