@@ -393,7 +393,12 @@ class ConvoyDislodged(OutcomeBase):
 class Holds(OutcomeBase):
     """A unit that holds (or whose move, support or convoy order left it in place) stands."""
 
-    hold: Strength | None = None
+    _hold: Strength | Later[Strength] | None = None
+
+    @property
+    def hold(self) -> Strength | None:
+        """The unit's hold strength with the supports that counted (DATC 5.B.5), read when asked for."""
+        return _read(self._hold)
 
 
 @direct_init

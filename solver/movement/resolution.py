@@ -75,7 +75,8 @@ class Resolution:
         self.s = solved.strengths
         self.options = options
         self.units = units
-        self.backup_keys: dict[Decision, BackupRule] = {key: rule for rule, keys in solved.backups for key in keys}
+        self.backup_keys: dict[Decision, BackupRule] = {key: rule for rule, keys in solved.backups for key in keys} \
+            if solved.backups else {}
         moves = range(len(problem.moves))
         self.succeeded: list[bool] = list(map(solved.values.__getitem__, zip(repeat(MOVE), moves)))
         """DATC 5.B.1, by move: the move succeeds (:meth:`Values.moves`, read at once)."""
@@ -339,7 +340,7 @@ class Resolution:
     def hold(self, u: int) -> Outcome:
         if self.d.dislodged(u):
             return HoldDislodged(self.dislodgement(u))
-        return Holds(self.hold_strength(u))
+        return Holds(Later(self.hold_strength, u))  # read when asked for, as a move's facts
 
     def hold_strength(self, u: int) -> Strength:
         """DATC 5.B.5: a unit that does not move holds with 1 plus its hold supports given."""
