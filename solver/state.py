@@ -149,8 +149,11 @@ _PROVINCE_OF_DISLODGED = operator.attrgetter("unit.location.province")
 _T = TypeVar("_T")
 
 
-def in_place_order(units: Iterable[Unit]) -> tuple[Unit, ...]:
-    """`units` in the one order a state keeps them: by place (province, then coast)."""
+def in_place_order(units: Iterable[Unit], one_an_area: bool = False) -> tuple[Unit, ...]:
+    """`units` in the one order a state keeps them: by place (province, then coast).
+    `one_an_area`: the caller knows no two stand in one province (by province alone)."""
+    if one_an_area:
+        return tuple(sorted(units, key=_PROVINCE_OF_UNIT))
     return _sorted_by_place(units, _PROVINCE_OF_UNIT, _unit_key)
 
 

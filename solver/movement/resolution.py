@@ -14,7 +14,7 @@ definitions the model was built from (:class:`dipsat.encodings.values.Values`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from itertools import compress, repeat
 from typing import TYPE_CHECKING
 
@@ -376,25 +376,30 @@ class Resolution:
         gone (DATC 5.A), the others where they stood."""
         units, moves, dislodger = self.units, self.p.moves, self.dislodger
         after = units.copy()  # an unmoved unit is the same value
-        provinces = [slot.province for slot in self.p.units]  # where each unit stands after the turn
         for m in compress(range(len(moves)), self.succeeded):
             move = moves[m]
             unit = units[move.unit]
             after[move.unit] = Unit(unit.power, unit.kind, dest_of[m])
-            provinces[move.unit] = move.dest
-        stay = [u for u in range(len(units)) if u not in dislodger] if dislodger else range(len(units))
-        if len(self.p.unit_at) < len(units):  # two units in an area (a board not checked): by coast too
-            return in_place_order([after[u] for u in stay])
-        return tuple([after[u] for u in sorted(stay, key=provinces.__getitem__)])  # one unit an area
+        if dislodger:
+            after = [unit for u, unit in enumerate(after) if u not in dislodger]
+        # one unit an area before the turn, one after it (a board not checked may hold two)
+        return in_place_order(after, one_an_area=len(self.p.unit_at) == len(units))
 
-    def standoffs(self, units: Iterable[Unit]) -> frozenset[str]:
+    def standoffs(self) -> frozenset[str]:
         """Areas left empty after the moves into them all failed (no retreat there, DATC
         6.H): a standoff needs two units that could arrive (a lost head-to-head is none, 6.H.9).
-        `units`: the units after the turn."""
-        moved = self.succeeded.__getitem__
-        failed = [province for province, ms in self.p.moves_into.items() if len(ms) >= 2 and not any(map(moved, ms))]
+        An area no move entered holds its unit after the turn unless that unit moved away."""
+        moved, p = self.succeeded.__getitem__, self.p
+        failed = [province for province, ms in p.moves_into.items() if len(ms) >= 2 and not any(map(moved, ms))]
         if not failed:
             return frozenset()
-        occupied = {u.location.province for u in units}
-        return frozenset(province for province in failed if province not in occupied
-                         and sum(1 for m in self.p.moves_into[province] if self.d.has_path(m)) >= 2)
+        return frozenset(province for province in failed if self._left_empty(province)
+                         and sum(1 for m in p.moves_into[province] if self.d.has_path(m)) >= 2)
+
+    def _left_empty(self, province: str) -> bool:
+        """Is an area no move entered empty after the turn (empty before, or its unit moved away)?"""
+        u = self.p.unit_at.get(province)
+        if u is None:
+            return True
+        move = self.p.units[u].move
+        return move is not None and self.succeeded[move]

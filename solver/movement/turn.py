@@ -82,7 +82,7 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     results = _order_results(orders, scan, reading, units)
     dislodged = reading.dislodged_units()
     after_units = reading.units_after(scan.dest_of)
-    standoffs = reading.standoffs(after_units)
+    standoffs = reading.standoffs()
     after, options = after_movement(state, after_units, dislodged, standoffs, rules)
     resolutions = None if solved.resolutions is None else len(solved.resolutions)
     backups = tuple(f"{name}: " + ", ".join(_describe_key(key, p, units) for key in keys)
