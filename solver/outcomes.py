@@ -221,6 +221,11 @@ def _note(facts: MoveFacts) -> str:
 Facts: TypeAlias = "MoveFacts | Later[MoveFacts] | None"
 
 
+Notes: TypeAlias = "tuple[AttackNote, ...] | Later[tuple[AttackNote, ...]]"
+"""A support's attack notes (:meth:`dipsat.movement.resolution.Resolution.attack_notes`), or the cell
+that reads them when asked for."""
+
+
 def _facts_of(value: Facts) -> MoveFacts | None:
     return value.get() if isinstance(value, Later) else value
 
@@ -334,7 +339,12 @@ class Given(OutcomeBase):
     not_counted_against: Unit | None = None  # DATC 5.B.8: given, but not counted against its own power's unit
     rivals: tuple[MoveRef, ...] = ()  # then: the moves it still helps to prevent
     kept_though_dislodged: Dislodgement | None = None  # the rulebook's convoy rule (DATC 4.A.2, 6.F.17)
-    attacks: tuple[AttackNote, ...] = ()
+    _attacks: Notes = ()
+
+    @property
+    def attacks(self) -> tuple[AttackNote, ...]:
+        """The attacks on the supporting unit that did not cut the support, and why (read when asked for)."""
+        return _read(self._attacks)
 
 
 @direct_init
@@ -345,7 +355,12 @@ class Cut(OutcomeBase):
     succeeds: ClassVar[bool] = False
     code: ClassVar[Reason | None] = Reason.CUT
     by: tuple[Cutter, ...] = ()
-    attacks: tuple[AttackNote, ...] = ()
+    _attacks: Notes = ()
+
+    @property
+    def attacks(self) -> tuple[AttackNote, ...]:
+        """The attacks on the supporting unit that did not cut the support, and why (read when asked for)."""
+        return _read(self._attacks)
 
     @property
     def detail(self) -> str:
@@ -361,7 +376,12 @@ class SupportDislodged(OutcomeBase):
     code: ClassVar[Reason | None] = Reason.DISLODGED
     by: Dislodgement | None = None
     from_target: bool = False  # the attack came from the area the support is aimed at
-    attacks: tuple[AttackNote, ...] = ()
+    _attacks: Notes = ()
+
+    @property
+    def attacks(self) -> tuple[AttackNote, ...]:
+        """The attacks on the supporting unit that did not cut the support, and why (read when asked for)."""
+        return _read(self._attacks)
 
     @property
     def detail(self) -> str:

@@ -25,7 +25,7 @@ from ..encodings.decisions import ATTACK, CONVOY, MOVE, PATH, PREVENT, RESISTING
 from ..encodings.options import ConvoyParadox, ModelOptions
 from ..encodings.values import Values
 from ..outcomes import (AttackNote, Bounced, Later, NoCut, ConvoyDislodged, Convoys, Cut, Cutter, Dislodgement, Given,
-                       HoldDislodged, Holds, MoveFacts, MoveRef, Moves, NoPath, Opposition, Outcome, Paradox,
+                       HoldDislodged, Holds, MoveFacts, MoveRef, Moves, NoPath, Notes, Opposition, Outcome, Paradox,
                        PreventFact, Resistance, Route, Stance, Strength, StrengthKind, SupportDislodged, SupportFailure,
                        SupportPart, ZeroReason)
 
@@ -303,7 +303,8 @@ class Resolution:
     def support(self, s: int) -> Outcome:
         p = self.p
         support = p.supports[s]
-        notes = self.attack_notes(s) if support.province in p.moves_into else ()  # most are not attacked
+        # most are not attacked; the notes are read when asked for (result codes need none)
+        notes: Notes = Later(self.attack_notes, s) if support.province in p.moves_into else ()
         m = support.move
         supported, held = (None, support.target) if m is None else (self._refs[m] or self.ref(m), None)
         if self.d.given(s):
