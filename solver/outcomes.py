@@ -334,12 +334,17 @@ class Paradox(OutcomeBase):
 class Given(OutcomeBase):
     """DATC 5.B.2: the support is neither cut nor dislodged."""
 
-    supported: MoveRef | None = None  # a support to move: the move
+    _supported: MoveRef | Later[MoveRef] | None = None  # a support to move: the move
     held: str | None = None  # a support to hold: the area held
     not_counted_against: Unit | None = None  # DATC 5.B.8: given, but not counted against its own power's unit
     rivals: tuple[MoveRef, ...] = ()  # then: the moves it still helps to prevent
     kept_though_dislodged: Dislodgement | None = None  # the rulebook's convoy rule (DATC 4.A.2, 6.F.17)
     _attacks: Notes = ()
+
+    @property
+    def supported(self) -> MoveRef | None:
+        """A support to move: the move it supports (named when asked for)."""
+        return _read(self._supported)
 
     @property
     def attacks(self) -> tuple[AttackNote, ...]:

@@ -306,7 +306,10 @@ class Resolution:
         # most are not attacked; the notes are read when asked for (result codes need none)
         notes: Notes = Later(self.attack_notes, s) if support.province in p.moves_into else ()
         m = support.move
-        supported, held = (None, support.target) if m is None else (self._refs[m] or self.ref(m), None)
+        supported: MoveRef | Later[MoveRef] | None = None
+        held = support.target if m is None else None
+        if m is not None:  # the move's name, made once a turn: when first asked for
+            supported = self._refs[m] or Later(self.ref, m)
         if self.d.given(s):
             if m is not None:
                 occupant = p.unit_at.get(p.moves[m].dest)
