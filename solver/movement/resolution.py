@@ -61,6 +61,10 @@ ALTERNATIVE_ROUTE_REFS = {
 fleet leaves the support unprotected (DATC 6.F.19 is the 2000 rulebook's figure 31)."""
 
 
+_CONVOYS = Convoys()
+"""DATC 5.B.3: a convoy that carries (an outcome with no fields: one value for every such order)."""
+
+
 class Resolution:
     """The outcomes of one solved movement turn: :meth:`move`, :meth:`support`,
     :meth:`convoy` and :meth:`hold` by the problem's indices, :meth:`dislodgement` by unit.
@@ -338,7 +342,7 @@ class Resolution:
                            if rule is BackupRule.SZYKMAN else rule.text, attacked_by=attacks,
                            hold=self.hold_strength(convoy.unit), dislodged_by=self.dislodgement(convoy.unit))
         if self.d.convoys(c):
-            return Convoys()
+            return _CONVOYS
         return ConvoyDislodged(self.dislodgement(convoy.unit))
 
     def hold(self, u: int) -> Outcome:
