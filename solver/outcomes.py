@@ -146,6 +146,10 @@ def _read(value: T | Later[T]) -> T:
     return value.get() if isinstance(value, Later) else value
 
 
+def _read_optional(value: T | Later[T] | None) -> T | None:
+    return value.get() if isinstance(value, Later) else value
+
+
 @direct_init
 @dataclass(frozen=True)
 class OutcomeBase:
@@ -344,7 +348,7 @@ class Given(OutcomeBase):
     @property
     def supported(self) -> MoveRef | None:
         """A support to move: the move it supports (named when asked for)."""
-        return _read(self._supported)
+        return _read_optional(self._supported)
 
     @property
     def attacks(self) -> tuple[AttackNote, ...]:
@@ -423,7 +427,7 @@ class Holds(OutcomeBase):
     @property
     def hold(self) -> Strength | None:
         """The unit's hold strength with the supports that counted (DATC 5.B.5), read when asked for."""
-        return _read(self._hold)
+        return _read_optional(self._hold)
 
 
 @direct_init
