@@ -146,6 +146,10 @@ def _read(value: T | Later[T]) -> T:
     return value.get() if isinstance(value, Later) else value
 
 
+def _read_optional(value: T | Later[T] | None) -> T | None:
+    return value.get() if isinstance(value, Later) else value
+
+
 @direct_init
 @dataclass(frozen=True)
 class OutcomeBase:
@@ -219,6 +223,11 @@ def _note(facts: MoveFacts) -> str:
 
 
 Facts: TypeAlias = "MoveFacts | Later[MoveFacts] | None"
+
+
+Notes: TypeAlias = "tuple[AttackNote, ...] | Later[tuple[AttackNote, ...]]"
+"""A support's attack notes (:meth:`dipsat.movement.resolution.Resolution.attack_notes`), or the cell
+that reads them when asked for."""
 
 
 def _facts_of(value: Facts) -> MoveFacts | None:
@@ -329,12 +338,22 @@ class Paradox(OutcomeBase):
 class Given(OutcomeBase):
     """DATC 5.B.2: the support is neither cut nor dislodged."""
 
-    supported: MoveRef | None = None  # a support to move: the move
+    _supported: MoveRef | Later[MoveRef] | None = None  # a support to move: the move
     held: str | None = None  # a support to hold: the area held
     not_counted_against: Unit | None = None  # DATC 5.B.8: given, but not counted against its own power's unit
     rivals: tuple[MoveRef, ...] = ()  # then: the moves it still helps to prevent
     kept_though_dislodged: Dislodgement | None = None  # the rulebook's convoy rule (DATC 4.A.2, 6.F.17)
-    attacks: tuple[AttackNote, ...] = ()
+    _attacks: Notes = ()
+
+    @property
+    def supported(self) -> MoveRef | None:
+        """A support to move: the move it supports (named when asked for)."""
+        return _read_optional(self._supported)
+
+    @property
+    def attacks(self) -> tuple[AttackNote, ...]:
+        """The attacks on the supporting unit that did not cut the support, and why (read when asked for)."""
+        return _read(self._attacks)
 
 
 @direct_init
@@ -345,7 +364,12 @@ class Cut(OutcomeBase):
     succeeds: ClassVar[bool] = False
     code: ClassVar[Reason | None] = Reason.CUT
     by: tuple[Cutter, ...] = ()
-    attacks: tuple[AttackNote, ...] = ()
+    _attacks: Notes = ()
+
+    @property
+    def attacks(self) -> tuple[AttackNote, ...]:
+        """The attacks on the supporting unit that did not cut the support, and why (read when asked for)."""
+        return _read(self._attacks)
 
     @property
     def detail(self) -> str:
@@ -361,7 +385,12 @@ class SupportDislodged(OutcomeBase):
     code: ClassVar[Reason | None] = Reason.DISLODGED
     by: Dislodgement | None = None
     from_target: bool = False  # the attack came from the area the support is aimed at
-    attacks: tuple[AttackNote, ...] = ()
+    _attacks: Notes = ()
+
+    @property
+    def attacks(self) -> tuple[AttackNote, ...]:
+        """The attacks on the supporting unit that did not cut the support, and why (read when asked for)."""
+        return _read(self._attacks)
 
     @property
     def detail(self) -> str:
@@ -393,7 +422,12 @@ class ConvoyDislodged(OutcomeBase):
 class Holds(OutcomeBase):
     """A unit that holds (or whose move, support or convoy order left it in place) stands."""
 
-    hold: Strength | None = None
+    _hold: Strength | Later[Strength] | None = None
+
+    @property
+    def hold(self) -> Strength | None:
+        """The unit's hold strength with the supports that counted (DATC 5.B.5), read when asked for."""
+        return _read_optional(self._hold)
 
 
 @direct_init

@@ -12,19 +12,21 @@ from .rules import RetreatAfterConvoy, Rules
 from .state import Dislodged, State
 
 
-def after_movement(state: State, units: list[Unit], dislodged: list[Dislodged],
+def after_movement(state: State, units: tuple[Unit, ...], dislodged: tuple[Dislodged, ...],
                    standoffs: frozenset[str], rules: Rules) -> tuple[State, dict[Unit, tuple[Location, ...]]]:
     """The state after a movement turn (the retreat phase, or the phase after it) and
-    the retreat options of each dislodged unit that can retreat."""
+    the retreat options of each dislodged unit that can retreat. `units` (the units after
+    the turn) and `dislodged` in place order, as a state keeps them."""
     if dislodged:
-        staged = state.with_(units=tuple(units), dislodged=tuple(dislodged), standoffs=standoffs,
-                             phase=Phase(state.phase.year, state.phase.season, PhaseKind.RETREAT))
+        phase = Phase(state.phase.year, state.phase.season, PhaseKind.RETREAT)
+        staged = State.in_order(state.variant, phase, units, state.owners, dislodged, standoffs)
         options = {d.unit: retreat_options(staged, d, rules) for d in dislodged}
         # A dislodged unit with nowhere to go is disbanded at once (jDip's convention).
         can_retreat = tuple(d for d in dislodged if options[d.unit])
-        if can_retreat:
-            return staged.with_(dislodged=can_retreat), {d.unit: options[d.unit] for d in can_retreat}
-    return after_retreats(state, tuple(units)), {}
+        if can_retreat:  # a new value: the staged state keeps what retreat_options cached
+            return (State.in_order(state.variant, phase, units, state.owners, can_retreat, standoffs),
+                    {d.unit: options[d.unit] for d in can_retreat})
+    return after_retreats(state, units), {}
 
 
 def retreat_choices(state: State, rules: Rules) -> dict[Unit, tuple[Location, ...]]:
@@ -57,14 +59,13 @@ def retreat_options(state: State, dislodged: Dislodged, rules: Rules) -> tuple[L
 
 def after_retreats(state: State, units: tuple[Unit, ...] | None = None) -> State:
     """The state after the retreat phase (or a movement turn without one), with `units`
-    (default: the state's)."""
+    (default: the state's; in place order, as a state keeps them)."""
     season, year = state.phase.season, state.phase.year
     units = state.units if units is None else units
     if season is Season.SPRING:
-        return state.with_(units=units, dislodged=(), standoffs=frozenset(),
-                           phase=Phase(year, Season.FALL, PhaseKind.MOVEMENT))
-    return state.with_(units=units, dislodged=(), standoffs=frozenset(), owners=owners_after_fall(state, units),
-                       phase=Phase(year, Season.FALL, PhaseKind.ADJUSTMENT))
+        return State.in_order(state.variant, Phase(year, Season.FALL, PhaseKind.MOVEMENT), units, state.owners)
+    return State.in_order(state.variant, Phase(year, Season.FALL, PhaseKind.ADJUSTMENT), units,
+                          owners_after_fall(state, units))
 
 
 def after_adjustments(state: State) -> State:
@@ -73,12 +74,18 @@ def after_adjustments(state: State) -> State:
 
 def owners_after_fall(state: State, units: tuple[Unit, ...]) -> tuple[tuple[str, str], ...]:
     """After the fall turn a centre belongs to the power whose unit stands in it
-    (wings cannot capture centres)."""
-    owners = dict(state.owners)
-    provinces = state.map.provinces
+    (wings cannot capture centres). In order by centre, as a state keeps them."""
+    owners = dict(state.owners)  # in order by centre: a centre changing hands keeps its place
+    known = len(owners)
+    centres, wing = state.variant.centres, UnitKind.WING
+    changed = False
     for unit in units:
         province = unit.location.province
-        if provinces[province].centre and unit.kind is not UnitKind.WING:
+        if province in centres and unit.kind is not wing and owners.get(province) != unit.power:
             owners[province] = unit.power
-    return tuple(owners.items())
-
+            changed = True
+    if not changed and known == len(state.owners):
+        return state.owners  # no centre changed hands
+    if len(owners) == known:  # no centre owned for the first time: still in order
+        return tuple(owners.items())
+    return tuple(sorted(owners.items()))

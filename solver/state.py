@@ -69,11 +69,25 @@ class State:
     @functools.cached_property
     def sea_fleets(self) -> frozenset[str]:
         """Sea areas holding a fleet (the fleets that could convoy, DATC 6.D.32)."""
-        seas = self.map.sea_provinces
-        return frozenset(u.province for u in self.units if u.kind is UnitKind.FLEET and u.province in seas)
+        seas, fleet = self.map.sea_provinces, _FLEET
+        return frozenset(province for u in self.units
+                         if u.kind is fleet and (province := u.location.province) in seas)
 
     def centres_of(self, power: Power) -> tuple[str, ...]:
         return tuple(c for c, p in self.owners if p == power)
+
+    @classmethod
+    def in_order(cls, variant: Variant, phase: Phase, units: tuple[Unit, ...], owners: tuple[tuple[str, Power], ...],
+                 dislodged: tuple[Dislodged, ...] = (), standoffs: frozenset[str] = frozenset()) -> State:
+        """A new state from collections already in their one order (units and dislodged units
+        by place, centres by name: as a state keeps them), not sorted again: phase logic that
+        keeps them so makes the state after every phase this way. The same value as
+        ``State(...)`` makes of them."""
+        new = object.__new__(cls)
+        values = new.__dict__  # the fields in their order, as __init__ sets them
+        values["variant"], values["phase"], values["units"], values["owners"] = variant, phase, units, owners
+        values["dislodged"], values["standoffs"] = dislodged, standoffs
+        return new
 
     def with_(self, **changes: Any) -> State:
         """A new state with these fields changed (what ``dataclasses.replace`` does, in a
@@ -110,6 +124,7 @@ def _unit_key(unit: Unit) -> tuple[str, str]:
     return (unit.location.province, unit.location.coast or "")
 
 
+_FLEET = UnitKind.FLEET  # read once: an enum member read off its class goes through the metaclass
 _FIELDS = ("variant", "phase", "units", "owners", "dislodged", "standoffs")
 _FIELD_SET = frozenset(_FIELDS)
 _SORTED = frozenset({"units", "owners", "dislodged"})
@@ -132,6 +147,14 @@ def _normalize(values: dict[str, Any], names: Iterable[str]) -> None:
 _PROVINCE_OF_UNIT = operator.attrgetter("location.province")
 _PROVINCE_OF_DISLODGED = operator.attrgetter("unit.location.province")
 _T = TypeVar("_T")
+
+
+def in_place_order(units: Iterable[Unit], one_an_area: bool = False) -> tuple[Unit, ...]:
+    """`units` in the one order a state keeps them: by place (province, then coast).
+    `one_an_area`: the caller knows no two stand in one province (by province alone)."""
+    if one_an_area:
+        return tuple(sorted(units, key=_PROVINCE_OF_UNIT))
+    return _sorted_by_place(units, _PROVINCE_OF_UNIT, _unit_key)
 
 
 def _sorted_by_place(items: Iterable[_T], province: Callable[[_T], str], key: Callable[[_T], tuple[str, str]]) -> tuple[_T, ...]:

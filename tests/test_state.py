@@ -109,3 +109,25 @@ def test_with_puts_the_changed_fields_in_order_and_refuses_unknown_ones():
     assert shuffled.unit_at("lon") == start.unit_at("lon") and shuffled.unit_at("bur") is None
     with pytest.raises(TypeError, match="no field 'colour'"):
         start.with_(colour="red")
+
+
+def test_the_states_phase_logic_makes_in_order_are_the_values_state_makes():
+    """Movement, retreat and adjustment phases make the next state from collections kept in
+    their one order (State.in_order, no sorting again): each must be the value State(...)
+    makes of the same collections in any order, and carry no derived fact of another state."""
+    from pathlib import Path
+
+    from dipsat.runners.bench import corpus_phases, corpus_texts
+
+    corpus = Path(__file__).resolve().parent.parent / "cases" / "corpus" / "random_games.jsonl.gz"
+    phases = corpus_phases(corpus_texts([str(corpus)])[:3], dipsat.Rules.profile("2000"))
+    kinds = set()
+    for p in phases:
+        after = dipsat.adjudicate(p.state, p.orders, p.rules).after
+        kinds.add(p.state.phase.kind)
+        made = State(after.variant, after.phase, after.units[::-1], after.owners[::-1], after.dislodged[::-1],
+                     after.standoffs)
+        assert (made.units, made.owners, made.dislodged) == (after.units, after.owners, after.dislodged), p.key
+        assert made == after and hash(made) == hash(after)
+        assert set(vars(after)) == {f.name for f in dataclasses.fields(State)}, p.key  # nothing cached carried over
+    assert len(kinds) == 3  # movement, retreat and adjustment phases

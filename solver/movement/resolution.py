@@ -14,17 +14,18 @@ definitions the model was built from (:class:`dipsat.encodings.values.Values`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Mapping
+from itertools import compress, repeat
 from typing import TYPE_CHECKING
 
-from ..board import Unit
-from ..state import Dislodged
+from ..board import Location, Unit
+from ..state import Dislodged, in_place_order
 from ..encodings import Problem
 from ..encodings.decisions import ATTACK, CONVOY, MOVE, PATH, PREVENT, RESISTING, BackupRule, Decision
 from ..encodings.options import ConvoyParadox, ModelOptions
 from ..encodings.values import Values
 from ..outcomes import (AttackNote, Bounced, Later, NoCut, ConvoyDislodged, Convoys, Cut, Cutter, Dislodgement, Given,
-                       HoldDislodged, Holds, MoveFacts, MoveRef, Moves, NoPath, Opposition, Outcome, Paradox,
+                       HoldDislodged, Holds, MoveFacts, MoveRef, Moves, NoPath, Notes, Opposition, Outcome, Paradox,
                        PreventFact, Resistance, Route, Stance, Strength, StrengthKind, SupportDislodged, SupportFailure,
                        SupportPart, ZeroReason)
 
@@ -60,6 +61,10 @@ ALTERNATIVE_ROUTE_REFS = {
 fleet leaves the support unprotected (DATC 6.F.19 is the 2000 rulebook's figure 31)."""
 
 
+_CONVOYS = Convoys()
+"""DATC 5.B.3: a convoy that carries (an outcome with no fields: one value for every such order)."""
+
+
 class Resolution:
     """The outcomes of one solved movement turn: :meth:`move`, :meth:`support`,
     :meth:`convoy` and :meth:`hold` by the problem's indices, :meth:`dislodgement` by unit.
@@ -74,17 +79,18 @@ class Resolution:
         self.s = solved.strengths
         self.options = options
         self.units = units
-        self.backup_keys: dict[Decision, BackupRule] = {key: rule for rule, keys in solved.backups for key in keys}
-        values = solved.values
-        self.succeeded: list[bool] = [values[(MOVE, m)] for m in range(len(problem.moves))]
+        self.backup_keys: dict[Decision, BackupRule] = {key: rule for rule, keys in solved.backups for key in keys} \
+            if solved.backups else {}
+        moves = range(len(problem.moves))
+        self.succeeded: list[bool] = list(map(solved.values.__getitem__, zip(repeat(MOVE), moves)))
         """DATC 5.B.1, by move: the move succeeds (:meth:`Values.moves`, read at once)."""
         self.dislodger: dict[int, int] = {}
         """DATC 5.A: each dislodged unit, and the successful move into its area (the first one)."""
-        unit_at, moves, succeeded = problem.unit_at, problem.moves, self.succeeded
-        for m, moved in enumerate(succeeded):  # in order: the first successful move into an area
-            u = unit_at.get(moves[m].dest) if moved else None
-            if u is not None and u not in self.dislodger and d.dislodged(u):
-                self.dislodger[u] = m
+        unit_at, dislodger = problem.unit_at, self.dislodger
+        for m in compress(moves, self.succeeded):  # in order: the first successful move into an area
+            u = unit_at.get(problem.moves[m].dest)
+            if u is not None and u not in dislodger and d.dislodged(u):
+                dislodger[u] = m
         self._refs: list[MoveRef | None] = [None] * len(problem.moves)
         self._dislodgements: dict[int, Dislodgement] = {}
 
@@ -299,22 +305,26 @@ class Resolution:
         return tuple(notes)
 
     def support(self, s: int) -> Outcome:
-        support = self.p.supports[s]
-        notes = self.attack_notes(s) if support.province in self.p.moves_into else ()  # most are not attacked
-        supported = self.ref(support.move) if support.move is not None else None
-        held = support.target if support.move is None else None
+        p = self.p
+        support = p.supports[s]
+        # most are not attacked; the notes are read when asked for (result codes need none)
+        notes: Notes = Later(self.attack_notes, s) if support.province in p.moves_into else ()
+        m = support.move
+        supported: MoveRef | Later[MoveRef] | None = None
+        held = support.target if m is None else None
+        if m is not None:  # the move's name, made once a turn: when first asked for
+            supported = self._refs[m] or Later(self.ref, m)
         if self.d.given(s):
-            blocker = None
-            if support.move is not None:
-                occupant = self.p.unit_at.get(self.p.moves[support.move].dest)
-                if occupant is not None and self.p.units[occupant].power == support.power:
-                    blocker = self.blocking_occupant(support.move)  # DATC 5.B.8: its own power's unit stays
-            if blocker is not None:
-                rivals = tuple(self.ref(o) for o in self.p.moves_into[support.target] if o != support.move)
-                return Given(supported, held, self.unit(blocker), rivals, attacks=notes)
+            if m is not None:
+                occupant = p.unit_at.get(p.moves[m].dest)
+                if occupant is not None and p.units[occupant].power == support.power:
+                    blocker = self.blocking_occupant(m)  # DATC 5.B.8: its own power's unit stays
+                    if blocker is not None:
+                        rivals = tuple(self.ref(o) for o in p.moves_into[support.target] if o != m)
+                        return Given(supported, held, self.unit(blocker), rivals, None, notes)
             if self.d.dislodged(support.unit):
-                return Given(supported, held, kept_though_dislodged=self.dislodgement(support.unit), attacks=notes)
-            return Given(supported, held, attacks=notes)
+                return Given(supported, held, None, (), self.dislodgement(support.unit), notes)
+            return Given(supported, held, None, (), None, notes)
         m = self.dislodger.get(support.unit)
         if m is not None:
             from_target = support.move is not None and self.p.moves[m].origin == support.target
@@ -332,13 +342,13 @@ class Resolution:
                            if rule is BackupRule.SZYKMAN else rule.text, attacked_by=attacks,
                            hold=self.hold_strength(convoy.unit), dislodged_by=self.dislodgement(convoy.unit))
         if self.d.convoys(c):
-            return Convoys()
+            return _CONVOYS
         return ConvoyDislodged(self.dislodgement(convoy.unit))
 
     def hold(self, u: int) -> Outcome:
         if self.d.dislodged(u):
             return HoldDislodged(self.dislodgement(u))
-        return Holds(self.hold_strength(u))
+        return Holds(Later(self.hold_strength, u))  # read when asked for, as a move's facts
 
     def hold_strength(self, u: int) -> Strength:
         """DATC 5.B.5: a unit that does not move holds with 1 plus its hold supports given."""
@@ -362,20 +372,42 @@ class Resolution:
         return found
 
     # --- the board after the turn ------------------------------------------------------------
-    def dislodged_units(self) -> list[Dislodged]:
-        """Every unit dislodged, with its attacker's origin and whether it came by convoy."""
-        return [Dislodged(self.units[u], self.p.moves[m].origin, self.ref(m).by_convoy)
-                for u, m in sorted(self.dislodger.items())]
+    def dislodged_units(self) -> tuple[Dislodged, ...]:
+        """Every unit dislodged, with its attacker's origin and whether it came by convoy; in
+        the units' order (a state's: by place)."""
+        return tuple([Dislodged(self.units[u], self.p.moves[m].origin, self.ref(m).by_convoy)
+                      for u, m in sorted(self.dislodger.items())])
 
-    def standoffs(self, units: Iterable[Unit]) -> frozenset[str]:
+    def units_after(self, dest_of: Mapping[int, Location]) -> tuple[Unit, ...]:
+        """The units after the turn, in place order (as a state keeps them): each successful
+        move's unit in its destination (`dest_of`: each move's exact one), a dislodged unit
+        gone (DATC 5.A), the others where they stood."""
+        units, moves, dislodger = self.units, self.p.moves, self.dislodger
+        after = units.copy()  # an unmoved unit is the same value
+        for m in compress(range(len(moves)), self.succeeded):
+            move = moves[m]
+            unit = units[move.unit]
+            after[move.unit] = Unit(unit.power, unit.kind, dest_of[m])
+        if dislodger:
+            after = [unit for u, unit in enumerate(after) if u not in dislodger]
+        # one unit an area before the turn, one after it (a board not checked may hold two)
+        return in_place_order(after, one_an_area=len(self.p.unit_at) == len(units))
+
+    def standoffs(self) -> frozenset[str]:
         """Areas left empty after the moves into them all failed (no retreat there, DATC
         6.H): a standoff needs two units that could arrive (a lost head-to-head is none, 6.H.9).
-        `units`: the units after the turn."""
-        succeeded = self.succeeded
-        failed = [province for province, ms in self.p.moves_into.items()
-                  if len(ms) >= 2 and not any(succeeded[m] for m in ms)]
+        An area no move entered holds its unit after the turn unless that unit moved away."""
+        moved, p = self.succeeded.__getitem__, self.p
+        failed = [province for province, ms in p.moves_into.items() if len(ms) >= 2 and not any(map(moved, ms))]
         if not failed:
             return frozenset()
-        occupied = {u.location.province for u in units}
-        return frozenset(province for province in failed if province not in occupied
-                         and sum(1 for m in self.p.moves_into[province] if self.d.has_path(m)) >= 2)
+        return frozenset(province for province in failed if self._left_empty(province)
+                         and sum(1 for m in p.moves_into[province] if self.d.has_path(m)) >= 2)
+
+    def _left_empty(self, province: str) -> bool:
+        """Is an area no move entered empty after the turn (empty before, or its unit moved away)?"""
+        u = self.p.unit_at.get(province)
+        if u is None:
+            return True
+        move = self.p.units[u].move
+        return move is not None and self.succeeded[move]

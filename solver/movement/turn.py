@@ -79,48 +79,58 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
     p = scan.problem
     units = list(state.units)
     reading = Resolution(p, solved, rules.model, units)
-    verdicts, chosen, unit_at = scan.verdicts, scan.chosen, p.unit_at
-    move_of, support_of, convoy_of = scan.move_of, scan.support_of, scan.convoy_of
-    results = []
-    for k, order in enumerate(orders):
-        if k in verdicts:
-            results.append(verdicts[k])
-            continue
-        assert not isinstance(order, (Build, Waive))  # an order with no unit gets a verdict in the prescan
-        u = unit_at[order.unit.location.province]
-        kept = chosen.get(u)
-        same = k if kept == k else kept if kept is not None and orders[kept] == order else k  # an identical
-        # copy of the kept order: the kept order's outcome. Read off the solution (resolution.py):
-        if same in move_of:
-            outcome = reading.move(move_of[same])
-        elif same in support_of:
-            outcome = reading.support(support_of[same])
-        elif same in convoy_of:
-            outcome = reading.convoy(convoy_of[same])
-        else:
-            outcome = reading.hold(u)  # a hold, given or implicit
-        results.append(OrderResult(order, units[u], outcome))
+    results = _order_results(orders, scan, reading, units)
     dislodged = reading.dislodged_units()
-    moves, dest_of = p.moves, scan.dest_of
-    new_units = units.copy()  # an unmoved unit is the same value
-    for m, succeeded in enumerate(reading.succeeded):
-        if succeeded:
-            unit = units[moves[m].unit]
-            new_units[moves[m].unit] = Unit(unit.power, unit.kind, dest_of[m])
-    if dislodged:
-        gone, emptied = {d.unit for d in dislodged}, {d.unit.location.province for d in dislodged}
-        new_units = [after for before, after in zip(units, new_units)
-                     if before.location.province not in emptied or before not in gone]
-    standoffs = reading.standoffs(new_units)
-    after, options = after_movement(state, new_units, dislodged, standoffs, rules)
+    after_units = reading.units_after(scan.dest_of)
+    standoffs = reading.standoffs()
+    after, options = after_movement(state, after_units, dislodged, standoffs, rules)
     resolutions = None if solved.resolutions is None else len(solved.resolutions)
     backups = tuple(f"{name}: " + ", ".join(_describe_key(key, p, units) for key in keys)
-                    for name, keys in solved.backups)
+                    for name, keys in solved.backups) if solved.backups else ()
     trace = MovementTrace(scan.orders, scan, solved, units)
-    return PhaseResult(state, after, tuple(results), rules, options, solver_calls=solved.calls,
-                       resolutions=resolutions, backup_rules=backups, dislodgements=tuple(dislodged),
+    return PhaseResult(state, after, results, rules, options, solver_calls=solved.calls,
+                       resolutions=resolutions, backup_rules=backups, dislodgements=dislodged,
                        standoffs=standoffs, trace=trace,
                        resolutions_capped=solved.resolutions is not None and solved.resolutions.capped)
+
+
+def _order_results(orders: list[Order], scan: _Prescan, reading: Resolution, units: list[Unit]) -> tuple[OrderResult, ...]:
+    """Each order's result: its verdict from the prescan, or its outcome read off the
+    solution (:mod:`.resolution`), by kind: the moves, supports and convoys of the problem,
+    then the holds (given or implicit) and any identical copy of a unit's kept order."""
+    p, n = scan.problem, len(orders)
+    made: dict[int, OrderResult] = {}  # order index -> its result
+    for kind, read, of in ((p.moves, reading.move, scan.move_of), (p.supports, reading.support, scan.support_of),
+                           (p.convoys, reading.convoy, scan.convoy_of)):
+        for k, i in of.items():
+            if k < n:  # else an implicit order (DATC 4.E.3 a): no order given, no result
+                made[k] = OrderResult(orders[k], units[kind[i].unit], read(i))
+    made.update(scan.verdicts)  # the prescan's verdict first (a convoy on no route stays in the problem)
+    if len(made) < n:
+        for k in range(n):
+            if k not in made:
+                made[k] = _other_result(k, orders, scan, reading, units)
+    return tuple(map(made.__getitem__, range(n)))
+
+
+def _other_result(k: int, orders: list[Order], scan: _Prescan, reading: Resolution, units: list[Unit]) -> OrderResult:
+    """The result of an order that got no verdict and is not the move, support or convoy
+    of its unit kept in the problem: a hold (given or implicit), or an identical copy of
+    the unit's kept order (with the kept order's outcome)."""
+    order = orders[k]
+    assert not isinstance(order, (Build, Waive))  # an order with no unit gets a verdict in the prescan
+    u = scan.problem.unit_at[order.unit.location.province]
+    kept = scan.chosen.get(u)
+    same = kept if kept is not None and kept != k and orders[kept] == order else k
+    if same in scan.move_of:
+        outcome = reading.move(scan.move_of[same])
+    elif same in scan.support_of:
+        outcome = reading.support(scan.support_of[same])
+    elif same in scan.convoy_of:
+        outcome = reading.convoy(scan.convoy_of[same])
+    else:
+        outcome = reading.hold(u)
+    return OrderResult(order, units[u], outcome)
 
 
 def _describe_key(key: Decision, p: Problem, units: list[Unit]) -> str:
