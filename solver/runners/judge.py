@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from ..adjudicator import adjudicate_many
 from ..board import PhaseKind
+from ..formats.godip import GodipTables
 from ..formats.records import RecordedGame, RecordedPhase, with_attackers
 from ..movement import MovementTrace, prescan
 from ..movement.prescan import Prescan, rescan
@@ -356,13 +357,16 @@ class Judge:
 class Retained:
     """The judges of records kept in this process between the passes of an archive run
     (one worker): a record asked again (:mod:`dipsat.runners.archive`) is neither read
-    nor adjudicated again where it was already (its results are cached in its judge).
+    nor adjudicated again where it was already (its results are cached in its judge);
+    and what the godip reader made of the lines read so far.
     Bounded: judges are kept until they hold `limit` phases in all, the rest are not."""
 
     def __init__(self, limit: int = 20_000) -> None:  # about 60 kB a phase: about 1 GB
         self.limit = limit
         self.phases = 0
         self._judges: dict[tuple[str, str], Judge] = {}
+        self.godip = GodipTables()
+        """The godip reader's readings of the lines of the records read so far (they repeat)."""
 
     def game(self, source: str, rules: Rules) -> RecordedGame | None:
         """The record read already from `source`, if its judge is kept."""
