@@ -354,7 +354,14 @@ def test_reading_many_games_with_shared_tables() -> None:
              "Italy: fleet xyz\n"), with_line(HAND, "England: fleet nat\n", "England: fleet/dislodged nat\n"),
              with_line(HAND, "nrg move xyz\n", "nrg move xyz via convoy\n"), HAND.replace("Fall Movement",
              "Spring Retreat"), with_line(HAND, "build Army par\n", "build Fleet par\n")]
+    no_header = HAND.replace("ORDERS\nremove nat\nnrg disband\nbuild Army par\nPHASE 1906 Spring Movement\nPOSITIONS\n",
+                             "PHASE 1906 Spring Movement\n")  # positions with no POSITIONS line before them
+    texts += [no_header, with_line(HAND, "England: fleet nrg\n", "England: fleet nrg \udcff\n")]
     tables = GodipTables()
+    for text in texts:
+        read_godip_game(text, "warm.txt", tables=tables)  # every line read once
+    last = read_godip_game(no_header, "g.txt", tables=tables).phases[-1]
+    assert "expected POSITIONS after the PHASE line, found 'France: fleet mid'" in str(last.error)
     for round_ in range(2):
         for k, text in enumerate(texts):
             assert summary(read_godip_game(text, f"g{k}.txt", tables=tables)) == summary(

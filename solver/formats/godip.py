@@ -47,7 +47,7 @@ writes a recorded game back in this format (strictly: every phase needs a positi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -184,7 +184,8 @@ class _Reader:
         return Location(province, coast_id) if coast_id else None
 
     # --- lines -----------------------------------------------------------------
-    def read(self, lines: list[tuple[int, str | None]]) -> None:
+    def read(self, lines: list[str | None]) -> None:
+        """Read the lines of a history (None: a line that is not UTF-8), line 1 first."""
         entry: GodipPhase | None = None
         section = ""
         units: dict[str, Unit] = {}
@@ -193,6 +194,7 @@ class _Reader:
         order_lines: list[tuple[int, str]] = []
         stray: tuple[int, str] | None = None
         seen = self.seen
+        fast = False  # in the POSITIONS of a phase read so far without error
 
         def close() -> None:
             if entry is None:
@@ -205,7 +207,19 @@ class _Reader:
                 self.orders(entry, order_lines)
             self.phases.append(entry)
 
-        for number, text in lines:
+        for number, text in enumerate(lines, start=1):
+            if fast and text is not None:  # most lines: a unit or a centre read before (in seen)
+                parsed = seen.get(text.strip())
+                if parsed is not None:
+                    province, power, unit, flag = parsed
+                    if unit is None:
+                        if owners.setdefault(province, power) == power:
+                            continue
+                    elif not flag and province not in units:
+                        units[province] = unit
+                        continue
+                    # else a problem, or a dislodged unit: read below
+            fast = False  # until this line is read
             line = text.strip() if text is not None else ""
             if text is not None and not line:
                 continue
@@ -258,6 +272,7 @@ class _Reader:
                     raise _PhaseFailed(f"expected POSITIONS after the PHASE line, found {line!r}")
             except _PhaseFailed as exc:
                 self.fail(entry, number, str(exc))
+            fast = section == "POSITIONS" and entry.error is None
         close()
         if stray is not None:
             raise RecordError(self.game, None, f"line {stray[0]}: expected a 'PHASE <year> <season> <kind>' line "
@@ -311,10 +326,16 @@ class _Reader:
 
     # --- orders ----------------------------------------------------------------
     def orders(self, entry: GodipPhase, lines: list[tuple[int, str]]) -> None:
-        assert entry.state is not None
+        state = entry.state
+        assert state is not None
+        kind = state.phase.kind
+        find = state.unit_at  # the unit an order goes to: in a retreat phase the dislodged one
+        if kind is PhaseKind.RETREAT and state.dislodged:
+            dislodged = {d.unit.province: d.unit for d in state.dislodged}
+            find = lambda province: dislodged.get(province) or state.unit_at(province)  # noqa: E731
         for number, line in lines:
             try:
-                order = self.order(line, entry.state)
+                order = self.order(line, state, kind, find)
             except _PhaseFailed as exc:
                 self.fail(entry, number, str(exc))
                 return
@@ -323,7 +344,8 @@ class _Reader:
                 continue
             entry.orders.append((order, line))
 
-    def order(self, line: str, state: State) -> Order:
+    def order(self, line: str, state: State, kind: PhaseKind, find: Callable[[str], Unit | None]) -> Order:
+        """The order of a line in a phase of `kind` from `state`; `find`: the unit an order goes to."""
         shape = self.shapes.get(line)
         if shape is None:
             try:
@@ -334,12 +356,11 @@ class _Reader:
         if isinstance(shape, Exception):
             raise type(shape)(*shape.args)
         verb, first, second, third, built = shape
-        kind = state.phase.kind
         if verb == "build":
             assert second is not None and built is not None
             return Build(second, built, state.owner_of.get(second.province)
                          or self.variant.home_of.get(second.province))
-        unit = _unit(state, first.province, kind)
+        unit = find(first.province)
         ref = UnitRef(first, unit.kind if unit is not None else None)
         power = unit.power if unit is not None else None
         if verb == "remove":
@@ -410,39 +431,28 @@ class _Reader:
         return loc
 
 
-def _unit(state: State, province: str, kind: PhaseKind | None) -> Unit | None:
-    """The unit in `province` an order of a `kind` phase goes to (in a retreat phase the
-    dislodged one, else the one standing there)."""
-    if kind is PhaseKind.RETREAT:
-        found = next((d.unit for d in state.dislodged if d.unit.province == province), None)
-        if found is not None:
-            return found
-    return state.unit_at(province)
-
-
-def _lines(text: str | bytes) -> list[tuple[int, str | None]]:
-    """(line number, text) per line; None for a line that is not UTF-8."""
-    out: list[tuple[int, str | None]] = []
+def _lines(text: str | bytes) -> list[str | None]:
+    """The text of each line (line 1 first); None for a line that is not UTF-8."""
+    out: list[str | None] = []
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")  # the common case: the whole file is UTF-8
         except UnicodeDecodeError:
             pass
     if isinstance(text, bytes):
-        for number, raw in enumerate(text.split(b"\n"), start=1):
+        for raw in text.split(b"\n"):
             try:
-                out.append((number, raw.decode("utf-8")))
+                out.append(raw.decode("utf-8"))
             except UnicodeDecodeError:
-                out.append((number, None))
+                out.append(None)
     else:
         # text decoded with errors="surrogateescape" keeps bad bytes as lone surrogates
         if _SURROGATE.search(text) is None:
-            out = list(enumerate(text.split("\n"), start=1))  # every line is text
+            out = list(text.split("\n"))  # every line is text
         else:
-            for number, line in enumerate(text.split("\n"), start=1):
-                out.append((number, None if _SURROGATE.search(line) else line))
-    if out and out[0][1] is not None:
-        out[0] = (1, out[0][1].lstrip("\ufeff"))
+            out = [None if _SURROGATE.search(line) else line for line in text.split("\n")]
+    if out and out[0] is not None:
+        out[0] = out[0].lstrip("\ufeff")
     return out
 
 
