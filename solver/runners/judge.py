@@ -82,6 +82,7 @@ class Judge:
         self._overrides = tuple(sorted(rules.overrides.items()))
         self._from_ours = frozenset(i for i in range(len(game.phases)) if self._judged_from_ours(i))  # _needs_previous
         self._affected: dict[str, list[int]] = {}  # issue -> the phases it can change (affected)
+        self._explanations: dict[int, tuple[list[str], dict[str, list[str]], list[str]]] = {}  # _explained
 
     def _playable(self, i: int) -> bool:
         rec = self.game.phases[i]
@@ -333,11 +334,7 @@ class Judge:
                 report.status, report.reason = GAP, missing.note
             return report
         report.differences = differences
-        report.orders, report.explanation = involved(rec, result, differences)
-        disorder = disorder_explanation(result, subject_provinces(differences))
-        report.orders += list(disorder)
-        report.explanation.update(disorder)
-        report.conclusions = conclusions(rec, nxt, result, report.orders, subject_provinces(differences))
+        report.orders, report.explanation, report.conclusions = self._explained(i, rec, nxt, result, differences)
         if inferred and not self.judge([i], final_rules)[i][1] and (used := self.needed(i, inferred)):
             report.status = RULE_DIFFERENCE
             report.rule = _combo_text(used)
@@ -352,6 +349,23 @@ class Judge:
                                                   + " (a fact, not a verdict: the readings judged by are "
                                                     "inferred from all the phases, see --infer)"]))
         return report
+
+
+    def _explained(self, i: int, rec: RecordedPhase, nxt: RecordedPhase | None, result: PhaseResult,
+                   differences: list[Difference]) -> tuple[list[str], dict[str, list[str]], list[str]]:
+        """The orders involved in the differences of phase `i` under the judge's rules, our
+        explanation of each and the conclusions (a fresh copy each time: made once per
+        phase, since an archive run reports a phase again in its last pass)."""
+        known = self._explanations.get(i)
+        if known is None:
+            orders, explanation = involved(rec, result, differences)
+            disorder = disorder_explanation(result, subject_provinces(differences))
+            orders += list(disorder)
+            explanation.update(disorder)
+            known = self._explanations[i] = (orders, explanation, conclusions(rec, nxt, result, orders,
+                                                                             subject_provinces(differences)))
+        orders, explanation, concluded = known
+        return list(orders), {label: list(lines) for label, lines in explanation.items()}, list(concluded)
 
 
 class Retained:
