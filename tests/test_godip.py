@@ -356,7 +356,8 @@ def test_reading_many_games_with_shared_tables() -> None:
              "Spring Retreat"), with_line(HAND, "build Army par\n", "build Fleet par\n")]
     no_header = HAND.replace("ORDERS\nremove nat\nnrg disband\nbuild Army par\nPHASE 1906 Spring Movement\nPOSITIONS\n",
                              "PHASE 1906 Spring Movement\n")  # positions with no POSITIONS line before them
-    texts += [no_header, with_line(HAND, "England: fleet nrg\n", "England: fleet nrg \udcff\n")]
+    texts += [no_header, with_line(HAND, "England: fleet nrg\n", "England: fleet nrg \udcff\n"),
+              HAND.replace("France: fleet mid", "England: fleet mid")]  # the same order lines to another unit
     tables = GodipTables()
     for text in texts:
         read_godip_game(text, "warm.txt", tables=tables)  # every line read once

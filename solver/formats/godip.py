@@ -125,6 +125,10 @@ _Position = tuple[str, Power, Unit | None, bool]
 _Shape = tuple[str, Location, Location | None, Location | None, UnitKind | None]
 """An order line read before the position: (form, the unit's location, the second and the
 third location written, the kind of a build)."""
+_Made = dict[tuple[str, int, int], tuple[Unit | None, Unit | None, Order]]
+"""Orders made in phases of one kind: (line, id of the unit ordered, id of the unit supported
+or convoyed) -> (those units, the order). The entry holds the units, so their ids stay theirs."""
+_SUPPORTING = frozenset({"support", "support move", "convoy"})
 
 
 class GodipTables:
@@ -132,14 +136,16 @@ class GodipTables:
     cache kept by whoever reads many games (an archive run in one process), never
     module-level. Each line's reading depends on the variant alone (a game repeats its
     lines, an archive repeats them across games: 200 Droidippy games have 57,310 order
-    lines and 4,542 distinct ones)."""
+    lines and 4,542 distinct ones). An order line is typed once for each unit it goes
+    to (and unit it supports or convoys) and kind of phase: orders are values."""
 
-    __slots__ = ("positions", "shapes", "places")
+    __slots__ = ("positions", "shapes", "places", "orders")
 
     def __init__(self) -> None:
         self.positions: VariantTables[str, _Position] = VariantTables()
         self.shapes: VariantTables[str, _Shape | Exception] = VariantTables()
         self.places: VariantTables[str, Location | None] = VariantTables()
+        self.orders: VariantTables[PhaseKind, _Made] = VariantTables()
 
     def __reduce__(self) -> tuple[type[GodipTables], tuple[()]]:
         return type(self), ()  # a cache: sent to another process, it arrives empty
@@ -156,6 +162,7 @@ class _Reader:
         self.seen = tables.positions.of(variant)
         self.places = tables.places.of(variant)
         self.shapes = tables.shapes.of(variant)
+        self.made = tables.orders.of(variant)
 
     def fail(self, entry: GodipPhase, number: int, message: str) -> None:
         if entry.error is None:
@@ -333,9 +340,10 @@ class _Reader:
         if kind is PhaseKind.RETREAT and state.dislodged:
             dislodged = {d.unit.province: d.unit for d in state.dislodged}
             find = lambda province: dislodged.get(province) or state.unit_at(province)  # noqa: E731
+        made = self.made.setdefault(kind, {})
         for number, line in lines:
             try:
-                order = self.order(line, state, kind, find)
+                order = self.order(line, state, kind, find, made)
             except _PhaseFailed as exc:
                 self.fail(entry, number, str(exc))
                 return
@@ -344,8 +352,10 @@ class _Reader:
                 continue
             entry.orders.append((order, line))
 
-    def order(self, line: str, state: State, kind: PhaseKind, find: Callable[[str], Unit | None]) -> Order:
-        """The order of a line in a phase of `kind` from `state`; `find`: the unit an order goes to."""
+    def order(self, line: str, state: State, kind: PhaseKind, find: Callable[[str], Unit | None],
+              made: _Made) -> Order:
+        """The order of a line in a phase of `kind` from `state`; `find`: the unit an order
+        goes to; `made`: the orders made before in phases of this kind."""
         shape = self.shapes.get(line)
         if shape is None:
             try:
@@ -361,6 +371,19 @@ class _Reader:
             return Build(second, built, state.owner_of.get(second.province)
                          or self.variant.home_of.get(second.province))
         unit = find(first.province)
+        target_unit = state.unit_at(second.province) if second is not None and verb in _SUPPORTING else None
+        key = (line, id(unit), id(target_unit))  # the supported or convoyed unit stands there
+        known = made.get(key)
+        if known is not None and known[0] is unit and known[1] is target_unit:
+            return known[2]
+        order = self.typed(verb, first, second, third, kind, unit, target_unit)
+        made[key] = (unit, target_unit, order)
+        return order
+
+    def typed(self, verb: str, first: Location, second: Location | None, third: Location | None, kind: PhaseKind,
+              unit: Unit | None, target_unit: Unit | None) -> Order:
+        """The order of a line of the form `verb` (with its locations) in a phase of `kind`,
+        given to `unit` (None: no unit there), supporting or convoying `target_unit`."""
         ref = UnitRef(first, unit.kind if unit is not None else None)
         power = unit.power if unit is not None else None
         if verb == "remove":
@@ -376,7 +399,6 @@ class _Reader:
                     return Retreat(ref, second, power)
                 return Move(ref, second, verb != "move", power)
         assert second is not None
-        target_unit = state.unit_at(second.province)  # the supported or convoyed unit stands there
         target = UnitRef(second, target_unit.kind if target_unit is not None else None)
         if verb == "support":
             return SupportHold(ref, target, power)
