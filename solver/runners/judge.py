@@ -83,6 +83,7 @@ class Judge:
         self._from_ours = frozenset(i for i in range(len(game.phases)) if self._judged_from_ours(i))  # _needs_previous
         self._affected: dict[str, list[int]] = {}  # issue -> the phases it can change (affected)
         self._explanations: dict[int, tuple[list[str], dict[str, list[str]], list[str]]] = {}  # _explained
+        self._contexts: dict[int, tuple[RecordedPhase, RecordedPhase | None, str]] = {}  # context
 
     def _playable(self, i: int) -> bool:
         rec = self.game.phases[i]
@@ -92,6 +93,13 @@ class Judge:
         return not (last and (not rec.processed or not rec.results_recorded))
 
     def context(self, i: int) -> tuple[RecordedPhase, RecordedPhase | None, str]:
+        """(the phase, the next one to compare with or None, why there is none): decided once per phase."""
+        known = self._contexts.get(i)
+        if known is None:
+            known = self._contexts[i] = self._context(i)
+        return known
+
+    def _context(self, i: int) -> tuple[RecordedPhase, RecordedPhase | None, str]:
         rec = self.game.phases[i]
         nxt = self.game.phases[i + 1] if i + 1 < len(self.game.phases) else None
         if nxt is None:
