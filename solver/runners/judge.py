@@ -160,9 +160,9 @@ class Judge:
         the next round, where they take its result over or read its model again, as they
         would one variant after the other), so the results are those of asking one by one."""
         pending: dict[_Key, tuple[int, Rules]] = {}
-        for indices, rules in asked:
-            for i in indices:
-                key = self.key(i, rules)
+        keyed = [[self.key(i, rules) for i in indices] for indices, rules in asked]  # a key stays the key
+        for (indices, rules), keys in zip(asked, keyed):
+            for i, key in zip(indices, keys):
                 if key not in self.cache:
                     pending.setdefault(key, (i, rules))
         first = [(i, rules) for i, rules in pending.values() if not self._needs_previous(i)]
@@ -172,7 +172,8 @@ class Judge:
             self.judge_many([([i - 1 for i, r in later if r is rules], rules)
                              for rules in {id(r): r for _, r in later}.values()])
             self._rounds([(i, rules, None) for i, rules in later])
-        return [{i: self.cache[self.key(i, rules)] for i in indices} for indices, rules in asked]
+        cache = self.cache
+        return [{i: cache[key] for i, key in zip(indices, keys)} for (indices, _), keys in zip(asked, keyed)]
 
     def _rounds(self, pairs: list[tuple[int, Rules, Prescan | None]]) -> None:
         """Judge (phase, rules) pairs in rounds, each round's movement turns in one batch;
