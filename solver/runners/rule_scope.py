@@ -107,7 +107,7 @@ def _movement_issues(state: State, orders: list[Order]) -> set[str]:
         fleet_provinces = {c.unit.province for c in fleets}
         if any(m.dest.province in fleet_provinces for m in moves.values()):
             out.add("4.A.2")  # a convoying fleet is attacked: disruption, paradoxes
-        if any(_supported_area(o) in convoying and o.unit.province == dest for o in supports):
+        if any(o.unit.location.province == dest and _supported_area(o) in convoying for o in supports):
             out.add("4.A.2")  # the army attacks a unit supporting an action where a convoying fleet is
         defender = unit_at(dest)
         back = moves.get(dest)
@@ -145,7 +145,7 @@ def _movement_issues(state: State, orders: list[Order]) -> set[str]:
                 out.add("4.B.4")  # a support into a split-coast area, with a coast or without (4.B.4 v2 e: ignored)
         if isinstance(order, SupportHold):
             if ordering is None:
-                ordering = {order_power(state, o) for o in orders} - {None}
+                ordering = {o.power if o.power is not None else order_power(state, o) for o in orders} - {None}
             if target.power not in ordering:
                 out.add("4.D.9")  # hold support for a unit in civil disorder
         else:
