@@ -120,18 +120,18 @@ def _movement_issues(state: State, orders: list[Order]) -> set[str]:
         unit = unit_at(move.unit.location.province)
         if unit is None:
             continue
-        dest = move.dest
+        to = move.dest
         if unit.kind is UnitKind.ARMY:
-            if move.via_convoy or (unit.location.province, dest.province) in convoyed:
-                if the_map.can_move(UnitKind.ARMY, unit.location, Location(dest.province)):
+            if move.via_convoy or (unit.location.province, to.province) in convoyed:
+                if the_map.can_move(UnitKind.ARMY, unit.location, Location(to.province)):
                     out.add("4.A.3")  # convoying to an adjacent province
-        elif unit.kind is UnitKind.FLEET and dest.province in the_map.provinces:
-            coasts = the_map.provinces[dest.province].coasts
+        elif unit.kind is UnitKind.FLEET and to.province in the_map.provinces:
+            coasts = the_map.provinces[to.province].coasts
             if coasts:
-                reachable = the_map.reachable_coasts(unit.location, dest.province)
-                if dest.coast is None and reachable:
+                reachable = the_map.reachable_coasts(unit.location, to.province)
+                if to.coast is None and reachable:
                     out.add("4.B.1" if len(reachable) > 1 else "4.B.2")  # the coast left out
-                elif dest.coast is not None and dest not in reachable:
+                elif to.coast is not None and to not in reachable:
                     out.add("4.B.3")  # an impossible coast
     ordering: set[str | None] | None = None  # the powers that gave an order (found when asked)
     ordered: set[str] | None = None  # the provinces of the units ordered (found when asked)
