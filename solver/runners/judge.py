@@ -165,13 +165,14 @@ class Judge:
             for i, key in zip(indices, keys):
                 if key not in self.cache:
                     pending.setdefault(key, (i, rules))
-        first = [(i, rules) for i, rules in pending.values() if not self._needs_previous(i)]
-        later = [(i, rules) for i, rules in pending.values() if self._needs_previous(i)]
-        self._rounds([(i, rules, None) for i, rules in first])
-        if later:  # their movement phases must be judged first
-            self.judge_many([([i - 1 for i, r in later if r is rules], rules)
-                             for rules in {id(r): r for _, r in later}.values()])
-            self._rounds([(i, rules, None) for i, rules in later])
+        if pending:  # (most calls find everything asked judged already)
+            first = [(i, rules) for i, rules in pending.values() if not self._needs_previous(i)]
+            later = [(i, rules) for i, rules in pending.values() if self._needs_previous(i)]
+            self._rounds([(i, rules, None) for i, rules in first])
+            if later:  # their movement phases must be judged first
+                self.judge_many([([i - 1 for i, r in later if r is rules], rules)
+                                 for rules in {id(r): r for _, r in later}.values()])
+                self._rounds([(i, rules, None) for i, rules in later])
         cache = self.cache
         return [{i: cache[key] for i, key in zip(indices, keys)} for (indices, _), keys in zip(asked, keyed)]
 
