@@ -344,6 +344,17 @@ def test_a_unit_lost_with_nobody_moving_in_is_a_contradiction() -> None:
     assert "ITA" not in phases[0].contradiction.upper().replace("ITALY", "")  # gol moved to spa/sc as ordered
 
 
+def test_units_beyond_centres_after_an_adjustment_are_a_contradiction() -> None:
+    """After an adjustment phase: a new unit neither built nor on a home centre of its
+    power, and more units than centres (more than before), are noted on that phase."""
+    head, sep, tail = HAND.rpartition("Russia: fleet nwy\n")  # the last phase's position
+    grown = head + "Russia: army mos\nRussia: army war\nEngland: army yor\n" + sep + tail
+    phases = read_godip_game(grown, "g.txt").phases
+    assert [p.error for p in phases] == [None, None, None] and not phases[0].contradiction
+    assert "found England A YOR: neither built nor there before" in phases[1].contradiction
+    assert phases[1].contradiction.endswith("; Russia built beyond its supply centres")
+
+
 def test_reading_many_games_with_shared_tables() -> None:
     """Games read one after another with the same tables (an archive run keeps them) read
     as each alone: positions, orders, unread orders, errors and contradictions."""

@@ -306,7 +306,7 @@ def position_contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | Non
     elif kind is PhaseKind.ADJUSTMENT:
         present = {(u.power, u.kind, u.province) for u in before.units}
         builds = {o.location.province for o, _ in prev.orders if isinstance(o, Build)}
-        homes = {c: p.name for p in before.variant.powers for c in p.home_centres}
+        homes = before.variant.home_of
         extra = [u for u in after.units if (u.power, u.kind, u.province) not in present
                  and u.province not in builds and homes.get(u.province) != u.power]
         if extra:
@@ -315,8 +315,10 @@ def position_contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | Non
         if after.dislodged:
             problems.append("dislodged units after an adjustment phase")
         before_count, after_count = _unit_counts(before), _unit_counts(after)
-        over = sorted(p for p, n in after_count.items()
-                      if n > max(before_count.get(p, 0), len(after.centres_of(p))))
+        owned: dict[str, int] = {}  # power -> its centres after
+        for _, power in after.owners:
+            owned[power] = owned.get(power, 0) + 1
+        over = sorted(p for p, n in after_count.items() if n > max(before_count.get(p, 0), owned.get(p, 0)))
         if over:
             problems.append(f"{', '.join(over)} built beyond its supply centres")
     if before.owners != after.owners:
