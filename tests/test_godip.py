@@ -15,8 +15,9 @@ import pytest
 import dipsat
 from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from dipsat.formats.diplomacy_json import RecordError, read_game, write_game
-from dipsat.formats.godip import (GodipPhase, format_godip_order, is_godip_history, read_godip_game,
-                                  write_godip_game)
+from dipsat.formats.godip import (GodipPhase, GodipTables, format_godip_order, is_godip_history,
+                                  read_godip_game, write_godip_game)
+from dipsat.formats.records import RecordedGame
 from dipsat.game import new_game
 from dipsat.notation import parse_orders
 from dipsat.orders import (Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold, SupportMove,
@@ -330,6 +331,53 @@ def test_records_that_contradict_themselves() -> None:
     # a disagreement with dipsat is no contradiction: the record says nothing about results
     bounced = HAND.replace("Russia: fleet nwy\nRussia: supply nwy\n", "Russia: fleet stp/nc\n")
     assert [(p.error, p.contradiction) for p in read_godip_game(bounced, "g.txt").phases] == [(None, "")] * 3
+
+
+def test_a_unit_lost_with_nobody_moving_in_is_a_contradiction() -> None:
+    """A unit gone from every place it stood or was ordered to, its province not
+    attacked: the phase before notes it (a unit that moved where it was ordered is not lost)."""
+    gone = with_line(HAND, "England: fleet nth\nEngland: supply lon\nItaly: fleet spa/sc\n",
+                     "England: supply lon\nItaly: fleet spa/sc\n")  # the adjustment phase's position
+    phases = read_godip_game(gone, "g.txt").phases
+    assert [p.error for p in phases] == [None, None, None]
+    assert phases[0].contradiction.endswith("lost England F NTH: nobody moved into its province")
+    assert "ITA" not in phases[0].contradiction.upper().replace("ITALY", "")  # gol moved to spa/sc as ordered
+
+
+def test_units_beyond_centres_after_an_adjustment_are_a_contradiction() -> None:
+    """After an adjustment phase: a new unit neither built nor on a home centre of its
+    power, and more units than centres (more than before), are noted on that phase."""
+    head, sep, tail = HAND.rpartition("Russia: fleet nwy\n")  # the last phase's position
+    grown = head + "Russia: army mos\nRussia: army war\nEngland: army yor\n" + sep + tail
+    phases = read_godip_game(grown, "g.txt").phases
+    assert [p.error for p in phases] == [None, None, None] and not phases[0].contradiction
+    assert "found England A YOR: neither built nor there before" in phases[1].contradiction
+    assert phases[1].contradiction.endswith("; Russia built beyond its supply centres")
+
+
+def test_reading_many_games_with_shared_tables() -> None:
+    """Games read one after another with the same tables (an archive run keeps them) read
+    as each alone: positions, orders, unread orders, errors and contradictions."""
+    def summary(game: RecordedGame) -> list[tuple[object, ...]]:
+        return [(p.name, str(p.error), p.state, p.orders, p.unread, p.contradiction, p.line) for p in game.phases]
+
+    texts = [HAND, with_line(HAND, "par hold\n", "par fly bur\n"), with_line(HAND, "Italy: fleet gol\n",
+             "Italy: fleet xyz\n"), with_line(HAND, "England: fleet nat\n", "England: fleet/dislodged nat\n"),
+             with_line(HAND, "nrg move xyz\n", "nrg move xyz via convoy\n"), HAND.replace("Fall Movement",
+             "Spring Retreat"), with_line(HAND, "build Army par\n", "build Fleet par\n")]
+    no_header = HAND.replace("ORDERS\nremove nat\nnrg disband\nbuild Army par\nPHASE 1906 Spring Movement\nPOSITIONS\n",
+                             "PHASE 1906 Spring Movement\n")  # positions with no POSITIONS line before them
+    texts += [no_header, with_line(HAND, "England: fleet nrg\n", "England: fleet nrg \udcff\n"),
+              HAND.replace("France: fleet mid", "England: fleet mid")]  # the same order lines to another unit
+    tables = GodipTables()
+    for text in texts:
+        read_godip_game(text, "warm.txt", tables=tables)  # every line read once
+    last = read_godip_game(no_header, "g.txt", tables=tables).phases[-1]
+    assert "expected POSITIONS after the PHASE line, found 'France: fleet mid'" in str(last.error)
+    for round_ in range(2):
+        for k, text in enumerate(texts):
+            assert summary(read_godip_game(text, f"g{k}.txt", tables=tables)) == summary(
+                read_godip_game(text, f"g{k}.txt")), (round_, k)
 
 
 def test_not_a_history() -> None:

@@ -258,26 +258,29 @@ def position_contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | Non
     problems = []
     after_units = list(after.units) + [d.unit for d in after.dislodged]
     if kind is PhaseKind.MOVEMENT:
-        targets: dict[tuple[str, UnitKind, str], set[str]] = {}
-        for unit in before.units:
-            targets.setdefault((unit.power, unit.kind, unit.province), set()).add(unit.province)
+        # (power, kind, province): where each unit stood, or was ordered to move (its targets)
+        reachable = {(u.power, u.kind, u.location.province) for u in before.units}
+        ordered_to: dict[str, list[str]] = {}  # a unit's province -> where it was ordered to move
         attacked: set[str] = set()
         for order, _ in prev.orders:
             if isinstance(order, Move):
-                mover = before.unit_at(order.unit.province)
+                mover = before.unit_at(order.unit.location.province)
                 if mover is not None:
-                    targets[(mover.power, mover.kind, mover.province)].add(order.dest.province)
-                    attacked.add(order.dest.province)
-        reachable = {(power, kind_, dest) for (power, kind_, _), dests in targets.items() for dest in dests}
-        extra = [u for u in after.units if (u.power, u.kind, u.province) not in reachable]
+                    dest = order.dest.province
+                    reachable.add((mover.power, mover.kind, dest))
+                    ordered_to.setdefault(mover.location.province, []).append(dest)
+                    attacked.add(dest)
+        extra = [u for u in after.units if (u.power, u.kind, u.location.province) not in reachable]
         if extra:
             problems.append("found " + ", ".join(f"{u.power} {format_unit(u)}" for u in extra[:6])
                             + ": no unit stood or was ordered there")
-        moved_to = {(u.power, u.kind, u.province) for u in after_units}
+        moved_to = {(u.power, u.kind, u.location.province) for u in after_units}
         lost = []
-        for unit in before.units:
-            dests = targets[(unit.power, unit.kind, unit.province)]
-            if not any((unit.power, unit.kind, d) in moved_to for d in dests) and unit.province not in attacked:
+        for unit in before.units:  # gone from every target, and nobody moved into its province
+            here = unit.location.province
+            if (unit.power, unit.kind, here) in moved_to or here in attacked:
+                continue
+            if not any((unit.power, unit.kind, d) in moved_to for d in ordered_to.get(here, ())):
                 lost.append(unit)
         if lost:
             problems.append("lost " + ", ".join(f"{u.power} {format_unit(u)}" for u in lost[:6])
@@ -303,7 +306,7 @@ def position_contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | Non
     elif kind is PhaseKind.ADJUSTMENT:
         present = {(u.power, u.kind, u.province) for u in before.units}
         builds = {o.location.province for o, _ in prev.orders if isinstance(o, Build)}
-        homes = {c: p.name for p in before.variant.powers for c in p.home_centres}
+        homes = before.variant.home_of
         extra = [u for u in after.units if (u.power, u.kind, u.province) not in present
                  and u.province not in builds and homes.get(u.province) != u.power]
         if extra:
@@ -312,8 +315,10 @@ def position_contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | Non
         if after.dislodged:
             problems.append("dislodged units after an adjustment phase")
         before_count, after_count = _unit_counts(before), _unit_counts(after)
-        over = sorted(p for p, n in after_count.items()
-                      if n > max(before_count.get(p, 0), len(after.centres_of(p))))
+        owned: dict[str, int] = {}  # power -> its centres after
+        for _, power in after.owners:
+            owned[power] = owned.get(power, 0) + 1
+        over = sorted(p for p, n in after_count.items() if n > max(before_count.get(p, 0), owned.get(p, 0)))
         if over:
             problems.append(f"{', '.join(over)} built beyond its supply centres")
     if before.owners != after.owners:

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from ..adjudicator import adjudicate_many
 from ..board import PhaseKind
+from ..formats.godip import GodipTables
 from ..formats.records import RecordedGame, RecordedPhase, with_attackers
 from ..movement import MovementTrace, prescan
 from ..movement.prescan import Prescan, rescan
@@ -81,6 +82,8 @@ class Judge:
         self._overrides = tuple(sorted(rules.overrides.items()))
         self._from_ours = frozenset(i for i in range(len(game.phases)) if self._judged_from_ours(i))  # _needs_previous
         self._affected: dict[str, list[int]] = {}  # issue -> the phases it can change (affected)
+        self._explanations: dict[int, tuple[list[str], dict[str, list[str]], list[str]]] = {}  # _explained
+        self._contexts: dict[int, tuple[RecordedPhase, RecordedPhase | None, str]] = {}  # context
 
     def _playable(self, i: int) -> bool:
         rec = self.game.phases[i]
@@ -90,6 +93,13 @@ class Judge:
         return not (last and (not rec.processed or not rec.results_recorded))
 
     def context(self, i: int) -> tuple[RecordedPhase, RecordedPhase | None, str]:
+        """(the phase, the next one to compare with or None, why there is none): decided once per phase."""
+        known = self._contexts.get(i)
+        if known is None:
+            known = self._contexts[i] = self._context(i)
+        return known
+
+    def _context(self, i: int) -> tuple[RecordedPhase, RecordedPhase | None, str]:
         rec = self.game.phases[i]
         nxt = self.game.phases[i + 1] if i + 1 < len(self.game.phases) else None
         if nxt is None:
@@ -150,19 +160,21 @@ class Judge:
         the next round, where they take its result over or read its model again, as they
         would one variant after the other), so the results are those of asking one by one."""
         pending: dict[_Key, tuple[int, Rules]] = {}
-        for indices, rules in asked:
-            for i in indices:
-                key = self.key(i, rules)
+        keyed = [[self.key(i, rules) for i in indices] for indices, rules in asked]  # a key stays the key
+        for (indices, rules), keys in zip(asked, keyed):
+            for i, key in zip(indices, keys):
                 if key not in self.cache:
                     pending.setdefault(key, (i, rules))
-        first = [(i, rules) for i, rules in pending.values() if not self._needs_previous(i)]
-        later = [(i, rules) for i, rules in pending.values() if self._needs_previous(i)]
-        self._rounds([(i, rules, None) for i, rules in first])
-        if later:  # their movement phases must be judged first
-            self.judge_many([([i - 1 for i, r in later if r is rules], rules)
-                             for rules in {id(r): r for _, r in later}.values()])
-            self._rounds([(i, rules, None) for i, rules in later])
-        return [{i: self.cache[self.key(i, rules)] for i in indices} for indices, rules in asked]
+        if pending:  # (most calls find everything asked judged already)
+            first = [(i, rules) for i, rules in pending.values() if not self._needs_previous(i)]
+            later = [(i, rules) for i, rules in pending.values() if self._needs_previous(i)]
+            self._rounds([(i, rules, None) for i, rules in first])
+            if later:  # their movement phases must be judged first
+                self.judge_many([([i - 1 for i, r in later if r is rules], rules)
+                                 for rules in {id(r): r for _, r in later}.values()])
+                self._rounds([(i, rules, None) for i, rules in later])
+        cache = self.cache
+        return [{i: cache[key] for i, key in zip(indices, keys)} for (indices, _), keys in zip(asked, keyed)]
 
     def _rounds(self, pairs: list[tuple[int, Rules, Prescan | None]]) -> None:
         """Judge (phase, rules) pairs in rounds, each round's movement turns in one batch;
@@ -332,11 +344,7 @@ class Judge:
                 report.status, report.reason = GAP, missing.note
             return report
         report.differences = differences
-        report.orders, report.explanation = involved(rec, result, differences)
-        disorder = disorder_explanation(result, subject_provinces(differences))
-        report.orders += list(disorder)
-        report.explanation.update(disorder)
-        report.conclusions = conclusions(rec, nxt, result, report.orders, subject_provinces(differences))
+        report.orders, report.explanation, report.conclusions = self._explained(i, rec, nxt, result, differences)
         if inferred and not self.judge([i], final_rules)[i][1] and (used := self.needed(i, inferred)):
             report.status = RULE_DIFFERENCE
             report.rule = _combo_text(used)
@@ -353,16 +361,36 @@ class Judge:
         return report
 
 
+    def _explained(self, i: int, rec: RecordedPhase, nxt: RecordedPhase | None, result: PhaseResult,
+                   differences: list[Difference]) -> tuple[list[str], dict[str, list[str]], list[str]]:
+        """The orders involved in the differences of phase `i` under the judge's rules, our
+        explanation of each and the conclusions (a fresh copy each time: made once per
+        phase, since an archive run reports a phase again in its last pass)."""
+        known = self._explanations.get(i)
+        if known is None:
+            orders, explanation = involved(rec, result, differences)
+            disorder = disorder_explanation(result, subject_provinces(differences))
+            orders += list(disorder)
+            explanation.update(disorder)
+            known = self._explanations[i] = (orders, explanation, conclusions(rec, nxt, result, orders,
+                                                                             subject_provinces(differences)))
+        orders, explanation, concluded = known
+        return list(orders), {label: list(lines) for label, lines in explanation.items()}, list(concluded)
+
+
 class Retained:
     """The judges of records kept in this process between the passes of an archive run
     (one worker): a record asked again (:mod:`dipsat.runners.archive`) is neither read
-    nor adjudicated again where it was already (its results are cached in its judge).
+    nor adjudicated again where it was already (its results are cached in its judge);
+    and what the godip reader made of the lines read so far.
     Bounded: judges are kept until they hold `limit` phases in all, the rest are not."""
 
     def __init__(self, limit: int = 20_000) -> None:  # about 60 kB a phase: about 1 GB
         self.limit = limit
         self.phases = 0
         self._judges: dict[tuple[str, str], Judge] = {}
+        self.godip = GodipTables()
+        """The godip reader's readings of the lines of the records read so far (they repeat)."""
 
     def game(self, source: str, rules: Rules) -> RecordedGame | None:
         """The record read already from `source`, if its judge is kept."""

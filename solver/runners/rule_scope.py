@@ -47,103 +47,114 @@ def _designation_issues(state: State, orders: list[Order]) -> set[str]:
     """4.C: a missing or wrong unit kind or nationality; 4.B.5: the wrong coast of the
     ordered unit; 4.B.6: a coast where there is none; 4.D.3: several orders to one unit."""
     out: set[str] = set()
-    units = {d.unit.province: d.unit for d in state.dislodged} if state.phase.kind is PhaseKind.RETREAT else {}
-    units = units or {u.province: u for u in state.units}
-    ordered = [o.unit.province for o in orders if not isinstance(o, (Build, Waive))]
-    if len(set(ordered)) < len(ordered):
-        out.add("4.D.3")  # 4.D.3: multiple orders to the same unit
+    dislodged = {d.unit.province: d.unit for d in state.dislodged} if state.phase.kind is PhaseKind.RETREAT else {}
+    unit_of = dislodged.get if dislodged else state.unit_at  # the unit an order goes to
+    provinces = state.map.provinces
+    ordered: set[str] = set()
     for order in orders:
         if isinstance(order, (Build, Waive)):
             continue
-        unit = units.get(order.unit.province)
+        ref = order.unit
+        if ref.location.province in ordered:
+            out.add("4.D.3")  # 4.D.3: multiple orders to the same unit
+        ordered.add(ref.location.province)
+        unit = unit_of(ref.location.province)
         if unit is None:
             continue
-        if order.unit.kind is None:
-            out.add("4.C.1")
-        elif order.unit.kind is not unit.kind:
-            out.add("4.C.2")
-        if order.unit.location.coast not in (None, unit.location.coast):
+        if ref.kind is not unit.kind:
+            out.add("4.C.1" if ref.kind is None else "4.C.2")
+        if ref.location.coast is not None and ref.location.coast != unit.location.coast:
             out.add("4.B.5")
         if isinstance(order, (SupportHold, SupportMove, Convoy)):
-            target = state.unit_at(order.target.province)
+            target = state.unit_at(order.target.location.province)
             if target is not None:
-                if order.target.kind is None:
-                    out.add("4.C.1")
-                elif order.target.kind is not target.kind:
-                    out.add("4.C.2")
+                if order.target.kind is not target.kind:
+                    out.add("4.C.1" if order.target.kind is None else "4.C.2")
                 if target.power != unit.power:
                     out.add("4.C.5" if order.target.power is None else "4.C.6")
         dest = getattr(order, "dest", None)
-        if isinstance(dest, Location) and dest.coast is not None and dest.province in state.map.provinces \
-                and not state.map.provinces[dest.province].coasts:
-            out.add("4.B.6")  # 4.B.6: a coast for an area that has none
-        if isinstance(order, Move) and unit.kind is not UnitKind.FLEET and order.dest.coast is not None:
-            out.add("4.B.6")  # an army ordered to a coast
+        if isinstance(dest, Location) and dest.coast is not None:
+            if dest.province in provinces and not provinces[dest.province].coasts:
+                out.add("4.B.6")  # 4.B.6: a coast for an area that has none
+            if isinstance(order, Move) and unit.kind is not UnitKind.FLEET:
+                out.add("4.B.6")  # an army ordered to a coast
     return out
 
 
 def _movement_issues(state: State, orders: list[Order]) -> set[str]:
     out: set[str] = set()
     the_map = state.map
-    moves = {o.unit.province: o for o in orders if isinstance(o, Move)}
-    convoys = [o for o in orders if isinstance(o, Convoy)]
+    unit_at = state.unit_at
+    moves: dict[str, Move] = {}  # the last move ordered to each unit
+    convoys: list[Convoy] = []
+    supports: list[SupportHold | SupportMove] = []
+    for o in orders:
+        if isinstance(o, Move):
+            moves[o.unit.location.province] = o
+            if o.path:
+                out.add("4.A.6")  # a written-out convoy path
+        elif isinstance(o, Convoy):
+            convoys.append(o)
+        elif isinstance(o, (SupportHold, SupportMove)):
+            supports.append(o)
     convoyed: dict[tuple[str, str], list[Convoy]] = {}
     for c in convoys:
         convoyed.setdefault((c.target.province, c.dest.province), []).append(c)
     convoying = {c.unit.province for c in convoys}
-    if any(isinstance(o, Move) and o.path for o in orders):
-        out.add("4.A.6")  # a written-out convoy path
     for (origin, dest), fleets in convoyed.items():
         if len(fleets) > 1:
             out.add("4.A.1")  # several convoying fleets: more than one route may exist
         fleet_provinces = {c.unit.province for c in fleets}
         if any(m.dest.province in fleet_provinces for m in moves.values()):
             out.add("4.A.2")  # a convoying fleet is attacked: disruption, paradoxes
-        if any(isinstance(o, (SupportHold, SupportMove)) and _supported_area(o) in convoying and o.unit.province == dest
-               for o in orders):
+        if any(o.unit.location.province == dest and _supported_area(o) in convoying for o in supports):
             out.add("4.A.2")  # the army attacks a unit supporting an action where a convoying fleet is
-        defender = state.unit_at(dest)
+        defender = unit_at(dest)
         back = moves.get(dest)
         if back is not None and back.dest.province == origin:
             out.add("4.A.7")  # a convoyed army and a unit moving the opposite way
         if defender is not None and any(isinstance(o, SupportMove) and o.unit.province == dest
-                                        and o.dest.province == origin for o in orders):
+                                        and o.dest.province == origin for o in supports):
             out.add("4.A.4")  # a convoyed army attacks a unit supporting an attack on its own origin
     for move in moves.values():
-        unit = state.unit_at(move.unit.province)
+        unit = unit_at(move.unit.location.province)
         if unit is None:
             continue
+        to = move.dest
         if unit.kind is UnitKind.ARMY:
-            adjacent = the_map.can_move(UnitKind.ARMY, unit.location, Location(move.dest.province))
-            if adjacent and (move.via_convoy or (unit.province, move.dest.province) in convoyed):
-                out.add("4.A.3")  # convoying to an adjacent province
-        elif unit.kind is UnitKind.FLEET and move.dest.province in the_map.provinces:
-            coasts = the_map.provinces[move.dest.province].coasts
+            if move.via_convoy or (unit.location.province, to.province) in convoyed:
+                if the_map.can_move(UnitKind.ARMY, unit.location, Location(to.province)):
+                    out.add("4.A.3")  # convoying to an adjacent province
+        elif unit.kind is UnitKind.FLEET and to.province in the_map.provinces:
+            coasts = the_map.provinces[to.province].coasts
             if coasts:
-                reachable = the_map.reachable_coasts(unit.location, move.dest.province)
-                if move.dest.coast is None and reachable:
+                reachable = the_map.reachable_coasts(unit.location, to.province)
+                if to.coast is None and reachable:
                     out.add("4.B.1" if len(reachable) > 1 else "4.B.2")  # the coast left out
-                elif move.dest.coast is not None and move.dest not in reachable:
+                elif to.coast is not None and to not in reachable:
                     out.add("4.B.3")  # an impossible coast
-    for order in orders:
+    ordering: set[str | None] | None = None  # the powers that gave an order (found when asked)
+    ordered: set[str] | None = None  # the provinces of the units ordered (found when asked)
+    for order in (*supports, *convoys):
+        target = unit_at(order.target.location.province)
+        if target is None:
+            continue
         if isinstance(order, SupportMove):
-            target = state.unit_at(order.target.province)
-            if (target is not None and target.kind is UnitKind.FLEET and order.dest.province in the_map.provinces
+            if (target.kind is UnitKind.FLEET and order.dest.province in the_map.provinces
                     and the_map.provinces[order.dest.province].coasts):
                 out.add("4.B.4")  # a support into a split-coast area, with a coast or without (4.B.4 v2 e: ignored)
-    ordering = {order_power(state, o) for o in orders} - {None}
-    ordered = {o.unit.province for o in orders if not isinstance(o, (Build, Waive))}
-    for order in orders:
         if isinstance(order, SupportHold):
-            target = state.unit_at(order.target.province)
-            if target is not None and target.power not in ordering:
+            if ordering is None:
+                ordering = {o.power if o.power is not None else order_power(state, o) for o in orders} - {None}
+            if target.power not in ordering:
                 out.add("4.D.9")  # hold support for a unit in civil disorder
-        if isinstance(order, (SupportMove, Convoy)):
-            target = state.unit_at(order.target.province)
-            supporter = state.unit_at(order.unit.province)
-            if (target is not None and supporter is not None and target.power == supporter.power
-                    and target.province not in ordered):
-                out.add("4.E.3")  # an unordered unit its own power supports or convoys
+        else:
+            supporter = unit_at(order.unit.location.province)
+            if supporter is not None and target.power == supporter.power:
+                if ordered is None:
+                    ordered = {o.unit.province for o in orders if not isinstance(o, (Build, Waive))}
+                if target.location.province not in ordered:
+                    out.add("4.E.3")  # an unordered unit its own power supports or convoys
     return out
 
 

@@ -182,7 +182,7 @@ def validate_godip(text: str, source: str, rules: Rules, cases: bool = False, *,
                    inference: Inference = Inference(), retained: Retained | None = None) -> GameReport:
     """One Droidippy/godip game history (the text of a ``game_N.txt``); never raises."""
     try:
-        game = read_godip_game(text, source)
+        game = read_godip_game(text, source, tables=retained.godip if retained is not None else None)
     except RecordError as exc:
         return rejected_record(source, str(exc), rules)
     except Exception as exc:  # noqa: BLE001 - a report, never an exception
