@@ -25,6 +25,7 @@ T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
 _MISSING = object()  # no term cached under a key yet
 _NO_EDGES: frozenset[Decision] = frozenset()  # the edges of a decision that has read no open one yet
+_OPEN = object()  # the state of a decision being defined, or defined without being fixed
 if TYPE_CHECKING:
     import numpy as np
     from ortools.sat.python import cp_model
@@ -54,7 +55,14 @@ class Encoding:
         self._enforcement: list[cp_model.IntVar] = []  # the literals every new constraint gets
         self.lits: dict[Decision, cp_model.IntVar] = {}  # decisions that needed a variable
         self.known: dict[Decision, bool] = {}  # decisions fixed while building
-        self.deps: dict[Decision, AbstractSet[Decision]] = {}  # the open decisions each definition reads
+        # Each decision's state, by kind and index: None before it is first read, then _OPEN, and
+        # its value once fixed (read at every :meth:`cond`: a list index, no hashing of the key).
+        self._state: dict[DecisionKind, list[object]] = {
+            MOVE: [None] * len(problem.moves), SUPPORT: [None] * len(problem.supports),
+            DISLODGED: [None] * len(problem.units), PATH: [None] * len(problem.moves),
+            CONVOY: [None] * len(problem.convoys)}
+        self._order: list[Decision] = []  # the decisions read, in the order first read (:attr:`deps`)
+        self._edges: dict[Decision, set[Decision]] = {}  # the open decisions a definition reads, where it reads any
         self.cache: dict[TermKey, object] = {}  # strengths and conditions, by kind and move
         self._reads: dict[TermKey, set[Decision]] = {}  # decisions each cached term reads
         self._collecting: list[list[Decision]] = []  # the reads of the terms being built
@@ -63,11 +71,24 @@ class Encoding:
         self.assumed: dict[Decision, cp_model.IntVar] = {}  # per decision: its definition holds
         self._assumptions = assumptions
         self._fold = not assumptions
-        known = self.known
+        state = self._state
         for key in (problem.decisions() if roots is None else roots):
-            if key not in known:  # most are fixed already, as what an earlier root read
+            value = state[key[0]][key[1]]
+            if value is None or value is _OPEN:  # most are fixed already, as what an earlier root read
                 self.cond(key)
         self._define_pending()
+
+    @property
+    def deps(self) -> dict[Decision, AbstractSet[Decision]]:
+        """The dependency graph: the open decisions each decision's definition reads, for
+        every decision read, in the order first read (a fixed decision depends on nothing)."""
+        edges = self._edges
+        return {key: edges.get(key, _NO_EDGES) for key in self._order}
+
+    @property
+    def settled(self) -> bool:
+        """Did constant folding fix every decision read (none is open)?"""
+        return len(self.known) == len(self._order)
 
     @property
     def model(self) -> cp_model.CpModel:
@@ -114,27 +135,40 @@ class Encoding:
         inlined: the hottest call). Reading a fixed one records none: a constant depends
         on nothing, so an edge to it can close no cycle and joins no parts (the driver's
         :func:`~dipsat.movement.driver.has_cycle` and parts see the same graph)."""
-        known = self.known.get(key)
-        if known is not None:
-            return known
-        if key not in self.deps:
-            self.deps[key] = _NO_EDGES
+        state = self._state[key[0]]
+        value = state[key[1]]
+        if value is True or value is False:
+            return value
+        if value is None:  # first read: define it
+            state[key[1]] = _OPEN
+            self._order.append(key)
             if self._fold:
-                self._define(key)
-                known = self.known.get(key)
-                if known is not None:
-                    return known
+                # :meth:`_define` without what only paradox cores need (no guard, no enforcement
+                # literals): most definitions are made here, and most fold to a constant.
+                current, collecting = self._current, self._collecting
+                self._current = key
+                if collecting:
+                    self._collecting = []  # a term being built reads this decision, not what its definition reads
+                override = self.overrides.get(key) if self.overrides else None
+                if override is None:
+                    _DEFINITIONS[key[0]](self, key[1])
+                else:
+                    self.fix(key, override)  # DATC 5.B.9: a backup rule decides this order
+                self._current, self._collecting = current, collecting
+                value = state[key[1]]
+                if value is True or value is False:
+                    return value
             else:
                 self._pending.append(key)
         for collector in self._collecting:
             collector.append(key)
         current = self._current
         if current is not None and current != key:  # reading itself is no dependency
-            edges = self.deps[current]
-            if isinstance(edges, set):
-                edges.add(key)
+            edges = self._edges.get(current)
+            if edges is None:
+                self._edges[current] = {key}
             else:
-                self.deps[current] = {key}
+                edges.add(key)
         return self.var(key)
 
     def var(self, key: Decision) -> cp_model.IntVar:
@@ -152,8 +186,10 @@ class Encoding:
         """The definition settles the decision: a constant, depending on nothing."""
         if self._fold:
             self.known[key] = value
-            self.deps[key] = _NO_EDGES
-            if key in self.lits:
+            self._state[key[0]][key[1]] = value
+            if self._edges:
+                self._edges.pop(key, None)  # what it read before it folded: no dependency
+            if self.lits and key in self.lits:
                 self.add(self.lits[key] == int(value))
         else:
             self.add(self.var(key) == int(value))
@@ -181,14 +217,21 @@ class Encoding:
                 self._note(read)
         return term  # type: ignore[return-value]  # a key names one kind of term, the T it was built as
 
+    def term(self, key: TermKey, term: T) -> T:
+        """Keep a term only its own decision's definition reads (it is built once, when that
+        decision is defined; :meth:`cond` notes what it reads as it builds): its value is
+        part of the solution (:func:`~dipsat.movement.driver.solve`'s strengths)."""
+        self.cache[key] = term
+        return term
+
     def _note(self, keys: Iterable[Decision]) -> None:
         for collector in self._collecting:
             collector.extend(keys)
         current = self._current
         if current is not None:
-            deps = self.deps[current]
-            if not isinstance(deps, set):
-                deps = self.deps[current] = set()
+            deps = self._edges.get(current)
+            if deps is None:
+                deps = self._edges[current] = set()
             deps.update(keys)
             deps.discard(current)  # reading itself is no dependency
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .decisions import DISLODGED, MOVE
+from .decisions import ATTACK, DISLODGED, MOVE, RESISTING
 from .literals import negate
 from .strength import attack_strength, prevent_strength, resisting_strength
 
@@ -15,8 +15,9 @@ if TYPE_CHECKING:
 def define_move(enc: Encoding, m: int) -> None:
     """moves[m] <-> attack strength beats the resistance and every prevent strength (5.B.1)."""
     move = enc.problem.moves[m]
-    attack = attack_strength(enc, m)
-    opponents = [resisting_strength(enc, m)]  # 5.B.1: defend strength head to head, else hold strength
+    attack = enc.term((ATTACK, m), attack_strength(enc, m))
+    # 5.B.1: the defend strength head to head, else the hold strength
+    opponents = [enc.term((RESISTING, m), resisting_strength(enc, m))]
     into = enc.problem.moves_into[move.dest]
     if len(into) > 1:  # 5.B.1: and beat the prevent strength of every other unit moving to the same area
         opponents += [prevent_strength(enc, other) for other in into if other != m]

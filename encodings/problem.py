@@ -75,7 +75,9 @@ class Problem:
     def decisions(self) -> list[Key]:
         keys: list[Decision] = [(MOVE, m.index) for m in self.moves]
         keys += [(SUPPORT, s.index) for s in self.supports]
-        keys += [(DISLODGED, u.index) for u in self.units if self.moves_into.get(u.province)]
+        unit_at = self.unit_at  # the units some move enters, by index (fewer areas are entered than held)
+        entered = sorted(unit_at[p] for p, into in self.moves_into.items() if into and p in unit_at)
+        keys += [(DISLODGED, u) for u in entered]
         keys += [(PATH, m.index) for m in self.moves if m.convoyed]
         keys += [(CONVOY, c.index) for c in self.convoys]
         return keys

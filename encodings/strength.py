@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from .decisions import ATTACK, HEAD_TO_HEAD, MOVE, PATH, PREVENT, RESISTING, SUPPORT
+from .decisions import HEAD_TO_HEAD, MOVE, PATH, PREVENT, SUPPORT
 from .literals import Condition, Reads, negate
 from .options import DislodgedUnitEffect
 
@@ -173,11 +173,9 @@ def defend_strength(enc: Encoding, m: int) -> Term:
 
 
 def resisting_strength(enc: Encoding, m: int) -> Term:
-    """5.B.1: the defend strength of a head-to-head opponent, else the area's hold strength."""
-    return enc.memo((RESISTING, m), _resisting_strength, enc, m)
+    """5.B.1: the defend strength of a head-to-head opponent, else the area's hold strength.
 
-
-def _resisting_strength(enc: Encoding, m: int) -> Term:
+    Read once, by move m's own definition (which keeps it: :meth:`.model.Encoding.term`)."""
     move = enc.problem.moves[m]
     if move.opposite is None:
         return hold_strength(enc, move.dest)  # no head-to-head battle
@@ -225,11 +223,9 @@ def _prevent_strength(enc: Encoding, m: int) -> Term:
 def attack_strength(enc: Encoding, m: int) -> Term:
     """DATC 5.B.8: 0 without PATH; full support if the destination is empty or
     emptied (no head-to-head); 0 against a unit of the same power; else 1 +
-    supports of powers other than the defender's."""
-    return enc.memo((ATTACK, m), _attack_strength, enc, m)
+    supports of powers other than the defender's.
 
-
-def _attack_strength(enc: Encoding, m: int) -> Term:
+    Read once, by move m's own definition (which keeps it: :meth:`.model.Encoding.term`)."""
     problem = enc.problem
     move = problem.moves[m]
     path = has_path(enc, m)

@@ -112,7 +112,7 @@ def folded(enc: Encoding) -> bool:
     still being defined (a definition that then folded did not need them), each fixed to
     its decision's value by its one constraint, and no other constraint: the known values
     are its one solution, and the model is the proof without a solver call."""
-    if len(enc.known) != len(enc.deps):
+    if not enc.settled:
         return False  # some decision is open
     model = enc.made_model  # None: no variable or constraint ever needed one
     if model is None:
