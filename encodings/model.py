@@ -150,13 +150,15 @@ class Encoding:
                 if collecting:
                     self._collecting = []  # a term being built reads this decision, not what its definition reads
                 override = self.overrides.get(key) if self.overrides else None
-                if override is None:
-                    _DEFINITIONS[key[0]](self, key[1])
-                else:
-                    self.fix(key, override)  # DATC 5.B.9: a backup rule decides this order
+                # DATC 5.B.9: a backup rule decides this order, not its usual condition
+                value = _DEFINITIONS[key[0]](self, key[1]) if override is None else override
                 self._current, self._collecting = current, collecting
-                value = state[key[1]]
-                if value is True or value is False:
+                if value is not None:  # folded: a constant, depending on nothing
+                    self.known[key] = state[key[1]] = value
+                    if self._edges:
+                        self._edges.pop(key, None)  # what it read before it folded: no dependency
+                    if self.lits and key in self.lits:
+                        self.add(self.lits[key] == int(value))  # read while being defined
                     return value
             else:
                 self._pending.append(key)
@@ -182,18 +184,6 @@ class Encoding:
                 self.add(var == int(self.known[key]))
         return var
 
-    def fix(self, key: Decision, value: bool) -> None:
-        """The definition settles the decision: a constant, depending on nothing."""
-        if self._fold:
-            self.known[key] = value
-            self._state[key[0]][key[1]] = value
-            if self._edges:
-                self._edges.pop(key, None)  # what it read before it folded: no dependency
-            if self.lits and key in self.lits:
-                self.add(self.lits[key] == int(value))
-        else:
-            self.add(self.var(key) == int(value))
-
     def values(self, solution: Sequence[int]) -> dict[Decision, bool]:
         """Every decision's value in a solution (a list indexed by variable index)."""
         out = {k: bool(solution[v.index]) for k, v in self.lits.items()}
@@ -216,13 +206,6 @@ class Encoding:
             if read:
                 self._note(read)
         return term  # type: ignore[return-value]  # a key names one kind of term, the T it was built as
-
-    def term(self, key: TermKey, term: T) -> T:
-        """Keep a term only its own decision's definition reads (it is built once, when that
-        decision is defined; :meth:`cond` notes what it reads as it builds): its value is
-        part of the solution (:func:`~dipsat.movement.driver.solve`'s strengths)."""
-        self.cache[key] = term
-        return term
 
     def _note(self, keys: Iterable[Decision]) -> None:
         for collector in self._collecting:
@@ -248,11 +231,10 @@ class Encoding:
             self.assumed[key] = guard
             self._enforcement = [guard]
         override = self.overrides.get(key) if self.overrides else None
-        if override is not None:
-            # DATC 5.B.9: a backup rule decides this order, not its usual condition.
-            self.fix(key, override)
-        else:
-            _DEFINITIONS[key[0]](self, key[1])
+        # DATC 5.B.9: a backup rule decides this order, not its usual condition.
+        value = _DEFINITIONS[key[0]](self, key[1]) if override is None else override
+        if value is not None:  # nothing is folded here: the constant is a constraint
+            self.add(self.var(key) == int(value))
         self._current, self._collecting, self._enforcement = current, collecting, enforcement
 
     def _define_pending(self) -> None:
@@ -260,36 +242,24 @@ class Encoding:
             self._define(self._pending.pop())
 
     # --- small helpers shared by the rule families --------------------------------------
-    def iff_and(self, target: Decision, conjuncts: Sequence[Condition]) -> None:
-        """decision <-> AND(conjuncts), folded when the known conjuncts settle it."""
-        live = self._unsettled(target, conjuncts, False)
-        if live:
-            self.literal_and(self.var(target), live)
+    def iff_and(self, target: Decision, conjuncts: Sequence[Condition]) -> bool | None:
+        """decision <-> AND(conjuncts); the constant when the known conjuncts settle it."""
+        live = _unsettled(conjuncts, False)
+        if isinstance(live, bool):
+            return live
+        self.literal_and(self.var(target), live)
+        return None
 
-    def iff_or(self, target: Decision, disjuncts: Sequence[Condition]) -> None:
-        """decision <-> OR(disjuncts), folded when the known disjuncts settle it."""
-        live = self._unsettled(target, disjuncts, True)
-        if live:
-            var = self.var(target)
-            self.add_bool_or(live).only_enforce_if(var)
-            for d in live:
-                self.add_implication(d, var)
-
-    def _unsettled(self, target: Decision, conditions: Sequence[Condition],
-                   decisive: bool) -> list[cp_model.BoolVarT]:
-        """The literals among `conditions`, or none after fixing `target` when the constants
-        settle it: to `decisive` when one is (False in an AND, True in an OR), else, with
-        no literal left, to the other value."""
-        live = []
-        for c in conditions:
-            if c is decisive:
-                self.fix(target, decisive)
-                return []
-            if not isinstance(c, bool):
-                live.append(c)
-        if not live:
-            self.fix(target, not decisive)
-        return live
+    def iff_or(self, target: Decision, disjuncts: Sequence[Condition]) -> bool | None:
+        """decision <-> OR(disjuncts); the constant when the known disjuncts settle it."""
+        live = _unsettled(disjuncts, True)
+        if isinstance(live, bool):
+            return live
+        var = self.var(target)
+        self.add_bool_or(live).only_enforce_if(var)
+        for d in live:
+            self.add_implication(d, var)
+        return None
 
     def literal_and(self, var: cp_model.IntVar, live: Sequence[cp_model.BoolVarT]) -> None:
         """var <-> AND(live literals)."""
@@ -309,7 +279,21 @@ class Encoding:
         return var
 
 
-_DEFINITIONS: dict[DecisionKind, Callable[[Encoding, int], None]] = {
-    # the rule family defining each kind of decision (they read the Encoding only through its methods)
+def _unsettled(conditions: Sequence[Condition], decisive: bool) -> list[cp_model.BoolVarT] | bool:
+    """The literals among `conditions`, or the constant they settle: `decisive` when one is
+    (False in an AND, True in an OR), else, with no literal left, the other value."""
+    live = []
+    for c in conditions:
+        if c is decisive:
+            return decisive
+        if not isinstance(c, bool):
+            live.append(c)
+    return live or not decisive
+
+
+_DEFINITIONS: dict[DecisionKind, Callable[[Encoding, int], bool | None]] = {
+    # The rule family defining each kind of decision (they read the Encoding only through its
+    # methods). A definition returns the constant the decision folds to, or None when it
+    # encoded the decision with its literal.
     MOVE: move.define_move, DISLODGED: move.define_dislodged, SUPPORT: support.define_support,
     PATH: path.define_path, CONVOY: path.define_convoy}

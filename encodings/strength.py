@@ -126,9 +126,10 @@ def by_land(enc: Reads, m: int) -> Condition:
 
 def has_path(enc: Reads, m: int) -> Condition:
     """5.B.4 PATH of move m (a land route, or a land fallback, always has one)."""
-    if not enc.problem.moves[m].convoy_only:
-        return True
-    return enc.cond((PATH, m))
+    move = enc.problem.moves[m]
+    if move.convoyed and not move.fallback:  # convoy only (read without the property: every move asks)
+        return enc.cond((PATH, m))
+    return True
 
 
 def head_to_head(enc: Reads, m: int) -> Condition:
@@ -175,7 +176,7 @@ def defend_strength(enc: Encoding, m: int) -> Term:
 def resisting_strength(enc: Encoding, m: int) -> Term:
     """5.B.1: the defend strength of a head-to-head opponent, else the area's hold strength.
 
-    Read once, by move m's own definition (which keeps it: :meth:`.model.Encoding.term`)."""
+    Read once, by move m's own definition (which keeps it in the Encoding's cache)."""
     move = enc.problem.moves[m]
     if move.opposite is None:
         return hold_strength(enc, move.dest)  # no head-to-head battle
@@ -225,7 +226,7 @@ def attack_strength(enc: Encoding, m: int) -> Term:
     emptied (no head-to-head); 0 against a unit of the same power; else 1 +
     supports of powers other than the defender's.
 
-    Read once, by move m's own definition (which keeps it: :meth:`.model.Encoding.term`)."""
+    Read once, by move m's own definition (which keeps it in the Encoding's cache)."""
     problem = enc.problem
     move = problem.moves[m]
     path = has_path(enc, m)

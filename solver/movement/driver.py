@@ -124,7 +124,7 @@ def folded(enc: Encoding) -> bool:
 def _folded(enc: Encoding) -> Solved:
     """The decisions of a :func:`folded` turn: one model settled, without a solver call."""
     if not enc.lits:  # no variable: every strength is a constant too
-        return Solved(dict(enc.known), _strengths(enc, attrgetter("const")), 1, None)
+        return Solved(enc.known, _strengths(enc, attrgetter("const")), 1, None)  # the encoding is done with them
     return Solved(*_read(enc, _folded_solution(enc)), 1, None)
 
 
