@@ -11,13 +11,14 @@ decisions that can matter, and a fixed decision depends on nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence, Set as AbstractSet
-from typing import TYPE_CHECKING, TypeAlias, TypeVar, TypeVarTuple
+from typing import TYPE_CHECKING, TypeAlias, TypeVar, TypeVarTuple, cast
 
 from . import move, path, support
 from .decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision, DecisionKind, TermKey
 from .literals import Condition, negate
 from .options import ModelOptions
 from .problem import Problem
+from .strength import Term
 
 __all__ = ["Condition", "Encoding", "negate"]
 
@@ -63,7 +64,8 @@ class Encoding:
             CONVOY: [None] * len(problem.convoys)}
         self._order: list[Decision] = []  # the decisions read, in the order first read (:attr:`deps`)
         self._edges: dict[Decision, set[Decision]] = {}  # the open decisions a definition reads, where it reads any
-        self.cache: dict[TermKey, object] = {}  # strengths and conditions, by kind and move
+        self.cache: dict[TermKey, object] = {}  # the terms read by several definitions (:meth:`memo`)
+        self.strengths: dict[TermKey, Term] = {}  # every strength built, in the order built
         self._reads: dict[TermKey, set[Decision]] = {}  # decisions each cached term reads
         self._collecting: list[list[Decision]] = []  # the reads of the terms being built
         self._pending: list[Decision] = []
@@ -72,10 +74,12 @@ class Encoding:
         self._assumptions = assumptions
         self._fold = not assumptions
         state = self._state
-        for key in (problem.decisions() if roots is None else roots):
-            value = state[key[0]][key[1]]
-            if value is None or value is _OPEN:  # most are fixed already, as what an earlier root read
-                self.cond(key)
+        for kind, indices in (problem.decision_indices() if roots is None else [(k, (i,)) for k, i in roots]):
+            values = state[kind]
+            for i in indices:
+                value = values[i]
+                if value is None or value is _OPEN:  # most are fixed already, as what an earlier root read
+                    self.cond((kind, i))
         self._define_pending()
 
     @property
@@ -201,6 +205,8 @@ class Encoding:
             self._collecting.pop()
             if reads:
                 self._reads[key] = set(reads)
+            if key[0].strength:
+                self.strengths[key] = cast(Term, term)
         else:
             read = self._reads.get(key)
             if read:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 def define_move(enc: Encoding, m: int) -> bool | None:
     """moves[m] <-> attack strength beats the resistance and every prevent strength (5.B.1)."""
     move = enc.problem.moves[m]
-    terms = enc.cache  # the move's own strengths, read by this definition only: kept, not memoized
+    terms = enc.strengths  # the move's own strengths, read by this definition only: kept, not memoized
     attack = terms[(ATTACK, m)] = attack_strength(enc, m)
     # 5.B.1: the defend strength head to head, else the hold strength
     resisting = terms[(RESISTING, m)] = resisting_strength(enc, m)

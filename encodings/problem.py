@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision
+from .decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision, DecisionKind
 
 Key = Decision
 """A decision (:data:`~.decisions.Decision`): ``(MOVE, m)``, ``(SUPPORT, s)``, ``(DISLODGED, u)``,
@@ -65,6 +66,8 @@ class ConvoyOrder:
 
 @dataclass(slots=True)
 class Problem:
+    """The turn's units, moves, supports and convoys, each at its index in its list."""
+
     units: list[UnitSlot]
     moves: list[MoveOrder]
     supports: list[SupportOrder]
@@ -73,11 +76,11 @@ class Problem:
     moves_into: dict[str, list[int]]  # province -> moves whose destination it is
 
     def decisions(self) -> list[Key]:
-        keys: list[Decision] = [(MOVE, m.index) for m in self.moves]
-        keys += [(SUPPORT, s.index) for s in self.supports]
+        return [(kind, i) for kind, indices in self.decision_indices() for i in indices]
+
+    def decision_indices(self) -> tuple[tuple[DecisionKind, Sequence[int]], ...]:
+        """The decisions of :meth:`decisions`, kind by kind: each kind and its indices, in order."""
         unit_at = self.unit_at  # the units some move enters, by index (fewer areas are entered than held)
         entered = sorted(unit_at[p] for p, into in self.moves_into.items() if into and p in unit_at)
-        keys += [(DISLODGED, u) for u in entered]
-        keys += [(PATH, m.index) for m in self.moves if m.convoyed]
-        keys += [(CONVOY, c.index) for c in self.convoys]
-        return keys
+        return ((MOVE, range(len(self.moves))), (SUPPORT, range(len(self.supports))), (DISLODGED, entered),
+                (PATH, [m.index for m in self.moves if m.convoyed]), (CONVOY, range(len(self.convoys))))

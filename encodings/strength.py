@@ -47,10 +47,11 @@ class Term(NamedTuple):
 
 
 def _constant(value: int) -> Term:
-    return _CONSTANTS[value] if value < len(_CONSTANTS) else Term(value, value, value)
+    return _CONSTANTS[value] if value < _MADE else Term(value, value, value)
 
 
-_CONSTANTS = tuple(Term(v, v, v) for v in range(36))
+_MADE = 36
+_CONSTANTS = tuple(Term(v, v, v) for v in range(_MADE))
 """The constant strengths up to 1 + 34 supports, made once: most strengths fold to one (immutable values)."""
 _ZERO, _ONE = _CONSTANTS[0], _CONSTANTS[1]
 
@@ -162,8 +163,10 @@ def hold_strength(enc: Reads, province: str) -> Term:
     unit = enc.problem.units[u]
     if unit.move is not None:
         moved = enc.cond((MOVE, unit.move))  # moved away: 0; failed move: 1
-        if isinstance(moved, bool):
-            return _ZERO if moved else _ONE
+        if moved is True:
+            return _ZERO
+        if moved is False:
+            return _ONE
         return Term(0, 1, 1, ((moved, -1),))
     return _count(enc, unit.hold_supports) if unit.hold_supports else _ONE
 
@@ -176,7 +179,7 @@ def defend_strength(enc: Encoding, m: int) -> Term:
 def resisting_strength(enc: Encoding, m: int) -> Term:
     """5.B.1: the defend strength of a head-to-head opponent, else the area's hold strength.
 
-    Read once, by move m's own definition (which keeps it in the Encoding's cache)."""
+    Read once, by move m's own definition (which keeps it in the Encoding's strengths)."""
     move = enc.problem.moves[m]
     if move.opposite is None:
         return hold_strength(enc, move.dest)  # no head-to-head battle
@@ -226,7 +229,7 @@ def attack_strength(enc: Encoding, m: int) -> Term:
     emptied (no head-to-head); 0 against a unit of the same power; else 1 +
     supports of powers other than the defender's.
 
-    Read once, by move m's own definition (which keeps it in the Encoding's cache)."""
+    Read once, by move m's own definition (which keeps it in the Encoding's strengths)."""
     problem = enc.problem
     move = problem.moves[m]
     path = has_path(enc, m)
