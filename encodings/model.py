@@ -77,8 +77,7 @@ class Encoding:
         for kind, indices in (problem.decision_indices() if roots is None else [(k, (i,)) for k, i in roots]):
             values = state[kind]
             for i in indices:
-                value = values[i]
-                if value is None or value is _OPEN:  # most are fixed already, as what an earlier root read
+                if values[i] is None:  # most are defined already, as what an earlier root read
                     self.cond((kind, i))
         self._define_pending()
 
@@ -139,12 +138,11 @@ class Encoding:
         inlined: the hottest call). Reading a fixed one records none: a constant depends
         on nothing, so an edge to it can close no cycle and joins no parts (the driver's
         :func:`~dipsat.movement.driver.has_cycle` and parts see the same graph)."""
-        state = self._state[key[0]]
-        value = state[key[1]]
-        if value is True or value is False:
-            return value
+        kind, i = key
+        state = self._state[kind]
+        value = state[i]
         if value is None:  # first read: define it
-            state[key[1]] = _OPEN
+            state[i] = _OPEN
             self._order.append(key)
             if self._fold:
                 # :meth:`_define` without what only paradox cores need (no guard, no enforcement
@@ -153,12 +151,14 @@ class Encoding:
                 self._current = key
                 if collecting:
                     self._collecting = []  # a term being built reads this decision, not what its definition reads
-                override = self.overrides.get(key) if self.overrides else None
-                # DATC 5.B.9: a backup rule decides this order, not its usual condition
-                value = _DEFINITIONS[key[0]](self, key[1]) if override is None else override
+                overrides = self.overrides
+                if overrides and key in overrides:
+                    value = overrides[key]  # DATC 5.B.9: a backup rule decides this order, not its usual condition
+                else:
+                    value = _DEFINITIONS[kind](self, i)
                 self._current, self._collecting = current, collecting
                 if value is not None:  # folded: a constant, depending on nothing
-                    self.known[key] = state[key[1]] = value
+                    self.known[key] = state[i] = value
                     if self._edges:
                         self._edges.pop(key, None)  # what it read before it folded: no dependency
                     if self.lits and key in self.lits:
@@ -166,6 +166,8 @@ class Encoding:
                     return value
             else:
                 self._pending.append(key)
+        elif value is not _OPEN:
+            return value is True  # fixed: the state is its value
         for collector in self._collecting:
             collector.append(key)
         current = self._current

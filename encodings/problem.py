@@ -80,7 +80,7 @@ class Problem:
 
     def decision_indices(self) -> tuple[tuple[DecisionKind, Sequence[int]], ...]:
         """The decisions of :meth:`decisions`, kind by kind: each kind and its indices, in order."""
-        unit_at = self.unit_at  # the units some move enters, by index (fewer areas are entered than held)
-        entered = sorted(unit_at[p] for p, into in self.moves_into.items() if into and p in unit_at)
+        unit_at, moves_into = self.unit_at, self.moves_into  # the units some move enters, by index
+        entered = sorted(unit_at[p] for p in unit_at.keys() & moves_into.keys() if moves_into[p])
         return ((MOVE, range(len(self.moves))), (SUPPORT, range(len(self.supports))), (DISLODGED, entered),
                 (PATH, [m.index for m in self.moves if m.convoyed]), (CONVOY, range(len(self.convoys))))

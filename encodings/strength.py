@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
     from .model import Encoding
+    from .problem import MoveOrder
 
 
 class Term(NamedTuple):
@@ -70,15 +71,15 @@ def _count(enc: Reads, supports: Iterable[int]) -> Term:
     return Term(lo, hi, lo, tuple(coefs)) if coefs else _constant(lo)
 
 
-def _supports(enc: Encoding, m: int) -> Term:
-    """1 + successful supports of move m."""
-    supports = enc.problem.moves[m].supports
+def _supports(enc: Encoding, move: MoveOrder) -> Term:
+    """1 + successful supports of the move."""
+    supports = move.supports
     return _count(enc, supports) if supports else _ONE
 
 
-def _supports_against(enc: Encoding, m: int, power: str | None) -> tuple[Term, Term]:
-    """1 + successful supports of move m: all of them, and those not of `power` (each read once)."""
-    supports = enc.problem.moves[m].supports
+def _supports_against(enc: Encoding, move: MoveOrder, power: str | None) -> tuple[Term, Term]:
+    """1 + successful supports of the move: all of them, and those not of `power` (each read once)."""
+    supports = move.supports
     if not supports:
         return _ONE, _ONE
     full = _count(enc, supports)
@@ -173,7 +174,7 @@ def hold_strength(enc: Reads, province: str) -> Term:
 
 def defend_strength(enc: Encoding, m: int) -> Term:
     """DATC 5.B.7: 1 + successful supports of the move."""
-    return _supports(enc, m)
+    return _supports(enc, enc.problem.moves[m])
 
 
 def resisting_strength(enc: Encoding, m: int) -> Term:
@@ -215,8 +216,8 @@ def _prevent_strength(enc: Encoding, m: int) -> Term:
         return _constant(0)
     live = [z for z in zero_if if z is not False]
     if not live:
-        return _supports(enc, m)
-    full = _supports(enc, m)
+        return _supports(enc, move)
+    full = _supports(enc, move)
     var = enc.model.new_int_var(0, full.hi, f"prevent_strength[{m}]")
     for z in live:
         enc.add(var == 0).only_enforce_if(z)
@@ -235,14 +236,14 @@ def attack_strength(enc: Encoding, m: int) -> Term:
     path = has_path(enc, m)
     u = problem.unit_at.get(move.dest)
     if u is None:  # the destination is empty
-        full = _supports(enc, m)
+        full = _supports(enc, move)
         if path is True:
             return full
         return _cases(enc, "attack_strength", m, [([negate(path)], _ZERO), ([path], full)])  # 5.B.8: no PATH: 0
     occupant = problem.units[u]
     # 5.B.8: against another power's unit, its power's supports do not count.
     against = None if occupant.power == move.power else occupant.power
-    full, others = _supports_against(enc, m, against)
+    full, others = _supports_against(enc, move, against)
     # 5.B.8: a unit never attacks its own power's unit.
     blocked = _ZERO if occupant.power == move.power else others
     emptied = vacated(enc, m)

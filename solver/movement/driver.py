@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from operator import attrgetter
 from collections.abc import Iterator, Mapping, Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, cast
@@ -474,8 +475,11 @@ def _strengths(enc: Encoding, solution: list[int] | None = None) -> Strengths:
     """The value of each strength the model built (by kind and move) in a solution (a list
     indexed by variable index; None: the model has no variable, every strength is a constant)."""
     if solution is None:
-        return {k: term.const for k, term in enc.strengths.items()}
+        return dict(zip(enc.strengths, map(_CONSTANT, enc.strengths.values())))
     return {k: term.value(solution) for k, term in enc.strengths.items()}
+
+
+_CONSTANT = attrgetter("const")  # a constant strength's value
 
 
 @dataclass
