@@ -11,13 +11,14 @@ decisions that can matter, and a fixed decision depends on nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence, Set as AbstractSet
-from typing import TYPE_CHECKING, TypeAlias, TypeVar, TypeVarTuple
+from typing import TYPE_CHECKING, TypeAlias, TypeVar, TypeVarTuple, cast
 
 from . import move, path, support
 from .decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision, DecisionKind, TermKey
 from .literals import Condition, negate
 from .options import ModelOptions
 from .problem import Problem
+from .strength import Term
 
 __all__ = ["Condition", "Encoding", "negate"]
 
@@ -25,6 +26,7 @@ T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
 _MISSING = object()  # no term cached under a key yet
 _NO_EDGES: frozenset[Decision] = frozenset()  # the edges of a decision that has read no open one yet
+_OPEN = object()  # the state of a decision being defined, or defined without being fixed
 if TYPE_CHECKING:
     import numpy as np
     from ortools.sat.python import cp_model
@@ -54,8 +56,16 @@ class Encoding:
         self._enforcement: list[cp_model.IntVar] = []  # the literals every new constraint gets
         self.lits: dict[Decision, cp_model.IntVar] = {}  # decisions that needed a variable
         self.known: dict[Decision, bool] = {}  # decisions fixed while building
-        self.deps: dict[Decision, AbstractSet[Decision]] = {}  # the open decisions each definition reads
-        self.cache: dict[TermKey, object] = {}  # strengths and conditions, by kind and move
+        # Each decision's state, by kind and index: None before it is first read, then _OPEN, and
+        # its value once fixed (read at every :meth:`cond`: a list index, no hashing of the key).
+        self._state: dict[DecisionKind, list[object]] = {
+            MOVE: [None] * len(problem.moves), SUPPORT: [None] * len(problem.supports),
+            DISLODGED: [None] * len(problem.units), PATH: [None] * len(problem.moves),
+            CONVOY: [None] * len(problem.convoys)}
+        self._order: list[Decision] = []  # the decisions read, in the order first read (:attr:`deps`)
+        self._edges: dict[Decision, set[Decision]] = {}  # the open decisions a definition reads, where it reads any
+        self.cache: dict[TermKey, object] = {}  # the terms read by several definitions (:meth:`memo`)
+        self.strengths: dict[TermKey, Term] = {}  # every strength built, in the order built
         self._reads: dict[TermKey, set[Decision]] = {}  # decisions each cached term reads
         self._collecting: list[list[Decision]] = []  # the reads of the terms being built
         self._pending: list[Decision] = []
@@ -63,11 +73,25 @@ class Encoding:
         self.assumed: dict[Decision, cp_model.IntVar] = {}  # per decision: its definition holds
         self._assumptions = assumptions
         self._fold = not assumptions
-        known = self.known
-        for key in (problem.decisions() if roots is None else roots):
-            if key not in known:  # most are fixed already, as what an earlier root read
-                self.cond(key)
+        state = self._state
+        for kind, indices in (problem.decision_indices() if roots is None else [(k, (i,)) for k, i in roots]):
+            values = state[kind]
+            for i in indices:
+                if values[i] is None:  # most are defined already, as what an earlier root read
+                    self.cond((kind, i))
         self._define_pending()
+
+    @property
+    def deps(self) -> dict[Decision, AbstractSet[Decision]]:
+        """The dependency graph: the open decisions each decision's definition reads, for
+        every decision read, in the order first read (a fixed decision depends on nothing)."""
+        edges = self._edges
+        return {key: edges.get(key, _NO_EDGES) for key in self._order}
+
+    @property
+    def settled(self) -> bool:
+        """Did constant folding fix every decision read (none is open)?"""
+        return len(self.known) == len(self._order)
 
     @property
     def model(self) -> cp_model.CpModel:
@@ -114,27 +138,45 @@ class Encoding:
         inlined: the hottest call). Reading a fixed one records none: a constant depends
         on nothing, so an edge to it can close no cycle and joins no parts (the driver's
         :func:`~dipsat.movement.driver.has_cycle` and parts see the same graph)."""
-        known = self.known.get(key)
-        if known is not None:
-            return known
-        if key not in self.deps:
-            self.deps[key] = _NO_EDGES
+        kind, i = key
+        state = self._state[kind]
+        value = state[i]
+        if value is None:  # first read: define it
+            state[i] = _OPEN
+            self._order.append(key)
             if self._fold:
-                self._define(key)
-                known = self.known.get(key)
-                if known is not None:
-                    return known
+                # :meth:`_define` without what only paradox cores need (no guard, no enforcement
+                # literals): most definitions are made here, and most fold to a constant.
+                current, collecting = self._current, self._collecting
+                self._current = key
+                if collecting:
+                    self._collecting = []  # a term being built reads this decision, not what its definition reads
+                overrides = self.overrides
+                if overrides and key in overrides:
+                    value = overrides[key]  # DATC 5.B.9: a backup rule decides this order, not its usual condition
+                else:
+                    value = _DEFINITIONS[kind](self, i)
+                self._current, self._collecting = current, collecting
+                if value is not None:  # folded: a constant, depending on nothing
+                    self.known[key] = state[i] = value
+                    if self._edges:
+                        self._edges.pop(key, None)  # what it read before it folded: no dependency
+                    if self.lits and key in self.lits:
+                        self.add(self.lits[key] == int(value))  # read while being defined
+                    return value
             else:
                 self._pending.append(key)
+        elif value is not _OPEN:
+            return value is True  # fixed: the state is its value
         for collector in self._collecting:
             collector.append(key)
         current = self._current
         if current is not None and current != key:  # reading itself is no dependency
-            edges = self.deps[current]
-            if isinstance(edges, set):
-                edges.add(key)
+            edges = self._edges.get(current)
+            if edges is None:
+                self._edges[current] = {key}
             else:
-                self.deps[current] = {key}
+                edges.add(key)
         return self.var(key)
 
     def var(self, key: Decision) -> cp_model.IntVar:
@@ -147,16 +189,6 @@ class Encoding:
             if key in self.known:
                 self.add(var == int(self.known[key]))
         return var
-
-    def fix(self, key: Decision, value: bool) -> None:
-        """The definition settles the decision: a constant, depending on nothing."""
-        if self._fold:
-            self.known[key] = value
-            self.deps[key] = _NO_EDGES
-            if key in self.lits:
-                self.add(self.lits[key] == int(value))
-        else:
-            self.add(self.var(key) == int(value))
 
     def values(self, solution: Sequence[int]) -> dict[Decision, bool]:
         """Every decision's value in a solution (a list indexed by variable index)."""
@@ -175,6 +207,8 @@ class Encoding:
             self._collecting.pop()
             if reads:
                 self._reads[key] = set(reads)
+            if key[0].strength:
+                self.strengths[key] = cast(Term, term)
         else:
             read = self._reads.get(key)
             if read:
@@ -186,9 +220,9 @@ class Encoding:
             collector.extend(keys)
         current = self._current
         if current is not None:
-            deps = self.deps[current]
-            if not isinstance(deps, set):
-                deps = self.deps[current] = set()
+            deps = self._edges.get(current)
+            if deps is None:
+                deps = self._edges[current] = set()
             deps.update(keys)
             deps.discard(current)  # reading itself is no dependency
 
@@ -205,11 +239,10 @@ class Encoding:
             self.assumed[key] = guard
             self._enforcement = [guard]
         override = self.overrides.get(key) if self.overrides else None
-        if override is not None:
-            # DATC 5.B.9: a backup rule decides this order, not its usual condition.
-            self.fix(key, override)
-        else:
-            _DEFINITIONS[key[0]](self, key[1])
+        # DATC 5.B.9: a backup rule decides this order, not its usual condition.
+        value = _DEFINITIONS[key[0]](self, key[1]) if override is None else override
+        if value is not None:  # nothing is folded here: the constant is a constraint
+            self.add(self.var(key) == int(value))
         self._current, self._collecting, self._enforcement = current, collecting, enforcement
 
     def _define_pending(self) -> None:
@@ -217,36 +250,24 @@ class Encoding:
             self._define(self._pending.pop())
 
     # --- small helpers shared by the rule families --------------------------------------
-    def iff_and(self, target: Decision, conjuncts: Sequence[Condition]) -> None:
-        """decision <-> AND(conjuncts), folded when the known conjuncts settle it."""
-        live = self._unsettled(target, conjuncts, False)
-        if live:
-            self.literal_and(self.var(target), live)
+    def iff_and(self, target: Decision, conjuncts: Sequence[Condition]) -> bool | None:
+        """decision <-> AND(conjuncts); the constant when the known conjuncts settle it."""
+        live = _unsettled(conjuncts, False)
+        if isinstance(live, bool):
+            return live
+        self.literal_and(self.var(target), live)
+        return None
 
-    def iff_or(self, target: Decision, disjuncts: Sequence[Condition]) -> None:
-        """decision <-> OR(disjuncts), folded when the known disjuncts settle it."""
-        live = self._unsettled(target, disjuncts, True)
-        if live:
-            var = self.var(target)
-            self.add_bool_or(live).only_enforce_if(var)
-            for d in live:
-                self.add_implication(d, var)
-
-    def _unsettled(self, target: Decision, conditions: Sequence[Condition],
-                   decisive: bool) -> list[cp_model.BoolVarT]:
-        """The literals among `conditions`, or none after fixing `target` when the constants
-        settle it: to `decisive` when one is (False in an AND, True in an OR), else, with
-        no literal left, to the other value."""
-        live = []
-        for c in conditions:
-            if c is decisive:
-                self.fix(target, decisive)
-                return []
-            if not isinstance(c, bool):
-                live.append(c)
-        if not live:
-            self.fix(target, not decisive)
-        return live
+    def iff_or(self, target: Decision, disjuncts: Sequence[Condition]) -> bool | None:
+        """decision <-> OR(disjuncts); the constant when the known disjuncts settle it."""
+        live = _unsettled(disjuncts, True)
+        if isinstance(live, bool):
+            return live
+        var = self.var(target)
+        self.add_bool_or(live).only_enforce_if(var)
+        for d in live:
+            self.add_implication(d, var)
+        return None
 
     def literal_and(self, var: cp_model.IntVar, live: Sequence[cp_model.BoolVarT]) -> None:
         """var <-> AND(live literals)."""
@@ -266,7 +287,21 @@ class Encoding:
         return var
 
 
-_DEFINITIONS: dict[DecisionKind, Callable[[Encoding, int], None]] = {
-    # the rule family defining each kind of decision (they read the Encoding only through its methods)
+def _unsettled(conditions: Sequence[Condition], decisive: bool) -> list[cp_model.BoolVarT] | bool:
+    """The literals among `conditions`, or the constant they settle: `decisive` when one is
+    (False in an AND, True in an OR), else, with no literal left, the other value."""
+    live = []
+    for c in conditions:
+        if c is decisive:
+            return decisive
+        if not isinstance(c, bool):
+            live.append(c)
+    return live or not decisive
+
+
+_DEFINITIONS: dict[DecisionKind, Callable[[Encoding, int], bool | None]] = {
+    # The rule family defining each kind of decision (they read the Encoding only through its
+    # methods). A definition returns the constant the decision folds to, or None when it
+    # encoded the decision with its literal.
     MOVE: move.define_move, DISLODGED: move.define_dislodged, SUPPORT: support.define_support,
     PATH: path.define_path, CONVOY: path.define_convoy}

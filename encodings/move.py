@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .decisions import DISLODGED, MOVE
+from .decisions import ATTACK, DISLODGED, MOVE, RESISTING
 from .literals import negate
 from .strength import attack_strength, prevent_strength, resisting_strength
 
@@ -12,24 +12,25 @@ if TYPE_CHECKING:
     from .model import Encoding
 
 
-def define_move(enc: Encoding, m: int) -> None:
+def define_move(enc: Encoding, m: int) -> bool | None:
     """moves[m] <-> attack strength beats the resistance and every prevent strength (5.B.1)."""
     move = enc.problem.moves[m]
-    attack = attack_strength(enc, m)
-    opponents = [resisting_strength(enc, m)]  # 5.B.1: defend strength head to head, else hold strength
+    terms = enc.strengths  # the move's own strengths, read by this definition only: kept, not memoized
+    attack = terms[(ATTACK, m)] = attack_strength(enc, m)
+    # 5.B.1: the defend strength head to head, else the hold strength
+    resisting = terms[(RESISTING, m)] = resisting_strength(enc, m)
+    opponents = [resisting]
     into = enc.problem.moves_into[move.dest]
     if len(into) > 1:  # 5.B.1: and beat the prevent strength of every other unit moving to the same area
         opponents += [prevent_strength(enc, other) for other in into if other != m]
     open_ = []
     for opponent in opponents:
         if attack.hi <= opponent.lo:
-            enc.fix((MOVE, m), False)  # some opposing strength is surely at least the attack
-            return
+            return False  # some opposing strength is surely at least the attack
         if attack.lo <= opponent.hi:
             open_.append(opponent)
     if not open_:
-        enc.fix((MOVE, m), True)  # the attack surely beats every opposing strength
-        return
+        return True  # the attack surely beats every opposing strength
     beats = []
     attack_expr = attack.expr
     for i, opponent in enumerate(open_):
@@ -38,33 +39,30 @@ def define_move(enc: Encoding, m: int) -> None:
         enc.add(attack_expr > opponent_expr).only_enforce_if(beat)
         enc.add(attack_expr <= opponent_expr).only_enforce_if(beat.Not())
         beats.append(beat)
-    enc.iff_and((MOVE, m), beats)
+    return enc.iff_and((MOVE, m), beats)
 
 
-def define_dislodged(enc: Encoding, u: int) -> None:
+def define_dislodged(enc: Encoding, u: int) -> bool | None:
     """dislodged[u] <-> u does not move away and some move into its area succeeds (5.A)."""
     unit = enc.problem.units[u]
     entering = [enc.cond((MOVE, m)) for m in enc.problem.moves_into.get(unit.province, [])]
     if unit.move is None:
-        enc.iff_or((DISLODGED, u), entering)
-        return
+        return enc.iff_or((DISLODGED, u), entering)
     stays = negate(enc.cond((MOVE, unit.move)))
     if stays is False:
-        enc.fix((DISLODGED, u), False)  # it moved away
-        return
+        return False  # it moved away
     entered = [e for e in entering if e is not False]
     if not entered:
-        enc.fix((DISLODGED, u), False)
-        return
+        return False
     if stays is True:
-        enc.iff_or((DISLODGED, u), entered)
-        return
+        return enc.iff_or((DISLODGED, u), entered)
     dislodged = enc.var((DISLODGED, u))
     live = [e for e in entered if e is not True]
     if len(live) < len(entered):  # some move in surely succeeds: dislodged iff it stays
         enc.add(dislodged + enc.var((MOVE, unit.move)) == 1)
-        return
+        return None
     enc.add_bool_or(live).only_enforce_if(dislodged)
     enc.add_implication(dislodged, stays)
     for e in live:
         enc.add_bool_or([stays.Not(), e.Not(), dislodged])
+    return None

@@ -11,17 +11,15 @@ if TYPE_CHECKING:
     from .model import Encoding
 
 
-def define_path(enc: Encoding, m: int) -> None:
+def define_path(enc: Encoding, m: int) -> bool | None:
     """path[m] <-> some route has every fleet convoying (5.B.4; 4.A.1 b), or under
     4.A.1 a (1971) every route does (a convoy is disrupted when one route is)."""
     move = enc.problem.moves[m]
     if not move.routes:
-        enc.fix((PATH, m), False)  # 5.B.4: no chain of convoy orders
-        return
+        return False  # 5.B.4: no chain of convoy orders
     if enc.options.multi_route_disruption.any_route_disrupts:  # DATC 4.A.1 a (and the DPTG's reading)
         fleets = sorted({c for route in move.routes for c in route})
-        enc.iff_and((PATH, m), [enc.cond((CONVOY, c)) for c in fleets])
-        return
+        return enc.iff_and((PATH, m), [enc.cond((CONVOY, c)) for c in fleets])
     routes: list[Condition] = []
     for r, route in enumerate(move.routes):
         carrying = [enc.cond((CONVOY, c)) for c in route]
@@ -36,17 +34,16 @@ def define_path(enc: Encoding, m: int) -> None:
             alive = enc.model.new_bool_var(f"route[{m},{r}]")
             enc.literal_and(alive, live)
             routes.append(alive)
-    enc.iff_or((PATH, m), routes)
+    return enc.iff_or((PATH, m), routes)
 
 
-def define_convoy(enc: Encoding, c: int) -> None:
+def define_convoy(enc: Encoding, c: int) -> bool | None:
     """convoys[c] <-> the convoying fleet is not dislodged (5.B.3)."""
     convoy = enc.problem.convoys[c]
     if not enc.problem.moves_into.get(convoy.province):
-        enc.fix((CONVOY, c), True)  # nobody attacks it
-        return
+        return True  # nobody attacks it
     dislodged = enc.cond((DISLODGED, convoy.unit))
     if isinstance(dislodged, bool):
-        enc.fix((CONVOY, c), not dislodged)
-        return
+        return not dislodged
     enc.add(enc.var((CONVOY, c)) + dislodged == 1)
+    return None

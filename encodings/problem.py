@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision
+from .decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision, DecisionKind
 
 Key = Decision
 """A decision (:data:`~.decisions.Decision`): ``(MOVE, m)``, ``(SUPPORT, s)``, ``(DISLODGED, u)``,
@@ -65,6 +66,8 @@ class ConvoyOrder:
 
 @dataclass(slots=True)
 class Problem:
+    """The turn's units, moves, supports and convoys, each at its index in its list."""
+
     units: list[UnitSlot]
     moves: list[MoveOrder]
     supports: list[SupportOrder]
@@ -73,9 +76,11 @@ class Problem:
     moves_into: dict[str, list[int]]  # province -> moves whose destination it is
 
     def decisions(self) -> list[Key]:
-        keys: list[Decision] = [(MOVE, m.index) for m in self.moves]
-        keys += [(SUPPORT, s.index) for s in self.supports]
-        keys += [(DISLODGED, u.index) for u in self.units if self.moves_into.get(u.province)]
-        keys += [(PATH, m.index) for m in self.moves if m.convoyed]
-        keys += [(CONVOY, c.index) for c in self.convoys]
-        return keys
+        return [(kind, i) for kind, indices in self.decision_indices() for i in indices]
+
+    def decision_indices(self) -> tuple[tuple[DecisionKind, Sequence[int]], ...]:
+        """The decisions of :meth:`decisions`, kind by kind: each kind and its indices, in order."""
+        unit_at, moves_into = self.unit_at, self.moves_into  # the units some move enters, by index
+        entered = sorted(unit_at[p] for p in unit_at.keys() & moves_into.keys() if moves_into[p])
+        return ((MOVE, range(len(self.moves))), (SUPPORT, range(len(self.supports))), (DISLODGED, entered),
+                (PATH, [m.index for m in self.moves if m.convoyed]), (CONVOY, range(len(self.convoys))))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from .decisions import ATTACK, HEAD_TO_HEAD, MOVE, PATH, PREVENT, RESISTING, SUPPORT
+from .decisions import HEAD_TO_HEAD, MOVE, PATH, PREVENT, SUPPORT
 from .literals import Condition, Reads, negate
 from .options import DislodgedUnitEffect
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
     from .model import Encoding
+    from .problem import MoveOrder
 
 
 class Term(NamedTuple):
@@ -47,10 +48,11 @@ class Term(NamedTuple):
 
 
 def _constant(value: int) -> Term:
-    return _CONSTANTS[value] if value < len(_CONSTANTS) else Term(value, value, value)
+    return _CONSTANTS[value] if value < _MADE else Term(value, value, value)
 
 
-_CONSTANTS = tuple(Term(v, v, v) for v in range(36))
+_MADE = 36
+_CONSTANTS = tuple(Term(v, v, v) for v in range(_MADE))
 """The constant strengths up to 1 + 34 supports, made once: most strengths fold to one (immutable values)."""
 _ZERO, _ONE = _CONSTANTS[0], _CONSTANTS[1]
 
@@ -69,15 +71,15 @@ def _count(enc: Reads, supports: Iterable[int]) -> Term:
     return Term(lo, hi, lo, tuple(coefs)) if coefs else _constant(lo)
 
 
-def _supports(enc: Encoding, m: int) -> Term:
-    """1 + successful supports of move m."""
-    supports = enc.problem.moves[m].supports
+def _supports(enc: Encoding, move: MoveOrder) -> Term:
+    """1 + successful supports of the move."""
+    supports = move.supports
     return _count(enc, supports) if supports else _ONE
 
 
-def _supports_against(enc: Encoding, m: int, power: str | None) -> tuple[Term, Term]:
-    """1 + successful supports of move m: all of them, and those not of `power` (each read once)."""
-    supports = enc.problem.moves[m].supports
+def _supports_against(enc: Encoding, move: MoveOrder, power: str | None) -> tuple[Term, Term]:
+    """1 + successful supports of the move: all of them, and those not of `power` (each read once)."""
+    supports = move.supports
     if not supports:
         return _ONE, _ONE
     full = _count(enc, supports)
@@ -126,9 +128,10 @@ def by_land(enc: Reads, m: int) -> Condition:
 
 def has_path(enc: Reads, m: int) -> Condition:
     """5.B.4 PATH of move m (a land route, or a land fallback, always has one)."""
-    if not enc.problem.moves[m].convoy_only:
-        return True
-    return enc.cond((PATH, m))
+    move = enc.problem.moves[m]
+    if move.convoyed and not move.fallback:  # convoy only (read without the property: every move asks)
+        return enc.cond((PATH, m))
+    return True
 
 
 def head_to_head(enc: Reads, m: int) -> Condition:
@@ -161,23 +164,23 @@ def hold_strength(enc: Reads, province: str) -> Term:
     unit = enc.problem.units[u]
     if unit.move is not None:
         moved = enc.cond((MOVE, unit.move))  # moved away: 0; failed move: 1
-        if isinstance(moved, bool):
-            return _ZERO if moved else _ONE
+        if moved is True:
+            return _ZERO
+        if moved is False:
+            return _ONE
         return Term(0, 1, 1, ((moved, -1),))
     return _count(enc, unit.hold_supports) if unit.hold_supports else _ONE
 
 
 def defend_strength(enc: Encoding, m: int) -> Term:
     """DATC 5.B.7: 1 + successful supports of the move."""
-    return _supports(enc, m)
+    return _supports(enc, enc.problem.moves[m])
 
 
 def resisting_strength(enc: Encoding, m: int) -> Term:
-    """5.B.1: the defend strength of a head-to-head opponent, else the area's hold strength."""
-    return enc.memo((RESISTING, m), _resisting_strength, enc, m)
+    """5.B.1: the defend strength of a head-to-head opponent, else the area's hold strength.
 
-
-def _resisting_strength(enc: Encoding, m: int) -> Term:
+    Read once, by move m's own definition (which keeps it in the Encoding's strengths)."""
     move = enc.problem.moves[m]
     if move.opposite is None:
         return hold_strength(enc, move.dest)  # no head-to-head battle
@@ -213,8 +216,8 @@ def _prevent_strength(enc: Encoding, m: int) -> Term:
         return _constant(0)
     live = [z for z in zero_if if z is not False]
     if not live:
-        return _supports(enc, m)
-    full = _supports(enc, m)
+        return _supports(enc, move)
+    full = _supports(enc, move)
     var = enc.model.new_int_var(0, full.hi, f"prevent_strength[{m}]")
     for z in live:
         enc.add(var == 0).only_enforce_if(z)
@@ -225,24 +228,22 @@ def _prevent_strength(enc: Encoding, m: int) -> Term:
 def attack_strength(enc: Encoding, m: int) -> Term:
     """DATC 5.B.8: 0 without PATH; full support if the destination is empty or
     emptied (no head-to-head); 0 against a unit of the same power; else 1 +
-    supports of powers other than the defender's."""
-    return enc.memo((ATTACK, m), _attack_strength, enc, m)
+    supports of powers other than the defender's.
 
-
-def _attack_strength(enc: Encoding, m: int) -> Term:
+    Read once, by move m's own definition (which keeps it in the Encoding's strengths)."""
     problem = enc.problem
     move = problem.moves[m]
     path = has_path(enc, m)
     u = problem.unit_at.get(move.dest)
     if u is None:  # the destination is empty
-        full = _supports(enc, m)
+        full = _supports(enc, move)
         if path is True:
             return full
         return _cases(enc, "attack_strength", m, [([negate(path)], _ZERO), ([path], full)])  # 5.B.8: no PATH: 0
     occupant = problem.units[u]
     # 5.B.8: against another power's unit, its power's supports do not count.
     against = None if occupant.power == move.power else occupant.power
-    full, others = _supports_against(enc, m, against)
+    full, others = _supports_against(enc, move, against)
     # 5.B.8: a unit never attacks its own power's unit.
     blocked = _ZERO if occupant.power == move.power else others
     emptied = vacated(enc, m)

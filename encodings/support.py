@@ -15,19 +15,22 @@ if TYPE_CHECKING:
     from .model import Encoding
 
 
-def define_support(enc: Encoding, s: int) -> None:
+def define_support(enc: Encoding, s: int) -> bool | None:
     """support_given[s] <-> not dislodged and not cut (5.B.2)."""
     support = enc.problem.supports[s]
+    attacks = enc.problem.moves_into.get(support.province)
+    if not attacks:
+        return True  # nothing moves into its area: neither cut nor dislodged
     failing: list[Condition] = []
-    for m in enc.problem.moves_into.get(support.province, []):
+    for m in attacks:
         attack = attack_on_support(enc, m, s)
         if attack.dislodges is not None:  # an exception to the cut rule applies (own power, target, convoy rule)
             failing += (attack.dislodges, attack.cuts)
             continue
-        failing.append(attack.cuts)
         if attack.cuts is True:
-            break  # cut, whatever the other attacks do
-    enc.iff_and((SUPPORT, s), [negate(f) for f in failing])
+            return False  # cut, whatever the other attacks do
+        failing.append(attack.cuts)
+    return enc.iff_and((SUPPORT, s), [negate(f) for f in failing])
 
 
 class AttackOnSupport(NamedTuple):

@@ -23,16 +23,15 @@ from __future__ import annotations
 import itertools
 import math
 from operator import attrgetter
-from collections.abc import Callable, Iterator, Mapping, Set as AbstractSet
+from collections.abc import Iterator, Mapping, Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from ..errors import SolverError
 from ..rules import ConvoyParadox, Rules
 from ..encodings import Encoding, Problem
-from ..encodings.decisions import CONVOY, MOVE, PATH, BackupRule, Decision, TermKey, TermKind
+from ..encodings.decisions import CONVOY, MOVE, PATH, BackupRule, Decision, TermKey
 from ..encodings.options import ModelOptions
-from ..encodings.strength import Term
 
 MAX_RESOLUTIONS = 64
 """Resolutions enumerated per independent part; a part with more is reported as capped
@@ -42,8 +41,6 @@ CYCLE_LIMIT = 64
 with more is a :class:`SolverError`."""
 if TYPE_CHECKING:
     from ortools.sat.python.cp_model import CpModel
-
-STRENGTHS = frozenset(kind for kind in TermKind if kind.strength)
 
 Strengths = dict[TermKey, int]
 
@@ -112,7 +109,7 @@ def folded(enc: Encoding) -> bool:
     still being defined (a definition that then folded did not need them), each fixed to
     its decision's value by its one constraint, and no other constraint: the known values
     are its one solution, and the model is the proof without a solver call."""
-    if len(enc.known) != len(enc.deps):
+    if not enc.settled:
         return False  # some decision is open
     model = enc.made_model  # None: no variable or constraint ever needed one
     if model is None:
@@ -124,7 +121,7 @@ def folded(enc: Encoding) -> bool:
 def _folded(enc: Encoding) -> Solved:
     """The decisions of a :func:`folded` turn: one model settled, without a solver call."""
     if not enc.lits:  # no variable: every strength is a constant too
-        return Solved(dict(enc.known), _strengths(enc, attrgetter("const")), 1, None)
+        return Solved(enc.known, _strengths(enc), 1, None)  # the encoding is done with them
     return Solved(*_read(enc, _folded_solution(enc)), 1, None)
 
 
@@ -471,13 +468,18 @@ def _solve_once(enc: Encoding) -> tuple[dict[Decision, bool], Strengths]:
 
 def _read(enc: Encoding, solution: list[int]) -> tuple[dict[Decision, bool], Strengths]:
     """Decision values and strengths of a solution (a list indexed by variable index)."""
-    return enc.values(solution), _strengths(enc, lambda term: term.value(solution))
+    return enc.values(solution), _strengths(enc, solution)
 
 
-def _strengths(enc: Encoding, value: Callable[[Term], int]) -> Strengths:
-    """The value of each strength the model built (by kind and move)."""
-    terms = cast(dict[TermKey, Term], enc.cache)  # a strength key names a Term
-    return {k: value(term) for k, term in terms.items() if k[0] in STRENGTHS}
+def _strengths(enc: Encoding, solution: list[int] | None = None) -> Strengths:
+    """The value of each strength the model built (by kind and move) in a solution (a list
+    indexed by variable index; None: the model has no variable, every strength is a constant)."""
+    if solution is None:
+        return dict(zip(enc.strengths, map(_CONSTANT, enc.strengths.values())))
+    return {k: term.value(solution) for k, term in enc.strengths.items()}
+
+
+_CONSTANT = attrgetter("const")  # a constant strength's value
 
 
 @dataclass
