@@ -266,8 +266,8 @@ class _Meter:
     def finish(self, next_step: str) -> None:
         if not self.enabled:
             return
-        if self.shown and self.asked:
-            self.update(self.asked, final=True)  # the bar full: the budget is spent
+        if self.asked:  # the bar full: the budget is spent (shown even when it took under the half second between updates)
+            self.update(self.asked, final=True)
             self.asked = 0
         if self.shown:
             click.echo("", err=True)
