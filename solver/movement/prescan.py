@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
+from .designation import drop_weak_orders, one_order, ordered_unit, strict_designations
 from .legality import (Reach, can_move_somehow, default_coast, impassable_problem, move_destination, order_problem,
                        via_convoy_problem)
-from ..orders import Build, Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, Waive, kind_name
+from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
 from ..results import OrderResult
-from ..rules import (ISSUES, AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, DesignationReading,
-                    ImplicitOrders, MissingNationality, MissingUnitDesignation, MultipleOrders, MultiRouteDisruption,
-                    Rules, Stage, SupportCoast, WrongNationality, WrongUnitCoast, WrongUnitDesignation)
+from ..rules import (ISSUES, AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, ImplicitOrders,
+                    MultiRouteDisruption, Rules, Stage, SupportCoast)
 from ..state import State
 
 
@@ -72,17 +72,17 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     first, several, table_given = _legal_orders(state, orders, rules, silent, scan, index_of, reach)
     given: _Given | None = table_given  # None: read off the choice of orders
     chosen = scan.chosen
-    if _strict_designations(rules):
+    if strict_designations(rules):
         for u, k in first.items():
-            ks = _drop_weak_orders(state, orders, several.get(u, [k]), rules, scan, units[u])
-            chosen[u] = ks[0] if len(ks) == 1 else _one_order(orders, ks, rules, scan, units[u])
+            ks = drop_weak_orders(state, orders, several.get(u, [k]), rules, scan.verdicts, units[u])
+            chosen[u] = ks[0] if len(ks) == 1 else one_order(orders, ks, rules, scan.verdicts, units[u])
         given = None
     else:
         chosen.update(first)
         if several:  # DATC 4.D.3
             for u in first:
                 if u in several:
-                    chosen[u] = _one_order(orders, several[u], rules, scan, units[u])
+                    chosen[u] = one_order(orders, several[u], rules, scan.verdicts, units[u])
             given = None
     if rules.implicit_orders is _IMPLICIT:  # DATC 4.E.3 a
         implied = _implicit_moves(state, orders, scan, units, rules)
@@ -120,7 +120,7 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
     :meth:`~dipsat.maps.Map.convoy_reach`), here in the loop: it is made for every order
     of every turn. Anything else takes the full checks of :mod:`.legality`
     (:func:`_checked_order`), and an order that does not name its unit as it stands, or
-    comes from a silenced power, those of :func:`_ordered_unit` too (:func:`_checked_unit`):
+    comes from a silenced power, those of :func:`ordered_unit` too (:func:`_checked_unit`):
     every illegal order gets the verdict and reading the full checks give it."""
     units = state.units
     the_map = state.map
@@ -137,7 +137,7 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
         # (None: found when the moves are made or the supports matched)
         u: int | None = None
         if kind in by_table:
-            # the common case of _ordered_unit: the order names its unit as it stands (its type,
+            # the common case of ordered_unit: the order names its unit as it stands (its type,
             # coast and power: no DATC 4.B.5, 4.C.1, 4.C.2 reading, 6.A.6), a unit with a row
             # in the map's table (so in an area of the board, 4.E.1)
             ref = order.unit  # type: ignore[union-attr]  # a movement order's
@@ -206,14 +206,14 @@ def _checked_unit(state: State, order: Order, k: int, index_of: dict[str, int], 
                   silent: Mapping[Power, str] | None, scan: _Prescan) -> int | None:
     """The unit `order` goes to (DATC 4.D.3, 4.C, 4.B.5) if the order is legal (4.E.1),
     every check made; else None, and the order's verdict given."""
-    unit_index, reason = _ordered_unit(state, order, index_of, rules)
+    unit_index, reason = ordered_unit(state, order, index_of, rules)
     unit = state.units[unit_index] if unit_index is not None else None
     if silent:
         power = order.power or (unit.power if unit is not None else None)
         if power is not None and power in silent:
             reason = Illegal(IllegalCode.SILENCED, silent[power])
     if reason is None:
-        assert unit is not None and unit_index is not None  # a unit was found (_ordered_unit)
+        assert unit is not None and unit_index is not None  # a unit was found (ordered_unit)
         reason = _legality(state, unit, order, k, rules, scan)
     if reason is not None:
         scan.verdicts[k] = OrderResult(order, unit, reason)
@@ -222,7 +222,7 @@ def _checked_unit(state: State, order: Order, k: int, index_of: dict[str, int], 
 
 
 def _checked_order(state: State, unit: Unit, order: Order, k: int, rules: Rules, scan: _Prescan) -> bool:
-    """Is an order that names `unit` as it stands (what :func:`_ordered_unit` checks but
+    """Is an order that names `unit` as it stands (what :func:`ordered_unit` checks but
     the areas it names) legal (DATC 4.E.1), every check made? If not, its verdict is given."""
     reason = impassable_problem(state.map, order)
     if reason is None:
@@ -253,7 +253,7 @@ def _via_binding_matters(state: State, order: Order) -> bool:
     matter (a superset: it also counts the inland moves, which both readings reject)."""
     if not isinstance(order, Move) or not order.via_convoy:
         return False
-    unit = state.unit_at(order.unit.province)  # the unit the prescan gives the order to (_ordered_unit)
+    unit = state.unit_at(order.unit.province)  # the unit the prescan gives the order to (ordered_unit)
     if unit is None or unit.kind is not UnitKind.ARMY:
         return False  # no unit: illegal before any destination; a fleet's 'via convoy' reads no 4.A.3
     if order.dest.province not in state.map.provinces:
@@ -344,94 +344,6 @@ def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Presc
     return scan
 
 
-def _ordered_unit(state: State, order: Order, index_of: dict[str, int],
-                  rules: Rules) -> tuple[int | None, Illegal | None]:
-    if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
-        return None, Illegal(IllegalCode.WRONG_PHASE, f"a {kind_name(order)} order is not a movement-phase order")
-    u = index_of.get(order.unit.location.province)
-    closed = impassable_problem(state.map, order)
-    if closed is not None:
-        return u, closed
-    if u is None:
-        return None, Illegal(IllegalCode.NO_UNIT, f"there is no unit in {order.unit.province}")
-    unit = state.units[u]
-    if order.unit.kind is unit.kind and order.unit.location.coast == unit.location.coast and \
-            (order.power is None or order.power == unit.power):
-        return u, None  # the common case: the order names the unit as it stands
-    if order.power is not None and order.power != unit.power:
-        return u, Illegal(IllegalCode.FOREIGN_UNIT, f"the unit in {unit.province} belongs to {unit.power} (DATC 6.A.6)")
-    if order.unit.location.coast not in (None, unit.location.coast) and rules.ordered_unit_coast is WrongUnitCoast.FAILS:
-        return u, Illegal(IllegalCode.COAST, f"the fleet is at {unit.location}, not {order.unit.location} (DATC 4.B.5 a)")
-    if order.unit.kind is None and rules.missing_unit_designation is MissingUnitDesignation.INVALID:
-        return u, Illegal(IllegalCode.DESIGNATION, "the order does not say army or fleet (DATC 4.C.1 a)")
-    if order.unit.kind not in (None, unit.kind) and rules.wrong_unit_designation is WrongUnitDesignation.INVALID:
-        return u, Illegal(IllegalCode.DESIGNATION,
-                          f"the unit in {unit.province} is {unit.kind}, not {order.unit.kind} (DATC 4.C.2 a)")
-    return u, None
-
-
-def _designation_flaws(state: State, order: Order, unit: Unit) -> list[str]:
-    """The DATC 4.C issues an order touches: missing/wrong unit designation (of the
-    ordered unit or the supported/convoyed one), missing/wrong nationality."""
-    flaws = []
-    assert not isinstance(order, (Build, Waive))  # movement orders only (_ordered_unit)
-    refs = [order.unit] + ([order.target] if isinstance(order, (SupportHold, SupportMove, Convoy)) else [])
-    for ref in refs:
-        actual = state.unit_at(ref.province)
-        if actual is not None and ref.kind is None:
-            flaws.append("4.C.1")
-        elif actual is not None and ref.kind is not actual.kind:
-            flaws.append("4.C.2")
-    if isinstance(order, (SupportHold, SupportMove, Convoy)):
-        target = state.unit_at(order.target.province)
-        if target is not None and target.power != unit.power:
-            if order.target.power is None:
-                flaws.append("4.C.5")
-            elif order.target.power != target.power:
-                flaws.append("4.C.6")
-    return flaws
-
-
-def _strict_designations(rules: Rules) -> bool:
-    """Does a flawed designation weaken an order: DATC 4.C choice a or c for some issue?"""
-    return rules.missing_unit_designation in _WEAKENING or rules.wrong_unit_designation in _WEAKENING or \
-        rules.missing_nationality in _WEAKENING or rules.wrong_nationality in _WEAKENING
-
-
-_WEAKENING: frozenset[DesignationReading] = frozenset(
-    o for kind in (MissingUnitDesignation, WrongUnitDesignation, MissingNationality, WrongNationality)
-    for o in list[DesignationReading](kind) if o.invalid or o.yields)
-"""The readings of the DATC 4.C issues under which a flawed designation weakens an order
-(:func:`_designation_readings`): choice a or c."""
-
-
-def _designation_readings(rules: Rules) -> dict[str, DesignationReading]:
-    """The readings of the DATC 4.C issues an order's designations can touch."""
-    return {"4.C.1": rules.missing_unit_designation, "4.C.2": rules.wrong_unit_designation,
-            "4.C.5": rules.missing_nationality, "4.C.6": rules.wrong_nationality}
-
-
-def _drop_weak_orders(state: State, orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan,
-                      unit: Unit) -> list[int]:
-    """DATC 4.C.1/4.C.2/4.C.5/4.C.6: under choice a a flawed order is invalid (a support or
-    convoy is void, the unit holds); under c it yields to another order of the unit without the flaw."""
-    keep = []
-    for k in ks:
-        flaws = _designation_flaws(state, orders[k], unit)
-        readings = _designation_readings(rules)
-        invalid = [f for f in flaws if readings[f].invalid]
-        weak = [f for f in flaws if readings[f].yields]
-        if invalid:
-            scan.verdicts[k] = OrderResult(orders[k], unit, Illegal(
-                IllegalCode.DESIGNATION, f"designation or nationality does not match (DATC {invalid[0]} a)"))
-        elif weak and any(not _designation_flaws(state, orders[j], unit) for j in ks if j != k):
-            scan.verdicts[k] = OrderResult(orders[k], unit, Illegal(
-                IllegalCode.DESIGNATION, f"another order of the unit is written correctly (DATC {weak[0]} c)"))
-        else:
-            keep.append(k)
-    return keep
-
-
 def _implicit_moves(state: State, orders: list[Order], scan: _Prescan, units: Sequence[Unit],
                     rules: Rules) -> list[Order]:
     """DATC 4.E.3 a: an unordered unit that its own power supports (or convoys) to an
@@ -453,23 +365,6 @@ def _implicit_moves(state: State, orders: list[Order], scan: _Prescan, units: Se
                 scan.chosen[target] = len(orders) + len(out)
                 out.append(move)
     return out
-
-
-def _one_order(orders: list[Order], ks: list[int], rules: Rules, scan: _Prescan, unit: Unit) -> int | None:
-    """DATC 4.D.3: one legal order per unit; several different ones -> per the rule."""
-    if not ks:
-        return None  # every order of the unit was dropped: it holds
-    keep: int | None
-    if len(ks) == 1 or len({orders[k] for k in ks}) == 1:
-        keep = ks[0]
-    else:
-        choice = rules.multiple_orders
-        keep = ks[0] if choice is MultipleOrders.FIRST else ks[-1] if choice is MultipleOrders.LAST else None
-    for k in ks:
-        if k != keep and orders[k] != (orders[keep] if keep is not None else None):
-            scan.verdicts[k] = OrderResult(orders[k], unit, Illegal(
-                IllegalCode.SEVERAL_ORDERS, "the unit has more than one order (DATC 4.D.3)"))
-    return keep
 
 
 def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, units: Sequence[Unit]) -> None:
