@@ -55,14 +55,14 @@ from typing import Any
 from ..board import Location, Phase, PhaseKind, Power, Season, Unit, UnitKind
 from ..errors import NotationError
 from ..maps import fold, load_variant
-from ..notation import parse_order
+from ..notation import VariantTables, parse_order
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold,
                       SupportMove, UnitRef, Waive, order_power, order_unit)
 from .records import (MOVE_FAILURES, RecordedGame, RecordedPhase, RecordError, contradiction, format_location,
                       format_unit, next_phase_names, package_phase_name, position_contradiction)
 from ..state import Dislodged, State
 
-__all__ = ["RecordError", "RecordedGame", "RecordedPhase", "read_game", "parse_phase_name",
+__all__ = ["DiplomacyTables", "RecordError", "RecordedGame", "RecordedPhase", "read_game", "parse_phase_name",
            "package_phase_name", "format_unit", "format_location", "RESULT_CODES", "write_game", "package_order"]
 
 RESULT_CODES = frozenset({"", "bounce", "void", "cut", "dislodged", "no convoy", "disrupted", "disband", "maybe"})
@@ -93,8 +93,28 @@ def parse_phase_name(name: str) -> Phase | None:
 # --- reading -----------------------------------------------------------------------------
 
 
+class DiplomacyTables:
+    """What the reader makes of each distinct location, unit and order text, per variant:
+    a cache kept by whoever reads many records (an archive run in one process), never
+    module-level. A text's reading depends on the variant (and for a unit or an order on
+    its power and the kind of phase) alone, and an archive repeats its texts from game to
+    game: the bundled corpus has 57,310 order texts, a tenth of them distinct within their
+    game and fewer across games. Only readings that succeed are kept (an error names its
+    record and phase); they are values."""
+
+    __slots__ = ("locations", "units", "orders")
+
+    def __init__(self) -> None:
+        self.locations: VariantTables[str, Location] = VariantTables()
+        self.units: VariantTables[tuple[str, Power], tuple[Unit, bool]] = VariantTables()
+        self.orders: VariantTables[tuple[str, Power, PhaseKind | None], Order] = VariantTables()
+
+    def __reduce__(self) -> tuple[type[DiplomacyTables], tuple[()]]:
+        return type(self), ()  # a cache: sent to another process, it arrives empty
+
+
 class _Reader:
-    def __init__(self, record: Any) -> None:
+    def __init__(self, record: Any, tables: DiplomacyTables | None = None) -> None:
         if not isinstance(record, dict):
             raise RecordError(None, None, f"expected a JSON object (a saved game), found {type(record).__name__}")
         gid = record.get("id")
@@ -111,10 +131,11 @@ class _Reader:
         rules = record.get("rules", [])
         self.rules = tuple(str(r) for r in rules) if isinstance(rules, list) else ()
         self.powers = {p.name.upper(): p.name for p in self.variant.powers}
-        # texts read once per record: the same units and orders recur phase after phase
-        self._locations: dict[str, Location] = {}
-        self._units: dict[tuple[str, Power], tuple[Unit, bool]] = {}
-        self._orders: dict[tuple[str, Power, PhaseKind | None], Order] = {}
+        # texts read once per record, or per run with `tables`: the same units and orders recur
+        tables = tables if tables is not None else DiplomacyTables()
+        self._locations = tables.locations.of(self.variant)
+        self._units = tables.units.of(self.variant)
+        self._orders = tables.orders.of(self.variant)
 
     # errors
     def fail(self, phase: str | None, message: str) -> RecordError:
@@ -436,13 +457,16 @@ def _is_loc(word: str) -> bool:
     return bool(_LOC.match(word))
 
 
-def read_game(record: Any) -> RecordedGame:
+def read_game(record: Any, tables: DiplomacyTables | None = None) -> RecordedGame:
     """A decoded saved game -> :class:`RecordedGame`.
+
+    `tables`: the readings of texts kept from the records read before (whoever reads many
+    records); the game read is the same with or without.
 
     :raises RecordError: the record is not a saved game at all (not an object, no
         ``phases``, another map). Problems of single phases are kept on the phase.
     """
-    reader = _Reader(record)
+    reader = _Reader(record, tables)
     phases = reader.phases()
     gid = reader.game if reader.game is not None else "?"
     # records without any per-order result are webDiplomacy exports (Meta's Cicero games):

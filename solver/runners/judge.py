@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from ..adjudicator import adjudicate_many
 from ..board import PhaseKind
+from ..formats.diplomacy_json import DiplomacyTables
 from ..formats.godip import GodipTables
 from ..formats.records import RecordedGame, RecordedPhase, with_attackers
 from ..movement import MovementTrace, prescan
@@ -382,7 +383,7 @@ class Retained:
     """The judges of records kept in this process between the passes of an archive run
     (one worker): a record asked again (:mod:`dipsat.runners.archive`) is neither read
     nor adjudicated again where it was already (its results are cached in its judge);
-    and what the godip reader made of the lines read so far.
+    and what the godip and saved-game readers made of the lines read so far.
     Bounded: judges are kept until they hold `limit` phases in all, the rest are not."""
 
     def __init__(self, limit: int = 20_000) -> None:  # about 60 kB a phase: about 1 GB
@@ -391,6 +392,8 @@ class Retained:
         self._judges: dict[tuple[str, str], Judge] = {}
         self.godip = GodipTables()
         """The godip reader's readings of the lines of the records read so far (they repeat)."""
+        self.diplomacy = DiplomacyTables()
+        """The saved-game reader's readings of the texts of the records read so far."""
 
     def game(self, source: str, rules: Rules) -> RecordedGame | None:
         """The record read already from `source`, if its judge is kept."""

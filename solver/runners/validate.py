@@ -169,7 +169,7 @@ def validate_game(record: Any, rules: Rules, source: str = "", cases: bool = Fal
                   retained: Retained | None = None) -> GameReport:
     """Validate every phase of one recorded game of the ``diplomacy`` package; never raises."""
     try:
-        game = read_game(record)
+        game = read_game(record, retained.diplomacy if retained is not None else None)
     except RecordError as exc:
         gid = record.get("id") if isinstance(record, dict) else None
         return rejected_record(source, str(exc), rules, str(gid) if gid is not None else None)
