@@ -5,10 +5,11 @@ OR-Tools is loaded only by a turn whose constant folding leaves a decision open.
 Since OR-Tools 9.15 a model is built by its C++ extension, ``cp_model_helper``:
 ``cp_model.CpModel`` is a thin Python class over the extension's ``CpBaseModel``. But
 ``cp_model`` imports pandas and numpy at module level, for helpers dipsat does not use
-(``new_int_var_series`` and the like): about 0.5 s of CPU of its 0.6 s import, paid by
-every process that solves a turn (``dipsat adjudicate`` of a paradox, ``validate``,
-``cases``). :class:`PhaseModel` is that thin class's few methods dipsat calls, made on
-``CpBaseModel`` directly, so such a process imports only the extension (0.1 s). They
+(``new_int_var_series`` and the like): most of its 0.6 s import, paid by every process
+that solves a turn (``dipsat adjudicate`` of a paradox, ``validate``, ``cases``).
+:class:`PhaseModel` is that thin class's few methods dipsat calls, made on
+``CpBaseModel`` directly, so such a process imports the extension (0.1 s of CPU) and numpy,
+which the extension loads when the first model is made (0.17 s), and not pandas. They
 build the very proto ``CpModel`` builds (``tests/test_driver.py`` compares them call by
 call), so the solver sees the same model, and every result is the same.
 
