@@ -168,11 +168,13 @@ def test_phase_model_builds_the_proto_cp_model_builds():
     that it builds, call by call, the very proto ``cp_model.CpModel`` builds, for every
     call dipsat makes, and that the solver reads it alike. If this fails after an OR-Tools
     upgrade, adapt PhaseModel (or let LEAN fall back to CpModel)."""
-    plain, ours = cp_model.CpModel(), PhaseModel()
+    full_class, full_linear = phase_model._full_model()  # the fallback where LEAN is false
+    plain, ours, full = cp_model.CpModel(), PhaseModel(), full_class()
     assert phase_model.LEAN == hasattr(cp_model_helper, "CpBaseModel")  # 9.15 builds models in the extension
-    if phase_model.LEAN:
-        assert not any(name[0].isupper() for name in vars(ours))  # none of 9.15's per-instance CamelCase aliases
-    for model in (plain, ours):
+    assert full_linear is cp_model.LinearExpr and isinstance(full, cp_model.CpModel)
+    for model in (ours, full):
+        assert not any(name[0].isupper() for name in vars(model))  # none of 9.15's per-instance CamelCase aliases
+    for model in (plain, ours, full):
         a, b = model.new_bool_var("a"), model.new_bool_var("b")
         n = model.new_int_var(0, 3, "n")
         model.add_bool_or([a, b.Not()]).only_enforce_if(a)
@@ -183,7 +185,7 @@ def test_phase_model_builds_the_proto_cp_model_builds():
         model.add(True)
         model.add(False)
         model.add_assumptions([a, b.Not()])
-    assert str(plain.proto) == str(ours.proto)
+    assert str(plain.proto) == str(ours.proto) == str(full.proto)
     plain.clear_assumptions()
     ours.clear_assumptions()
     assert str(plain.proto) == str(ours.proto) and not ours.proto.assumptions
