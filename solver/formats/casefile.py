@@ -143,10 +143,9 @@ def read_cases(handle: TextIO, source: str = "<input>",
     errors: list[CaseFileError] = []
     variant = "Standard"
     case: Case | None = None
-    block: str | None = None
     blank = False
     reader = LineReader() if reader is None else reader  # shared by the file's cases
-    lines: list[CaseLine] | None = None  # the open block's lines (None: no block open)
+    lines: list[CaseLine] | None = None  # the open block's lines (None: no block open, or no case)
     initials = _KEYWORD_INITIALS
     for number, raw in enumerate(handle, start=1):
         if lines is not None and raw[:1] == "\t" and "#" not in raw:
@@ -180,18 +179,18 @@ def read_cases(handle: TextIO, source: str = "<input>",
         if indented and _indented_keyword(stripped):
             text, indented = stripped, False  # a whole file pasted indented: keywords too
         if indented:  # a line of the open block
-            if case is None or block is None:
+            if lines is None:
                 errors.append(CaseFileError(source, number, f"unexpected indented line {stripped!r} (no open block)"))
                 continue
-            case.blocks[block].append(CaseLine(number, stripped, blank_before, comment.strip()))
+            lines.append(CaseLine(number, stripped, blank_before, comment.strip()))
             continue
         words = text.split()
         keyword = words[0].upper()
-        if block is not None and case is not None and not _is_keyword(words[0]):
+        if lines is not None and not _is_keyword(words[0]):
             # a data line pasted flush-left (as from a forum): a line of the open block
-            case.blocks[block].append(CaseLine(number, text.strip(), blank_before))
+            lines.append(CaseLine(number, text.strip(), blank_before))
             continue
-        block, lines = None, None
+        lines = None
         if keyword == "VARIANT_ALL":
             variant = " ".join(words[1:]) or "Standard"
         elif keyword == "CASE":
@@ -222,8 +221,7 @@ def read_cases(handle: TextIO, source: str = "<input>",
         elif keyword == "POSTSTATE_SAME":
             case.post_same = True
         elif keyword in BLOCKS:
-            block = keyword
-            lines = case.blocks.setdefault(block, [])
+            lines = case.blocks.setdefault(keyword, [])
         else:
             close = difflib.get_close_matches(keyword, KEYWORDS, n=1, cutoff=0.75)
             hint = f"did you mean {close[0]}?" if close else f"expected one of {', '.join(KEYWORDS)}"

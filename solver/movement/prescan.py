@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
 from .designation import drop_weak_orders, one_order, ordered_unit, strict_designations
-from .legality import (Reach, can_move_somehow, default_coast, impassable_problem, move_destination, order_problem,
-                       via_convoy_problem)
+from .legality import (Reach, can_move_somehow, convoy_problem, default_coast, impassable_problem, move_destination,
+                       order_problem, via_convoy_problem)
 from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
 from ..results import OrderResult
@@ -124,7 +124,7 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
     every illegal order gets the verdict and reading the full checks give it."""
     units = state.units
     the_map = state.map
-    provinces, sea_provinces = the_map.provinces, the_map.sea_provinces
+    provinces = the_map.provinces
     first: dict[int, int] = {}  # unit index -> its first legal order
     several: dict[int, list[int]] = {}  # unit index -> its legal orders, where it has more than one
     given = _Given()
@@ -176,13 +176,9 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
                     elif kind is SupportHold:
                         if target not in row:
                             found = None
-                    elif (order.dest.province not in provinces  # type: ignore[union-attr]  # a Convoy's
-                          or unit.kind is not _FLEET or loc.province not in sea_provinces
-                          or units[found].kind is not _ARMY or target == order.dest.province  # type: ignore[index,union-attr]
-                          or loc.province not in the_map.convoy_route_seas(target, order.dest.province,  # type: ignore[union-attr]
-                                                                           state.sea_fleets)):
-                        found = None  # a convoy is, by a fleet at sea (6.F.1) of an army (6.A.7) to another area
-                        # (6.A.5) on the board, on a minimal route of the fleets at sea (4.E.1, 6.G.19: convoy_problem)
+                    elif (order.dest.province not in provinces  # type: ignore[union-attr]  # a Convoy's: to an area on
+                          or convoy_problem(state, unit, order) is not None):  # type: ignore[arg-type]  # the board
+                        found = None
                     if found is None and not _checked_order(state, unit, order, k, rules, scan):
                         continue
         if u is None:

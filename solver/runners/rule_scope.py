@@ -145,7 +145,7 @@ def _movement_issues(state: State, orders: list[Order]) -> set[str]:
                 out.add("4.B.4")  # a support into a split-coast area, with a coast or without (4.B.4 v2 e: ignored)
         if isinstance(order, SupportHold):
             if ordering is None:
-                ordering = {o.power if o.power is not None else order_power(state, o) for o in orders} - {None}
+                ordering = {order_power(state, o) for o in orders} - {None}
             if target.power not in ordering:
                 out.add("4.D.9")  # hold support for a unit in civil disorder
         else:
