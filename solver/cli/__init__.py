@@ -15,7 +15,7 @@ import click
 
 from .. import __version__
 from ..errors import DipsatError
-from ..runners.runtime import tune_for_batches
+from ..runners.runtime import one_blas_thread, tune_for_batches
 from ..rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Profile, Rules
 from .draw import area_option, size_option
 from .positions import _initial_position, _input_or_exit, _load_position, _orders_position, _Position, \
@@ -55,6 +55,7 @@ class _Commands(click.Group):
 def main() -> None:
     """dipsat: a Diplomacy adjudicator built on the CP-SAT constraint solver."""
     tune_for_batches()
+    one_blas_thread()
 
 
 @main.command("cases")
