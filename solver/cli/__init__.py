@@ -245,9 +245,6 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
     2 when the position cannot be read.
     """
     from ..adjudicator import adjudicate
-    from ..formats.dipsat_json import result_to_json
-    from ..printers.views_json import alternatives_json, comparison_json, explanations_json
-    from ..printers.text import render_alternatives, render_comparison, render_explanations, render_text, write_result_case
 
     position, orders_path = _position_arguments(position, orders_path, initial, from_orders)
     if position == "-" and orders_path == "-":
@@ -279,7 +276,10 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
         return
     buffer = io.StringIO()
     out = buffer if output else sys.stdout
-    if fmt == "json":
+    if fmt == "json":  # each format loads its printers only (a process adjudicates one phase)
+        from ..formats.dipsat_json import result_to_json
+        from ..printers.views_json import alternatives_json, comparison_json, explanations_json
+
         data = {}
         for key, value in result_to_json(result).items():  # the lines not read go beside the orders
             data[key] = value
@@ -293,8 +293,12 @@ def adjudicate_command(position: str | None, orders_path: str | None, case_id: s
             data["comparison"] = comparison_json(results)
         out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     elif fmt == "case":
+        from ..printers.text import write_result_case
+
         write_result_case(out, pos.name, result, orders, pos.players, rejected)
     else:
+        from ..printers.text import render_alternatives, render_comparison, render_explanations, render_text
+
         if pos.title:
             out.write("\n".join(textwrap.wrap(f"Case {pos.name}: {pos.title}", 80, subsequent_indent="  ")) + "\n")
         out.write(render_text(result, pos.name, rejected))
