@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO, overload
 
 from ..board import Location, Phase, PhaseKind, Unit, UnitKind
-from ..errors import CaseFileError, NotationError
+from ..errors import CaseFileError, DipsatError, NotationError
 from ..maps import Variant, resolve_variant  # the variant registry: re-exported for the readers of case files
 from ..notation import CanonicalOrders, VariantTables, parse_location
 from ..orders import Order
@@ -167,28 +167,32 @@ class LineReader:
         return self.units(variant, placement)(text)
 
     def known_units(self, texts: list[str], variant: Variant, placement: bool = True) -> list[Unit] | None:
-        """The units of lines each read before (by :meth:`unit`), else None."""
+        """The units of lines (:meth:`unit`, each distinct text read once), or None when one
+        cannot be read (the caller reads them one by one, to say which)."""
         table = (self._units if placement else self._owners).of(variant)
         try:
             return list(map(table.__getitem__, texts))
         except KeyError:
-            return None
+            pass
+        for text in set(texts).difference(table):
+            try:
+                table[text] = parse_unit_line(text, variant, placement)
+            except (ValueError, DipsatError):
+                return None
+        return list(map(table.__getitem__, texts))
 
     def known_owners(self, texts: list[str], variant: Variant) -> list[tuple[str, str]] | None:
-        """The (centre, power) of owner lines each read before (by :meth:`unit`, `placement`
-        False), else None."""
+        """The (centre, power) of owner lines (:meth:`known_units`, `placement` False), or None."""
         table = self._owned.of(variant)
         try:
             return list(map(table.__getitem__, texts))
         except KeyError:
             pass
-        units = self._owners.of(variant)
-        for text in texts:
-            if text not in table:
-                unit = units.get(text)
-                if unit is None:
-                    return None
-                table[text] = (unit.province, unit.power)
+        missing = list(set(texts).difference(table))
+        units = self.known_units(missing, variant, placement=False)
+        if units is None:
+            return None
+        table.update((text, (unit.province, unit.power)) for text, unit in zip(missing, units))
         return list(map(table.__getitem__, texts))
 
     def given_orders(self, texts: list[str], variant: Variant, kind: PhaseKind) -> list[Order] | None:
@@ -200,12 +204,11 @@ class LineReader:
         except KeyError:
             pass
         read = self.orders.read
-        for text in texts:
-            if text not in table:
-                order = read(text, variant, kind)
-                if order is None or order.power is None:
-                    return None
-                table[text] = order
+        for text in set(texts).difference(table):
+            order = read(text, variant, kind)
+            if order is None or order.power is None:
+                return None
+            table[text] = order
         return list(map(table.__getitem__, texts))
 
     def phase(self, text: str) -> Phase:

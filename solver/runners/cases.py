@@ -5,7 +5,7 @@ This is the code path of ``dipsat cases`` and of the pytest suite alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -289,26 +289,30 @@ def compare(case: Case, state: State, result: PhaseResult) -> list[str]:
     variant = state.variant
     problems: list[str] = []
     expected: Sequence[Unit]
+    expected_dislodged: Sequence[Unit] = ()
     if case.post_same:
-        expected, expected_dislodged = state.units, set()
+        expected = state.units
     else:
         expected = _units(case, "POSTSTATE", variant, problems)
-        expected_dislodged = set(_units(case, "POSTSTATE_DISLODGED", variant, problems))
-    got_dislodged = {d.unit for d in result.after.dislodged} if result.after.phase.kind is PhaseKind.RETREAT else set()
-    if state.phase.kind is not PhaseKind.MOVEMENT:
-        got_dislodged = set()
-    if in_place_order(expected) != result.after.units:  # most cases: the same units in the state's order
-        problems += _diff("board", set(expected), set(result.after.units))
-    problems += _diff("dislodged", expected_dislodged, got_dislodged)
+        expected_dislodged = _units(case, "POSTSTATE_DISLODGED", variant, problems)
+    after = result.after
+    got_dislodged = tuple(d.unit for d in after.dislodged) if (
+        after.phase.kind is PhaseKind.RETREAT and state.phase.kind is PhaseKind.MOVEMENT) else ()
+    # Most cases: the same units in the state's one order; sets (a Unit hashes in Python) where they differ
+    if in_place_order(expected) != after.units:
+        problems += _diff("board", set(expected), set(after.units))
+    if in_place_order(expected_dislodged) != got_dislodged:
+        problems += _diff("dislodged", set(expected_dislodged), set(got_dislodged))
     problems += _diff_retreats(case, variant, result, got_dislodged)
     problems += _diff_results(case, variant, result)
     if "POSTSTATE_SUPPLYCENTER_OWNERS" in case.blocks:
-        owners = set(_owners(case, "POSTSTATE_SUPPLYCENTER_OWNERS", variant, problems))
-        problems += _diff_owners(owners, set(result.after.owners))
+        owners = _owners(case, "POSTSTATE_SUPPLYCENTER_OWNERS", variant, problems)
+        if tuple(sorted(owners)) != after.owners:  # a state's owners are sorted
+            problems += _diff_owners(set(owners), set(after.owners))
     return problems
 
 
-def _diff_retreats(case: Case, variant: Variant, result: PhaseResult, got_dislodged: set[Unit]) -> list[str]:
+def _diff_retreats(case: Case, variant: Variant, result: PhaseResult, got_dislodged: Collection[Unit]) -> list[str]:
     """The retreat options a ``POSTSTATE_DISLODGED`` line's comment gives (dipsat's addition,
     ``# retreats: bel, pic``) against ours, for each unit both sides dislodge."""
     out: list[str] = []
