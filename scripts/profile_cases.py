@@ -27,6 +27,7 @@ from typing import TypeVar
 from dipsat.adjudicator import adjudicate
 from dipsat.formats.casefile import Case, LineReader
 from dipsat.runners import cases as runner
+from dipsat.runners.runtime import tune_for_batches
 
 T = TypeVar("T")
 STAGES = ("read", "rules", "position", "players", "checks", "adjudicate", "compare")
@@ -74,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="cProfile of the stages but the adjudication")
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args(argv)
+    tune_for_batches()  # the collector's thresholds of the command line (dipsat's main)
     if args.profile:
         spent = dict.fromkeys(STAGES, 0.0)
         profile = cProfile.Profile()

@@ -132,10 +132,11 @@ class Expectation:
 
 class LineReader:
     """The lines of case files as read, each distinct text once per variant: unit lines
-    (:func:`parse_unit_line`, by `placement` too) and orders as dipsat writes them
-    (:attr:`orders`). The cases of one file share one, those of a ``dipsat cases`` run too: a
-    game's cases repeat most of their units, owners and orders (the corpus's 221,167 unit lines
-    are 630 texts, its 53,436 order lines 9,078)."""
+    (:func:`parse_unit_line`, by `placement` too), orders as dipsat writes them
+    (:attr:`orders`), phases, and which texts are plain data lines (:meth:`plain`). The cases
+    of one file share one, those of a ``dipsat cases`` run too: a game's cases repeat most of
+    their units, owners and orders (the corpus's 221,167 unit lines are 630 texts, its 53,436
+    order lines 9,078). A cache: sent to another process, it arrives empty."""
 
     __slots__ = ("_units", "_owners", "_owned", "orders", "_given", "_phases", "_plain")
 
@@ -148,6 +149,9 @@ class LineReader:
         self._phases: dict[str, Phase] = {}
         self._plain: set[str] = set()  # texts known to be plain data lines
 
+    def __reduce__(self) -> tuple[Callable[[], object], tuple[()]]:
+        return type(self), ()
+
     def plain(self, indented: list[str]) -> list[str] | None:
         """The texts of tab-indented lines (the tab taken off) when all are plain data lines of
         the open block (a text, no comment, no keyword first: a whole file pasted indented),
@@ -155,11 +159,14 @@ class LineReader:
         known = self._plain  # stripped texts: a line equal to one needs no strip
         if known.issuperset(indented):
             return indented
-        texts = [text.strip() for text in indented]
-        for text in texts:
-            if text not in known and (not text or "#" in text or _indented_keyword(text)):
+        texts, new = indented, set(indented).difference(known)
+        if any(text.strip() != text for text in new):
+            texts = [text.strip() for text in indented]
+            new = set(texts).difference(known)
+        for text in new:
+            if not text or "#" in text or _indented_keyword(text):
                 return None
-        known.update(texts)
+        known.update(new)
         return texts
 
     def unit(self, text: str, variant: Variant, placement: bool = True) -> Unit:
