@@ -206,12 +206,8 @@ class LineReader:
         """The orders of lines each one order as dipsat writes it, its power first (what
         :func:`dipsat.notation.parse_order_lines` reads them as, :attr:`orders`), else None."""
         table = self._given.of(variant).setdefault(kind, {})
-        try:
-            return list(map(table.__getitem__, texts))
-        except KeyError:
-            pass
         read = self.orders.read
-        for text in set(texts).difference(table):
+        for text in set(texts).difference(table):  # most lists give some order first given here
             order = read(text, variant, kind)
             if order is None or order.power is None:
                 return None
