@@ -3,8 +3,9 @@
 Runs the cases of the files and folders given the way :func:`dipsat.runners.cases.run_case`
 does, stage by stage, and prints the CPU time per case of each stage: reading the file,
 the case's rules, building the position and orders, the player set-up, checking the
-position, adjudicating, comparing with POSTSTATE. ``--profile`` prints the top functions
-of everything but the adjudication (cProfile, by own time) instead.
+position, adjudicating, comparing with POSTSTATE, under the garbage collector's thresholds
+of the command line. ``--profile`` prints the top functions of everything but the
+adjudication (cProfile, by own time) instead.
 
 The bundled corpus as case files (2,214 full-board movement cases)::
 

@@ -336,13 +336,14 @@ class _FileReader:
 
     def line(self, number: int, raw: str) -> None:
         """One line (without its line end) read alone."""
-        source, errors, case, lines = self.source, self.errors, self.case, self.lines
+        case = self.case
         if raw in _BLOCK_SET and case is not None:  # most keyword lines: as read below
             self.blank, self.lines = False, case.blocks.setdefault(raw, Lines())
             return
         if not raw:
             self.blank = True
             return
+        source, errors, lines = self.source, self.errors, self.lines
         if number == 1:
             raw = raw.removeprefix("\ufeff")  # a byte-order mark (files saved by some Windows editors)
         text, hashed, comment = raw.partition("#")
