@@ -3,8 +3,9 @@
 Runs the cases of the files and folders given the way :func:`dipsat.runners.cases.run_case`
 does, stage by stage, and prints the CPU time per case of each stage: reading the file,
 the case's rules, building the position and orders, the player set-up, checking the
-position, adjudicating, comparing with POSTSTATE. ``--profile`` prints the top functions
-of everything but the adjudication (cProfile, by own time) instead.
+position, adjudicating, comparing with POSTSTATE, under the garbage collector's thresholds
+of the command line. ``--profile`` prints the top functions of everything but the
+adjudication (cProfile, by own time) instead.
 
 The bundled corpus as case files (2,214 full-board movement cases)::
 
@@ -27,6 +28,7 @@ from typing import TypeVar
 from dipsat.adjudicator import adjudicate
 from dipsat.formats.casefile import Case, LineReader
 from dipsat.runners import cases as runner
+from dipsat.runners.runtime import tune_for_batches
 
 T = TypeVar("T")
 STAGES = ("read", "rules", "position", "players", "checks", "adjudicate", "compare")
@@ -74,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="cProfile of the stages but the adjudication")
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args(argv)
+    tune_for_batches()  # the collector's thresholds of the command line (dipsat's main)
     if args.profile:
         spent = dict.fromkeys(STAGES, 0.0)
         profile = cProfile.Profile()

@@ -283,3 +283,40 @@ def test_a_case_without_poststate_is_an_error_not_a_failure(tmp_path):
     assert result.output.splitlines()[0].startswith("ERROR g.S1901M")
     assert "no POSTSTATE or POSTSTATE_SAME: nothing to compare with" in result.output
     assert run("adjudicate", str(case)).exit_code == 0
+
+
+def _lines_read(text: str, name: str = "t.txt"):
+    cases, errors = _cases(text, name)
+    return ([(c.id, c.line, {k: [(ln.number, ln.text, ln.blank_before, ln.comment) for ln in v]
+                             for k, v in c.blocks.items()}, [str(e) for e in c.errors]) for c in cases],
+            [str(e) for e in errors])
+
+
+def test_lines_read_together_as_read_one_by_one():
+    """A block's tab-indented data lines are taken together; a text holding the character
+    that joins them is read line by line: both give the same cases, lines and errors."""
+    folder = Path(__file__).resolve().parent.parent / "cases"
+    paths = sorted(folder.rglob("*.txt"))
+    assert len(paths) > 10
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        together = _lines_read(text, path.name)
+        assert together == _lines_read(text + "\n# \x00\n", path.name), path
+        assert together[0] or together[1], path  # something was read
+
+
+def test_block_lines_keep_numbers_blanks_and_comments():
+    text = ("CASE mixed\nPRESTATE_SETPHASE Fall 1901, Retreat\nPOSTSTATE_DISLODGED\n"
+            "\tAustria: A vie\n\t Italy: A ven \n\n\tFrance: A par  # retreats: bur\n"
+            "# a comment line\nGermany: A mun\n\tRussia: A mos\nEND\n")
+    (case,), errors = _cases(text)
+    lines = case.block("POSTSTATE_DISLODGED")
+    assert not errors and not case.errors
+    assert [(ln.number, ln.text, ln.blank_before, ln.comment) for ln in lines] == [
+        (4, "Austria: A vie", False, ""), (5, "Italy: A ven", False, ""),
+        (7, "France: A par", True, "retreats: bur"), (9, "Germany: A mun", False, ""),
+        (10, "Russia: A mos", False, "")]
+    assert lines[-1] == lines[4] and lines[1:3] == [lines[1], lines[2]] and len(lines) == 5
+    assert lines == list(lines) and case.block("ORDERS") == []
+    with pytest.raises(IndexError):
+        lines[5]

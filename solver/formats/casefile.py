@@ -12,12 +12,13 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from collections.abc import Callable, Mapping, Sequence
-from typing import TextIO
+from typing import TextIO, overload
 
-from ..board import Location, Phase, Unit, UnitKind
-from ..errors import CaseFileError, NotationError
+from ..board import Location, Phase, PhaseKind, Unit, UnitKind
+from ..errors import CaseFileError, DipsatError, NotationError
 from ..maps import Variant, resolve_variant  # the variant registry: re-exported for the readers of case files
 from ..notation import CanonicalOrders, VariantTables, parse_location
+from ..orders import Order
 from .outcome_json import KINDS
 
 BLOCKS = ("PRESTATE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE_DISLODGED", "PRESTATE_RESULTS",
@@ -25,6 +26,7 @@ BLOCKS = ("PRESTATE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE_DISLODGED", "PRE
 KEYWORDS = ("VARIANT_ALL", "CASE", "RULES", "PLAYERS", "PRESTATE_SETPHASE", *BLOCKS, "POSTSTATE_SAME", "END")
 """Every keyword of the format (dipsat's RULES and PLAYERS included)."""
 _KEYWORD_SET = frozenset(KEYWORDS)
+_BLOCK_SET = frozenset(BLOCKS)
 _KEYWORD_INITIALS = frozenset(k[0] for k in KEYWORDS)
 
 
@@ -61,6 +63,59 @@ class CaseLine:
     on a ``POSTSTATE_DISLODGED`` line (:func:`parse_retreats_comment`); other readers skip it."""
 
 
+class Lines(Sequence[CaseLine]):
+    """The lines of one block as read: their numbers and texts side by side (a :class:`CaseLine`
+    is made when one is asked for; the runner reads :attr:`texts` at once)."""
+
+    __slots__ = ("numbers", "texts", "blanks", "comments")
+
+    def __init__(self) -> None:
+        self.numbers: list[int] = []
+        self.texts: list[str] = []
+        self.blanks: set[int] = set()
+        """The lines (by index) a blank line came before."""
+        self.comments: dict[int, str] = {}
+        """The lines' comments (by index), where a line has one."""
+
+    def add(self, number: int, text: str, blank_before: bool = False, comment: str = "") -> None:
+        if blank_before:
+            self.blanks.add(len(self.texts))
+        if comment:
+            self.comments[len(self.texts)] = comment
+        self.numbers.append(number)
+        self.texts.append(text)
+
+    def add_texts(self, number: int, texts: list[str], blank_before: bool) -> None:
+        """Lines without comments from line `number` on (their texts stripped)."""
+        if blank_before:
+            self.blanks.add(len(self.texts))
+        self.numbers += range(number, number + len(texts))
+        self.texts += texts
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    @overload
+    def __getitem__(self, k: int) -> CaseLine: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[CaseLine]: ...
+
+    def __getitem__(self, k: int | slice) -> CaseLine | list[CaseLine]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(len(self.texts))[k]]
+        k = range(len(self.texts))[k]  # a negative index counts from the end; raises IndexError
+        return CaseLine(self.numbers[k], self.texts[k], k in self.blanks, self.comments.get(k, ""))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Lines({list(self)!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class Expectation:
     """A ``#= <order>: <kind>`` line: the outcome kinds (the JSON ``kind`` of
@@ -77,21 +132,94 @@ class Expectation:
 
 class LineReader:
     """The lines of case files as read, each distinct text once per variant: unit lines
-    (:func:`parse_unit_line`, by `placement` too) and orders as dipsat writes them
-    (:attr:`orders`). The cases of one file share one, those of a ``dipsat cases`` run too: a
-    game's cases repeat most of their units, owners and orders (the corpus's 221,167 unit lines
-    are 630 texts, its 53,436 order lines 9,078)."""
+    (:func:`parse_unit_line`, by `placement` too), orders as dipsat writes them
+    (:attr:`orders`), phases, and which texts are plain data lines (:meth:`plain`). The cases
+    of one file share one, those of a ``dipsat cases`` run too: a game's cases repeat most of
+    their units, owners and orders (the corpus's 221,167 unit lines are 630 texts, its 53,436
+    order lines 9,078). A cache: sent to another process, it arrives empty."""
 
-    __slots__ = ("_units", "_owners", "orders")
+    __slots__ = ("_units", "_owners", "_owned", "orders", "_given", "_phases", "_plain")
 
     def __init__(self) -> None:
         self._units: VariantTables[str, Unit] = VariantTables()  # unit lines (placement)
         self._owners: VariantTables[str, Unit] = VariantTables()  # owner lines (placement=False)
+        self._owned: VariantTables[str, tuple[str, str]] = VariantTables()  # owner lines: (centre, power)
         self.orders = CanonicalOrders()
+        self._given: VariantTables[PhaseKind, dict[str, Order]] = VariantTables()  # orders with their power
+        self._phases: dict[str, Phase] = {}
+        self._plain: set[str] = set()  # texts known to be plain data lines
+
+    def __reduce__(self) -> tuple[Callable[[], object], tuple[()]]:
+        return type(self), ()
+
+    def plain(self, indented: list[str]) -> list[str] | None:
+        """The texts of tab-indented lines (the tab taken off) when all are plain data lines of
+        the open block (a text, no comment, no keyword first: a whole file pasted indented),
+        else None."""
+        known = self._plain  # stripped texts: a line equal to one needs no strip
+        if known.issuperset(indented):
+            return indented
+        texts, new = indented, set(indented).difference(known)
+        if any(text.strip() != text for text in new):
+            texts = [text.strip() for text in indented]
+            new = set(texts).difference(known)
+        for text in new:
+            if not text or "#" in text or _indented_keyword(text):
+                return None
+        known.update(new)
+        return texts
 
     def unit(self, text: str, variant: Variant, placement: bool = True) -> Unit:
         """:func:`parse_unit_line` of the line (a line that cannot be read is read again, to raise)."""
         return self.units(variant, placement)(text)
+
+    def known_units(self, texts: list[str], variant: Variant, placement: bool = True) -> list[Unit] | None:
+        """The units of lines (:meth:`unit`, each distinct text read once), or None when one
+        cannot be read (the caller reads them one by one, to say which)."""
+        table = (self._units if placement else self._owners).of(variant)
+        try:
+            return list(map(table.__getitem__, texts))
+        except KeyError:
+            pass
+        for text in set(texts).difference(table):
+            try:
+                table[text] = parse_unit_line(text, variant, placement)
+            except (ValueError, DipsatError):
+                return None
+        return list(map(table.__getitem__, texts))
+
+    def known_owners(self, texts: list[str], variant: Variant) -> list[tuple[str, str]] | None:
+        """The (centre, power) of owner lines (:meth:`known_units`, `placement` False), or None."""
+        table = self._owned.of(variant)
+        try:
+            return list(map(table.__getitem__, texts))
+        except KeyError:
+            pass
+        missing = list(set(texts).difference(table))
+        units = self.known_units(missing, variant, placement=False)
+        if units is None:
+            return None
+        table.update((text, (unit.province, unit.power)) for text, unit in zip(missing, units))
+        return list(map(table.__getitem__, texts))
+
+    def given_orders(self, texts: list[str], variant: Variant, kind: PhaseKind) -> list[Order] | None:
+        """The orders of lines each one order as dipsat writes it, its power first (what
+        :func:`dipsat.notation.parse_order_lines` reads them as, :attr:`orders`), else None."""
+        table = self._given.of(variant).setdefault(kind, {})
+        read = self.orders.read
+        for text in set(texts).difference(table):  # most lists give some order first given here
+            order = read(text, variant, kind)
+            if order is None or order.power is None:
+                return None
+            table[text] = order
+        return list(map(table.__getitem__, texts))
+
+    def phase(self, text: str) -> Phase:
+        """:func:`parse_phase` of a text (raises ValueError)."""
+        known = self._phases.get(text)
+        if known is None:
+            known = self._phases[text] = parse_phase(text)
+        return known
 
     def units(self, variant: Variant, placement: bool = True) -> Callable[[str], Unit]:
         """:meth:`unit` for the lines of a block: the variant's table found once."""
@@ -120,7 +248,7 @@ class Case:
     players_line: int = 0
     phase_text: str = ""
     phase_line: int = 0
-    blocks: dict[str, list[CaseLine]] = field(default_factory=dict)
+    blocks: dict[str, Lines] = field(default_factory=dict)
     post_same: bool = False
     expected: list[Expectation] = field(default_factory=list)
     """dipsat's ``#=`` lines: the expected outcome kinds of single orders (:func:`parse_expectation`)."""
@@ -128,8 +256,8 @@ class Case:
     reader: LineReader = field(default_factory=LineReader, repr=False, compare=False)
     """The reader of its lines, shared with the other cases of its file (or run)."""
 
-    def block(self, name: str) -> list[CaseLine]:
-        return self.blocks.get(name, [])
+    def block(self, name: str) -> Lines:
+        return self.blocks.get(name) or Lines()
 
     def has(self, name: str) -> bool:
         return name in self.blocks
@@ -137,26 +265,85 @@ class Case:
 
 def read_cases(handle: TextIO, source: str = "<input>",
                reader: LineReader | None = None) -> tuple[list[Case], list[CaseFileError]]:
-    """All cases of a file, plus errors found outside any case. Its cases read their lines
-    with `reader` (the reader of the other files of a run), or a reader of their own."""
-    cases: list[Case] = []
-    errors: list[CaseFileError] = []
-    variant = "Standard"
-    case: Case | None = None
-    blank = False
+    """All cases of a file, plus errors found outside any case (:func:`read_case_text` of
+    the text `handle` gives)."""
+    return read_case_text(handle.read(), source, reader)
+
+
+def read_case_text(text: str, source: str = "<input>",
+                   reader: LineReader | None = None) -> tuple[list[Case], list[CaseFileError]]:
+    """All cases of a file's text, plus errors found outside any case. Its cases read their
+    lines with `reader` (the reader of the other files of a run), or a reader of their own.
+
+    The lines indented by a tab after a line are taken with it (most lines are a block's data
+    lines as write_case writes them): read together when each is a plain data line of the open
+    block (:meth:`LineReader.plain`), else one by one, as every other line is."""
     reader = LineReader() if reader is None else reader  # shared by the file's cases
-    lines: list[CaseLine] | None = None  # the open block's lines (None: no block open, or no case)
-    initials = _KEYWORD_INITIALS
-    for number, raw in enumerate(handle, start=1):
-        if lines is not None and raw[:1] == "\t" and "#" not in raw:
-            # most lines: a data line of the open block as write_case writes it, as read below
-            stripped = raw.strip()
-            if stripped and (stripped[0] not in initials or not _indented_keyword(stripped)):
-                lines.append(CaseLine(number, stripped, blank))
-                blank = False
-                continue
-        elif raw[:1] == "#" and raw[1:2] != "=":  # a comment line: not blank, no '#=' line
+    file = _FileReader(source, reader)
+    joined = _JOINED not in text  # else the mark is in the text itself: every line alone
+    pieces = (text.replace("\n\t", _JOINED) if joined else text).split("\n")  # a line, the tab-indented lines after it
+    if not pieces[-1]:
+        pieces.pop()  # the line end of the last line ("" : no line at all)
+    number = 0
+    for piece in pieces:
+        number += 1
+        if not joined or _JOINED not in piece:  # no tab-indented line after it
+            if piece[:1] != "#" or piece[1:2] == "=":  # a comment line: not blank, no '#=' line
+                file.line(number, piece)
             continue
+        indented = piece.split(_JOINED)
+        first = indented[0]
+        if first[:1] != "#" or first[1:2] == "=":
+            file.line(number, first)
+        del indented[0]
+        lines = file.lines
+        texts = None if lines is None else reader.plain(indented)
+        if lines is not None and texts is not None:
+            lines.add_texts(number + 1, texts, file.blank)
+            file.blank = False
+        else:
+            for k, rest in enumerate(indented, start=number + 1):
+                file.line(k, "\t" + rest)
+        number += len(indented)
+    return file.finish()
+
+
+_JOINED = "\x00"
+"""What joins a line and the tab-indented lines after it while reading (the line end and tab
+it stands for)."""
+
+
+class _FileReader:
+    """The state of one file's reading between lines: the cases read, the open case and block."""
+
+    __slots__ = ("source", "reader", "cases", "errors", "variant", "case", "blank", "lines")
+
+    def __init__(self, source: str, reader: LineReader) -> None:
+        self.source = source
+        self.reader = reader
+        self.cases: list[Case] = []
+        self.errors: list[CaseFileError] = []
+        self.variant = "Standard"
+        self.case: Case | None = None
+        self.blank = False  # a blank line came before this line (it ends a power's block of orders)
+        self.lines: Lines | None = None  # the open block's lines (None: no block open, or no case)
+
+    def finish(self) -> tuple[list[Case], list[CaseFileError]]:
+        if self.case is not None:
+            self.case.errors.append(CaseFileError(self.source, self.case.line, f"case {self.case.id} has no END"))
+            self.cases.append(self.case)
+        return self.cases, self.errors
+
+    def line(self, number: int, raw: str) -> None:
+        """One line (without its line end) read alone."""
+        case = self.case
+        if raw in _BLOCK_SET and case is not None:  # most keyword lines: as read below
+            self.blank, self.lines = False, case.blocks.setdefault(raw, Lines())
+            return
+        if not raw:
+            self.blank = True
+            return
+        source, errors, lines = self.source, self.errors, self.lines
         if number == 1:
             raw = raw.removeprefix("\ufeff")  # a byte-order mark (files saved by some Windows editors)
         text, hashed, comment = raw.partition("#")
@@ -172,42 +359,43 @@ def read_cases(handle: TextIO, source: str = "<input>",
                 except ValueError as exc:
                     case.errors.append(CaseFileError(source, number, str(exc)))
         if not stripped:
-            blank = blank or not raw.strip()  # a comment line is not blank
-            continue
-        blank_before, blank = blank, False
+            self.blank = self.blank or not raw.strip()  # a comment line is not blank
+            return
+        blank_before, self.blank = self.blank, False
         indented = text[0] in " \t"
         if indented and _indented_keyword(stripped):
             text, indented = stripped, False  # a whole file pasted indented: keywords too
         if indented:  # a line of the open block
             if lines is None:
                 errors.append(CaseFileError(source, number, f"unexpected indented line {stripped!r} (no open block)"))
-                continue
-            lines.append(CaseLine(number, stripped, blank_before, comment.strip()))
-            continue
+            else:
+                lines.add(number, stripped, blank_before, comment.strip())
+            return
         words = text.split()
         keyword = words[0].upper()
         if lines is not None and not _is_keyword(words[0]):
             # a data line pasted flush-left (as from a forum): a line of the open block
-            lines.append(CaseLine(number, text.strip(), blank_before))
-            continue
-        lines = None
+            lines.add(number, text.strip(), blank_before)
+            return
+        self.lines = None
         if keyword == "VARIANT_ALL":
-            variant = " ".join(words[1:]) or "Standard"
+            self.variant = " ".join(words[1:]) or "Standard"
         elif keyword == "CASE":
             if case is not None:
                 case.errors.append(CaseFileError(source, case.line, f"case {case.id} has no END"))
-                cases.append(case)
+                self.cases.append(case)
             if len(words) < 2:
                 errors.append(CaseFileError(source, number, "CASE needs an id"))
-                case = Case(f"{source}:{number}", "", source, number, variant, reader=reader)
+                case = Case(f"{source}:{number}", "", source, number, self.variant, reader=self.reader)
                 case.errors.append(CaseFileError(source, number, "CASE needs an id"))
             else:
-                case = Case(words[1], " ".join(words[2:]), source, number, variant, reader=reader)
+                case = Case(words[1], " ".join(words[2:]), source, number, self.variant, reader=self.reader)
+            self.case = case
         elif case is None:
             errors.append(CaseFileError(source, number, f"{keyword} outside a case (expected CASE or VARIANT_ALL)"))
         elif keyword == "END":
-            cases.append(case)
-            case = None
+            self.cases.append(case)
+            self.case = None
         elif keyword == "RULES":
             case.rules = words[1:]
         elif keyword == "PLAYERS":
@@ -221,15 +409,11 @@ def read_cases(handle: TextIO, source: str = "<input>",
         elif keyword == "POSTSTATE_SAME":
             case.post_same = True
         elif keyword in BLOCKS:
-            lines = case.blocks.setdefault(keyword, [])
+            self.lines = case.blocks.setdefault(keyword, Lines())
         else:
             close = difflib.get_close_matches(keyword, KEYWORDS, n=1, cutoff=0.75)
             hint = f"did you mean {close[0]}?" if close else f"expected one of {', '.join(KEYWORDS)}"
             case.errors.append(UnknownKeywordError(source, number, f"unknown keyword {words[0]!r} ({hint})"))
-    if case is not None:
-        case.errors.append(CaseFileError(source, case.line, f"case {case.id} has no END"))
-        cases.append(case)
-    return cases, errors
 
 
 def parse_phase(text: str) -> Phase:
@@ -439,6 +623,6 @@ def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], or
 
 
 __all__ = ["EXPECT_KINDS", "EXPECT_MARK", "KEYWORDS", "RESULT_COMMENT", "RETREATS_COMMENT", "Case", "CaseLine", "Expectation",
-           "LineReader", "UnknownKeywordError", "case_variant", "format_result_comment", "format_retreats_comment", "format_unit_line",
+           "LineReader", "Lines", "UnknownKeywordError", "case_variant", "format_result_comment", "format_retreats_comment", "format_unit_line",
            "is_expectation", "parse_expectation", "parse_phase", "parse_result_comment", "parse_retreats_comment",
-           "parse_unit_line", "read_cases", "resolve_variant", "write_case"]
+           "parse_unit_line", "read_case_text", "read_cases", "resolve_variant", "write_case"]
