@@ -10,9 +10,11 @@ outcome) for every order that does not reach the model.
 
 from __future__ import annotations
 
+import dataclasses
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
@@ -46,6 +48,50 @@ class _Prescan:
 Prescan = _Prescan
 """What the prescan decided, by its public name (read by validate to compare two readings of a turn)."""
 
+_V = TypeVar("_V")
+
+
+def _maker(cls: type[_V], *given: str) -> Callable[..., _V]:
+    """A function making a `cls` (a slotted dataclass of the problem) from the fields
+    `given`, passed by position in that order, every other field at its default: the
+    value ``cls(...)`` makes, without calling the class. A class's ``__init__`` written
+    in Python is entered from C, in an interpreter frame of its own: most of the cost of
+    a small object, and the prescan makes one a unit and one an order every turn. Made
+    from the class's fields, so a field added with a default gets it here too."""
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a dataclass: fields() raises otherwise
+    missing = set(given) - {f.name for f in fields}
+    if missing or "__post_init__" in vars(cls) or "__slots__" not in vars(cls):
+        raise TypeError(f"{cls.__name__}: no field {sorted(missing)} or not a plain slotted dataclass")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    body = []
+    for f in fields:
+        if f.name in given:
+            value = f.name
+        elif f.default_factory is list:
+            value = "[]"
+        elif f.default_factory is not dataclasses.MISSING:
+            namespace[f"_factory_{f.name}"] = f.default_factory
+            value = f"_factory_{f.name}()"
+        elif f.default is not dataclasses.MISSING:
+            namespace[f"_default_{f.name}"] = f.default
+            value = f"_default_{f.name}"
+        else:
+            raise TypeError(f"{cls.__name__}.{f.name}: no default, and not given")
+        body.append(f"    made.{f.name} = {value}\n")
+    exec(f"def make_{cls.__name__}({', '.join(given)}):\n    made = _new(_cls)\n" + "".join(body)
+         + "    return made\n", namespace)  # as dataclasses makes __init__
+    made: Callable[..., _V] = namespace[f"make_{cls.__name__}"]
+    return made
+
+
+_new_slot = _maker(UnitSlot, "index", "province", "power", "fleet")
+_new_move = _maker(MoveOrder, "index", "unit", "origin", "dest", "power", "convoyed")
+_new_hold_support = _maker(SupportOrder, "index", "unit", "province", "power", "target")
+_new_support = _maker(SupportOrder, "index", "unit", "province", "power", "target", "move")
+_new_convoy = _maker(ConvoyOrder, "index", "unit", "province", "move")
+"""The problem's values, made as :func:`_maker` says."""
+
+
 _ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
 """Read once: an enum member read off its class goes through the metaclass's attribute
 hook each time (Python 3.11), and the prescan asks for these for every unit."""
@@ -66,7 +112,7 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
         loc = unit.location
         province = loc.province
         index_of[province] = i
-        slots.append(UnitSlot(i, province, unit.power, unit.kind is _FLEET, None, []))
+        slots.append(_new_slot(i, province, unit.power, unit.kind is _FLEET))
         reach.append(reach_table.get((unit.kind, province, loc.coast)))
     scan = _Prescan(Problem(slots, [], [], [], index_of, {}))  # the problem's index: read, never changed
     first, several, table_given = _legal_orders(state, orders, rules, silent, scan, index_of, reach)
@@ -388,7 +434,7 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
             dest = order.dest  # as written (the tables read no coast to settle)
         m = len(moves)
         origin, province = slot.province, dest.province
-        move = MoveOrder(m, u, origin, province, slot.power, not land, False, [], [])
+        move = _new_move(m, u, origin, province, slot.power, not land)
         moves.append(move)
         if land and (order.via_convoy or (convoyers and (origin, province) in convoyers)) and units[u].kind is _ARMY:
             by_land.append((order, move))
@@ -500,7 +546,7 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
                     continue
             slot = slots[u]
             s = len(supports)
-            supports.append(SupportOrder(s, u, slot.province, slot.power, order.target.location.province))
+            supports.append(_new_hold_support(s, u, slot.province, slot.power, order.target.location.province))
             slots[target].hold_supports.append(s)
         else:
             if target_move is None:
@@ -515,7 +561,7 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
                     continue
             slot = slots[u]
             s = len(supports)
-            supports.append(SupportOrder(s, u, slot.province, slot.power, dest.province, target_move))
+            supports.append(_new_support(s, u, slot.province, slot.power, dest.province, target_move))
             moves[target_move].supports.append(s)
         support_of[k] = s
 
@@ -557,7 +603,7 @@ def _match_convoys(given: _Given, scan: _Prescan, units: Sequence[Unit]) -> None
             verdicts[k] = OrderResult(order, units[u], _BY_LAND)
             continue
         c = len(convoys)
-        convoys.append(ConvoyOrder(c, u, slots[u].province, target_move))
+        convoys.append(_new_convoy(c, u, slots[u].province, target_move))
         scan.convoy_of[k] = c
 
 
