@@ -52,23 +52,28 @@ _V = TypeVar("_V")
 
 
 def _maker(cls: type[_V], *given: str) -> Callable[..., _V]:
-    """A function making a `cls` (a slotted dataclass of the problem) from the fields
-    `given`, passed by position in that order, every other field at its default: the
-    value ``cls(...)`` makes, without calling the class. A class's ``__init__`` written
-    in Python is entered from C, in an interpreter frame of its own: most of the cost of
-    a small object, and the prescan makes one a unit and one an order every turn. Made
-    from the class's fields, so a field added with a default gets it here too."""
+    """A function making a `cls` (a dataclass the prescan makes every turn: the problem's
+    values, results) from the fields `given`, passed by position in that order, every
+    other field at its default: the value ``cls(...)`` makes, without calling the class.
+    A class's ``__init__`` written in Python is entered from C, in an interpreter frame of
+    its own: most of the cost of a small object, and the prescan makes one a unit and one
+    an order every turn. Made from the class's fields, so a field added with a default
+    gets it here too. A frozen class is one with an instance dict, written as
+    :func:`~dipsat.frozen.direct_init` writes it."""
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a dataclass: fields() raises otherwise
     missing = set(given) - {f.name for f in fields}
-    if missing or "__post_init__" in vars(cls) or "__slots__" not in vars(cls):
-        raise TypeError(f"{cls.__name__}: no field {sorted(missing)} or not a plain slotted dataclass")
+    slotted = "__slots__" in vars(cls)
+    frozen = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    if missing or "__post_init__" in vars(cls) or (slotted and frozen):
+        raise TypeError(f"{cls.__name__}: no field {sorted(missing)}, or not a plain dataclass")
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    body = []
+    by_dict = frozen and not slotted  # past the frozen guard: into the instance dict
+    body = ["    into = made.__dict__\n"] if by_dict else []
     for f in fields:
         if f.name in given:
             value = f.name
-        elif f.default_factory is list:
-            value = "[]"
+        elif f.default_factory is list or f.default_factory is dict:
+            value = "[]" if f.default_factory is list else "{}"
         elif f.default_factory is not dataclasses.MISSING:
             namespace[f"_factory_{f.name}"] = f.default_factory
             value = f"_factory_{f.name}()"
@@ -77,7 +82,7 @@ def _maker(cls: type[_V], *given: str) -> Callable[..., _V]:
             value = f"_default_{f.name}"
         else:
             raise TypeError(f"{cls.__name__}.{f.name}: no default, and not given")
-        body.append(f"    made.{f.name} = {value}\n")
+        body.append(f"    into[{f.name!r}] = {value}\n" if by_dict else f"    made.{f.name} = {value}\n")
     exec(f"def make_{cls.__name__}({', '.join(given)}):\n    made = _new(_cls)\n" + "".join(body)
          + "    return made\n", namespace)  # as dataclasses makes __init__
     made: Callable[..., _V] = namespace[f"make_{cls.__name__}"]
@@ -89,8 +94,12 @@ _new_move = _maker(MoveOrder, "index", "unit", "origin", "dest", "power", "convo
 _new_hold_support = _maker(SupportOrder, "index", "unit", "province", "power", "target")
 _new_support = _maker(SupportOrder, "index", "unit", "province", "power", "target", "move")
 _new_convoy = _maker(ConvoyOrder, "index", "unit", "province", "move")
-"""The problem's values, made as :func:`_maker` says."""
+_new_problem = _maker(Problem, "units", "moves", "supports", "convoys", "unit_at", "moves_into")
+_new_result = _maker(OrderResult, "order", "unit", "outcome")
+"""The problem's values and the verdicts, made as :func:`_maker` says."""
 
+
+_new_scan = _maker(_Prescan, "problem")
 
 _ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
 """Read once: an enum member read off its class goes through the metaclass's attribute
@@ -114,7 +123,7 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
         index_of[province] = i
         slots.append(_new_slot(i, province, unit.power, unit.kind is _FLEET))
         reach.append(reach_table.get((unit.kind, province, loc.coast)))
-    scan = _Prescan(Problem(slots, [], [], [], index_of, {}))  # the problem's index: read, never changed
+    scan = _new_scan(_new_problem(slots, [], [], [], index_of, {}))  # the problem's index: read, never changed
     first, several, table_given = _legal_orders(state, orders, rules, silent, scan, index_of, reach)
     given: _Given | None = table_given  # None: read off the choice of orders
     chosen = scan.chosen
@@ -193,7 +202,7 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
                 unit = units[u]
                 row = reach[u]
                 if row is None or ref.kind is not unit.kind or (loc is not unit.location and loc.coast != unit.location.coast) \
-                        or (order.power is not None and order.power != unit.power):
+                        or ((power := order.power) is not None and power != unit.power):
                     u = None
                 elif kind is Move:
                     dest = order.dest  # type: ignore[union-attr]  # a Move's
@@ -436,7 +445,7 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
         origin, province = slot.province, dest.province
         move = _new_move(m, u, origin, province, slot.power, not land)
         moves.append(move)
-        if land and (order.via_convoy or (convoyers and (origin, province) in convoyers)) and units[u].kind is _ARMY:
+        if land and units[u].kind is _ARMY and (order.via_convoy or (convoyers and (origin, province) in convoyers)):
             by_land.append((order, move))
         slot.move = m
         into = moves_into.get(province)
@@ -535,7 +544,7 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
         target_move = slots[target].move
         if isinstance(order, SupportHold):
             if target_move is not None:
-                verdicts[k] = OrderResult(order, units[u], _SUPPORTED_UNIT_MOVES)
+                verdicts[k] = _new_result(order, units[u], _SUPPORTED_UNIT_MOVES)
                 continue
             if disorder_fails:  # DATC 4.D.9 a
                 if ordering is None:
@@ -550,14 +559,14 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
             slots[target].hold_supports.append(s)
         else:
             if target_move is None:
-                verdicts[k] = OrderResult(order, units[u], _SUPPORTED_UNIT_STAYS)
+                verdicts[k] = _new_result(order, units[u], _SUPPORTED_UNIT_STAYS)
                 continue
             dest = order.dest
             if moves[target_move].dest != dest.province or dest.coast is not None or \
                     dest_of[target_move].coast is not None:  # else it matches: no coast named or moved to
                 why = _support_mismatch(state, order, target_move, scan, units[u], rules)
                 if why is not None:
-                    verdicts[k] = OrderResult(order, units[u], why)
+                    verdicts[k] = _new_result(order, units[u], why)
                     continue
             slot = slots[u]
             s = len(supports)
@@ -597,10 +606,10 @@ def _match_convoys(given: _Given, scan: _Prescan, units: Sequence[Unit]) -> None
     for u, k, order, t in given.convoys:
         target_move = slots[p.unit_at[order.target.location.province] if t is None else t].move
         if target_move is None or moves[target_move].dest != order.dest.province:
-            verdicts[k] = OrderResult(order, units[u], _NOT_THAT_DESTINATION)
+            verdicts[k] = _new_result(order, units[u], _NOT_THAT_DESTINATION)
             continue
         if not moves[target_move].convoyed:
-            verdicts[k] = OrderResult(order, units[u], _BY_LAND)
+            verdicts[k] = _new_result(order, units[u], _BY_LAND)
             continue
         c = len(convoys)
         convoys.append(_new_convoy(c, u, slots[u].province, target_move))
@@ -661,5 +670,5 @@ def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: Sequence[Unit
     p = scan.problem
     for k, c in scan.convoy_of.items():
         if c not in used:
-            scan.verdicts[k] = OrderResult(orders[k], units[p.convoys[c].unit], _NO_ROUTE)
+            scan.verdicts[k] = _new_result(orders[k], units[p.convoys[c].unit], _NO_ROUTE)
     # keep indices stable: unused convoys stay in the problem, on no route
