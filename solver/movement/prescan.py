@@ -120,9 +120,13 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     for i, unit in enumerate(units):
         loc = unit.location
         province = loc.province
+        kind = unit.kind
         index_of[province] = i
-        slots.append(_new_slot(i, province, unit.power, unit.kind is _FLEET))
-        reach.append(reach_table.get((unit.kind, province, loc.coast)))
+        slots.append(_new_slot(i, province, unit.power, kind is _FLEET))
+        try:  # (a subscript, not a call of get: every unit of every turn)
+            reach.append(reach_table[kind, province, loc.coast])
+        except KeyError:  # a unit where none of its kind could stand (a position not checked)
+            reach.append(None)
     scan = _new_scan(_new_problem(slots, [], [], [], index_of, {}))  # the problem's index: read, never changed
     first, several, table_given = _legal_orders(state, orders, rules, silent, scan, index_of, reach)
     given: _Given | None = table_given  # None: read off the choice of orders
@@ -195,14 +199,20 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
             # the common case of ordered_unit: the order names its unit as it stands (its type,
             # coast and power: no DATC 4.B.5, 4.C.1, 4.C.2 reading, 6.A.6), a unit with a row
             # in the map's table (so in an area of the board, 4.E.1)
-            ref = order.unit  # type: ignore[union-attr]  # a movement order's
+            if kind is Move:  # (most orders: their fields read where only a Move's are, fast)
+                ref, power = order.unit, order.power  # type: ignore[union-attr]
+            else:
+                ref, power = order.unit, order.power  # type: ignore[union-attr]  # a movement order's
             loc = ref.location
-            u = index_of.get(loc.province)
+            try:  # (a subscript, not a call of get: every order of every turn)
+                u = index_of[loc.province]
+            except KeyError:  # no unit there: the full checks give the verdict
+                u = None
             if u is not None:
                 unit = units[u]
                 row = reach[u]
                 if row is None or ref.kind is not unit.kind or (loc is not unit.location and loc.coast != unit.location.coast) \
-                        or ((power := order.power) is not None and power != unit.power):
+                        or (power is not None and power != unit.power):
                     u = None
                 elif kind is Move:
                     dest = order.dest  # type: ignore[union-attr]  # a Move's
@@ -218,7 +228,10 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
                     elif not _checked_order(state, unit, order, k, rules, scan):
                         continue
                 elif kind is not Hold:  # a hold is legal
-                    target = order.target.location.province  # type: ignore[union-attr]
+                    if kind is SupportMove:  # (most of these: read where only a SupportMove's are, fast)
+                        target = order.target.location.province  # type: ignore[union-attr]
+                    else:
+                        target = order.target.location.province  # type: ignore[union-attr]
                     found = index_of.get(target)
                     target_row = reach[found] if found is not None and found != u else None  # not itself (6.A.8)
                     if target_row is None:
@@ -542,7 +555,7 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
         if target is None:
             target = p.unit_at[order.target.location.province]
         target_move = slots[target].move
-        if isinstance(order, SupportHold):
+        if type(order) is SupportHold:
             if target_move is not None:
                 verdicts[k] = _new_result(order, units[u], _SUPPORTED_UNIT_MOVES)
                 continue
