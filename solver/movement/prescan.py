@@ -64,7 +64,7 @@ def _maker(cls: type[_V], *given: str) -> Callable[..., _V]:
     missing = set(given) - {f.name for f in fields}
     slotted = "__slots__" in vars(cls)
     frozen = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
-    if missing or "__post_init__" in vars(cls) or (slotted and frozen):
+    if missing or hasattr(cls, "__post_init__") or (slotted and frozen):
         raise TypeError(f"{cls.__name__}: no field {sorted(missing)}, or not a plain dataclass")
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     by_dict = frozen and not slotted  # past the frozen guard: into the instance dict
@@ -96,6 +96,7 @@ _new_support = _maker(SupportOrder, "index", "unit", "province", "power", "targe
 _new_convoy = _maker(ConvoyOrder, "index", "unit", "province", "move")
 _new_problem = _maker(Problem, "units", "moves", "supports", "convoys", "unit_at", "moves_into")
 _new_result = _maker(OrderResult, "order", "unit", "outcome")
+_new_void = _maker(Void, "why", "text")
 """The problem's values and the verdicts, made as :func:`_maker` says."""
 
 
@@ -555,7 +556,7 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
         if target is None:
             target = p.unit_at[order.target.location.province]
         target_move = slots[target].move
-        if type(order) is SupportHold:
+        if isinstance(order, SupportHold):
             if target_move is not None:
                 verdicts[k] = _new_result(order, units[u], _SUPPORTED_UNIT_MOVES)
                 continue
@@ -575,9 +576,12 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
                 verdicts[k] = _new_result(order, units[u], _SUPPORTED_UNIT_STAYS)
                 continue
             dest = order.dest
-            if moves[target_move].dest != dest.province or dest.coast is not None or \
-                    dest_of[target_move].coast is not None:  # else it matches: no coast named or moved to
-                why = _support_mismatch(state, order, target_move, scan, units[u], rules)
+            if moves[target_move].dest != dest.province:  # the supported unit moves elsewhere
+                verdicts[k] = _new_result(order, units[u], _new_void(
+                    _OTHER_DESTINATION, f"the supported unit moves to {dest_of[target_move]}, not {dest.province}"))
+                continue
+            if dest.coast is not None or dest_of[target_move].coast is not None:  # else it matches: no coast
+                why = _coast_mismatch(state, order, target_move, scan, units[u], rules)  # named or moved to
                 if why is not None:
                     verdicts[k] = _new_result(order, units[u], why)
                     continue
@@ -588,14 +592,12 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
         support_of[k] = s
 
 
-def _support_mismatch(state: State, order: SupportMove, target_move: int | None, scan: _Prescan, supporter: Unit,
-                      rules: Rules) -> Void | None:
-    if target_move is None:
-        return _SUPPORTED_UNIT_STAYS
+def _coast_mismatch(state: State, order: SupportMove, target_move: int, scan: _Prescan, supporter: Unit,
+                    rules: Rules) -> Void | None:
+    """Why a support of a move into the province it names, where the support names a coast
+    or the move goes to one, does not match it (DATC 4.B.4, 6.B.9), or None."""
     move = scan.problem.moves[target_move]
     dest = scan.dest_of[target_move]
-    if move.dest != order.dest.province:
-        return Void(_OTHER_DESTINATION, f"the supported unit moves to {dest}, not {order.dest.province}")
     choice = rules.support_coast
     if choice is SupportCoast.IGNORED:
         return None  # 4.B.4 v2 e (the DPTG): a coast in a support order is ignored
