@@ -220,6 +220,13 @@ def support_problem(state: State, unit: Unit, order: SupportHold | SupportMove, 
 
 def convoy_problem(state: State, unit: Unit, order: Convoy) -> Illegal | None:
     """Why a convoy order is illegal, or None (DATC 6.A.7, 6.F.1, 4.E.1)."""
+    return convoy_problem_of(state, unit, order, state.unit_at(order.target.location.province))
+
+
+def convoy_problem_of(state: State, unit: Unit, order: Convoy, target: Unit | None) -> Illegal | None:
+    """:func:`convoy_problem`, `target` the unit in the area the order names (None: no unit),
+    as the caller found it (the prescan has the board's units by province: a state makes
+    its own index on the first :meth:`~dipsat.state.State.unit_at`)."""
     the_map = state.map
     at = unit.location.province  # (read once: the prescan asks this of every convoy order)
     if unit.kind is not _FLEET:
@@ -227,7 +234,6 @@ def convoy_problem(state: State, unit: Unit, order: Convoy) -> Illegal | None:
     if at not in the_map.sea_provinces:
         return Illegal(IllegalCode.CONVOY, "a fleet convoys only at sea, not on a coast (DATC 6.F.1)")
     origin, dest = order.target.location.province, order.dest.province
-    target = state.unit_at(origin)
     if target is None:
         return Illegal(IllegalCode.CONVOY, f"there is no unit in {origin}")
     if target.kind is not _ARMY:

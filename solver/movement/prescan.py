@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
 from .designation import drop_weak_orders, one_order, ordered_unit, strict_designations
-from .legality import (Reach, can_move_somehow, convoy_problem, default_coast, impassable_problem, move_destination,
+from .legality import (Reach, can_move_somehow, convoy_problem_of, default_coast, impassable_problem, move_destination,
                        order_problem, via_convoy_problem)
 from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
@@ -246,7 +246,8 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
                         if target not in row:
                             found = None
                     elif (order.dest.province not in provinces  # type: ignore[union-attr]  # a Convoy's: to an area on
-                          or convoy_problem(state, unit, order) is not None):  # type: ignore[arg-type]  # the board
+                          or convoy_problem_of(state, unit, order, units[found])  # type: ignore[arg-type, index]
+                          is not None):  # the board, and legal (the unit it names: found above)
                         found = None
                     if found is None and not _checked_order(state, unit, order, k, rules, scan):
                         continue
