@@ -19,7 +19,7 @@ from ..rules import (ImpossibleCoast, MissingUnitDesignation, OmittedCoastOne, O
 from ..state import State
 
 
-_ARMY = UnitKind.ARMY
+_ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
 """Read once (a member read off its enum goes through the metaclass's attribute hook)."""
 
 
@@ -220,20 +220,27 @@ def support_problem(state: State, unit: Unit, order: SupportHold | SupportMove, 
 
 def convoy_problem(state: State, unit: Unit, order: Convoy) -> Illegal | None:
     """Why a convoy order is illegal, or None (DATC 6.A.7, 6.F.1, 4.E.1)."""
+    return convoy_problem_of(state, unit, order, state.unit_at(order.target.location.province))
+
+
+def convoy_problem_of(state: State, unit: Unit, order: Convoy, target: Unit | None) -> Illegal | None:
+    """:func:`convoy_problem`, `target` the unit in the area the order names (None: no unit),
+    as the caller found it (the prescan has the board's units by province: a state makes
+    its own index on the first :meth:`~dipsat.state.State.unit_at`)."""
     the_map = state.map
-    if unit.kind is not UnitKind.FLEET:
+    at = unit.location.province  # (read once: the prescan asks this of every convoy order)
+    if unit.kind is not _FLEET:
         return Illegal(IllegalCode.CONVOY, "only fleets can convoy")
-    if unit.province not in the_map.sea_provinces:
+    if at not in the_map.sea_provinces:
         return Illegal(IllegalCode.CONVOY, "a fleet convoys only at sea, not on a coast (DATC 6.F.1)")
-    target = state.unit_at(order.target.province)
+    origin, dest = order.target.location.province, order.dest.province
     if target is None:
-        return Illegal(IllegalCode.CONVOY, f"there is no unit in {order.target.province}")
-    if target.kind is not UnitKind.ARMY:
+        return Illegal(IllegalCode.CONVOY, f"there is no unit in {origin}")
+    if target.kind is not _ARMY:
         return Illegal(IllegalCode.CONVOY, "only armies can be convoyed (DATC 6.A.7)")
-    origin, dest = order.target.province, order.dest.province
     if origin == dest:
         return Illegal(IllegalCode.CONVOY, "an army cannot be convoyed to its own area (DATC 6.A.5)")
-    if unit.province not in the_map.convoy_route_seas(origin, dest, state.sea_fleets):
+    if at not in the_map.convoy_route_seas(origin, dest, state.sea_fleets):
         return Illegal(IllegalCode.CONVOY, "this fleet is necessary for no convoy route (DATC 4.E.1, 6.G.19)")
     return None
 

@@ -10,14 +10,16 @@ outcome) for every order that does not reach the model.
 
 from __future__ import annotations
 
+import dataclasses
 import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
 from .designation import drop_weak_orders, one_order, ordered_unit, strict_designations
-from .legality import (Reach, can_move_somehow, convoy_problem, default_coast, impassable_problem, move_destination,
+from .legality import (Reach, can_move_somehow, convoy_problem_of, default_coast, impassable_problem, move_destination,
                        order_problem, via_convoy_problem)
 from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
@@ -46,6 +48,60 @@ class _Prescan:
 Prescan = _Prescan
 """What the prescan decided, by its public name (read by validate to compare two readings of a turn)."""
 
+_V = TypeVar("_V")
+
+
+def _maker(cls: type[_V], *given: str) -> Callable[..., _V]:
+    """A function making a `cls` (a dataclass the prescan makes every turn: the problem's
+    values, results) from the fields `given`, passed by position in that order, every
+    other field at its default: the value ``cls(...)`` makes, without calling the class.
+    A class's ``__init__`` written in Python is entered from C, in an interpreter frame of
+    its own: most of the cost of a small object, and the prescan makes one a unit and one
+    an order every turn. Made from the class's fields, so a field added with a default
+    gets it here too. A frozen class is one with an instance dict, written as
+    :func:`~dipsat.frozen.direct_init` writes it."""
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a dataclass: fields() raises otherwise
+    missing = set(given) - {f.name for f in fields}
+    slotted = "__slots__" in vars(cls)
+    frozen = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    if missing or hasattr(cls, "__post_init__") or (slotted and frozen):
+        raise TypeError(f"{cls.__name__}: no field {sorted(missing)}, or not a plain dataclass")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    by_dict = frozen and not slotted  # past the frozen guard: into the instance dict
+    body = ["    into = made.__dict__\n"] if by_dict else []
+    for f in fields:
+        if f.name in given:
+            value = f.name
+        elif f.default_factory is list or f.default_factory is dict:
+            value = "[]" if f.default_factory is list else "{}"
+        elif f.default_factory is not dataclasses.MISSING:
+            namespace[f"_factory_{f.name}"] = f.default_factory
+            value = f"_factory_{f.name}()"
+        elif f.default is not dataclasses.MISSING:
+            namespace[f"_default_{f.name}"] = f.default
+            value = f"_default_{f.name}"
+        else:
+            raise TypeError(f"{cls.__name__}.{f.name}: no default, and not given")
+        body.append(f"    into[{f.name!r}] = {value}\n" if by_dict else f"    made.{f.name} = {value}\n")
+    exec(f"def make_{cls.__name__}({', '.join(given)}):\n    made = _new(_cls)\n" + "".join(body)
+         + "    return made\n", namespace)  # as dataclasses makes __init__
+    made: Callable[..., _V] = namespace[f"make_{cls.__name__}"]
+    return made
+
+
+_new_slot = _maker(UnitSlot, "index", "province", "power", "fleet")
+_new_move = _maker(MoveOrder, "index", "unit", "origin", "dest", "power", "convoyed")
+_new_hold_support = _maker(SupportOrder, "index", "unit", "province", "power", "target")
+_new_support = _maker(SupportOrder, "index", "unit", "province", "power", "target", "move")
+_new_convoy = _maker(ConvoyOrder, "index", "unit", "province", "move")
+_new_problem = _maker(Problem, "units", "moves", "supports", "convoys", "unit_at", "moves_into")
+_new_result = _maker(OrderResult, "order", "unit", "outcome")
+_new_void = _maker(Void, "why", "text")
+"""The problem's values and the verdicts, made as :func:`_maker` says."""
+
+
+_new_scan = _maker(_Prescan, "problem")
+
 _ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
 """Read once: an enum member read off its class goes through the metaclass's attribute
 hook each time (Python 3.11), and the prescan asks for these for every unit."""
@@ -65,10 +121,14 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     for i, unit in enumerate(units):
         loc = unit.location
         province = loc.province
+        kind = unit.kind
         index_of[province] = i
-        slots.append(UnitSlot(i, province, unit.power, unit.kind is _FLEET, None, []))
-        reach.append(reach_table.get((unit.kind, province, loc.coast)))
-    scan = _Prescan(Problem(slots, [], [], [], index_of, {}))  # the problem's index: read, never changed
+        slots.append(_new_slot(i, province, unit.power, kind is _FLEET))
+        try:  # (a subscript, not a call of get: every unit of every turn)
+            reach.append(reach_table[kind, province, loc.coast])
+        except KeyError:  # a unit where none of its kind could stand (a position not checked)
+            reach.append(None)
+    scan = _new_scan(_new_problem(slots, [], [], [], index_of, {}))  # the problem's index: read, never changed
     first, several, table_given = _legal_orders(state, orders, rules, silent, scan, index_of, reach)
     given: _Given | None = table_given  # None: read off the choice of orders
     chosen = scan.chosen
@@ -140,14 +200,20 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
             # the common case of ordered_unit: the order names its unit as it stands (its type,
             # coast and power: no DATC 4.B.5, 4.C.1, 4.C.2 reading, 6.A.6), a unit with a row
             # in the map's table (so in an area of the board, 4.E.1)
-            ref = order.unit  # type: ignore[union-attr]  # a movement order's
+            if kind is Move:  # (most orders: their fields read where only a Move's are, fast)
+                ref, power = order.unit, order.power  # type: ignore[union-attr]
+            else:
+                ref, power = order.unit, order.power  # type: ignore[union-attr]  # a movement order's
             loc = ref.location
-            u = index_of.get(loc.province)
+            try:  # (a subscript, not a call of get: every order of every turn)
+                u = index_of[loc.province]
+            except KeyError:  # no unit there: the full checks give the verdict
+                u = None
             if u is not None:
                 unit = units[u]
                 row = reach[u]
                 if row is None or ref.kind is not unit.kind or (loc is not unit.location and loc.coast != unit.location.coast) \
-                        or (order.power is not None and order.power != unit.power):
+                        or (power is not None and power != unit.power):
                     u = None
                 elif kind is Move:
                     dest = order.dest  # type: ignore[union-attr]  # a Move's
@@ -163,7 +229,10 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
                     elif not _checked_order(state, unit, order, k, rules, scan):
                         continue
                 elif kind is not Hold:  # a hold is legal
-                    target = order.target.location.province  # type: ignore[union-attr]
+                    if kind is SupportMove:  # (most of these: read where only a SupportMove's are, fast)
+                        target = order.target.location.province  # type: ignore[union-attr]
+                    else:
+                        target = order.target.location.province  # type: ignore[union-attr]
                     found = index_of.get(target)
                     target_row = reach[found] if found is not None and found != u else None  # not itself (6.A.8)
                     if target_row is None:
@@ -177,7 +246,8 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
                         if target not in row:
                             found = None
                     elif (order.dest.province not in provinces  # type: ignore[union-attr]  # a Convoy's: to an area on
-                          or convoy_problem(state, unit, order) is not None):  # type: ignore[arg-type]  # the board
+                          or convoy_problem_of(state, unit, order, units[found])  # type: ignore[arg-type, index]
+                          is not None):  # the board, and legal (the unit it names: found above)
                         found = None
                     if found is None and not _checked_order(state, unit, order, k, rules, scan):
                         continue
@@ -388,9 +458,9 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
             dest = order.dest  # as written (the tables read no coast to settle)
         m = len(moves)
         origin, province = slot.province, dest.province
-        move = MoveOrder(m, u, origin, province, slot.power, not land, False, [], [])
+        move = _new_move(m, u, origin, province, slot.power, not land)
         moves.append(move)
-        if land and (order.via_convoy or (convoyers and (origin, province) in convoyers)) and units[u].kind is _ARMY:
+        if land and units[u].kind is _ARMY and (order.via_convoy or (convoyers and (origin, province) in convoyers)):
             by_land.append((order, move))
         slot.move = m
         into = moves_into.get(province)
@@ -489,7 +559,7 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
         target_move = slots[target].move
         if isinstance(order, SupportHold):
             if target_move is not None:
-                verdicts[k] = OrderResult(order, units[u], _SUPPORTED_UNIT_MOVES)
+                verdicts[k] = _new_result(order, units[u], _SUPPORTED_UNIT_MOVES)
                 continue
             if disorder_fails:  # DATC 4.D.9 a
                 if ordering is None:
@@ -500,34 +570,35 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
                     continue
             slot = slots[u]
             s = len(supports)
-            supports.append(SupportOrder(s, u, slot.province, slot.power, order.target.location.province))
+            supports.append(_new_hold_support(s, u, slot.province, slot.power, order.target.location.province))
             slots[target].hold_supports.append(s)
         else:
             if target_move is None:
-                verdicts[k] = OrderResult(order, units[u], _SUPPORTED_UNIT_STAYS)
+                verdicts[k] = _new_result(order, units[u], _SUPPORTED_UNIT_STAYS)
                 continue
             dest = order.dest
-            if moves[target_move].dest != dest.province or dest.coast is not None or \
-                    dest_of[target_move].coast is not None:  # else it matches: no coast named or moved to
-                why = _support_mismatch(state, order, target_move, scan, units[u], rules)
+            if moves[target_move].dest != dest.province:  # the supported unit moves elsewhere
+                verdicts[k] = _new_result(order, units[u], _new_void(
+                    _OTHER_DESTINATION, f"the supported unit moves to {dest_of[target_move]}, not {dest.province}"))
+                continue
+            if dest.coast is not None or dest_of[target_move].coast is not None:  # else it matches: no coast
+                why = _coast_mismatch(state, order, target_move, scan, units[u], rules)  # named or moved to
                 if why is not None:
-                    verdicts[k] = OrderResult(order, units[u], why)
+                    verdicts[k] = _new_result(order, units[u], why)
                     continue
             slot = slots[u]
             s = len(supports)
-            supports.append(SupportOrder(s, u, slot.province, slot.power, dest.province, target_move))
+            supports.append(_new_support(s, u, slot.province, slot.power, dest.province, target_move))
             moves[target_move].supports.append(s)
         support_of[k] = s
 
 
-def _support_mismatch(state: State, order: SupportMove, target_move: int | None, scan: _Prescan, supporter: Unit,
-                      rules: Rules) -> Void | None:
-    if target_move is None:
-        return _SUPPORTED_UNIT_STAYS
+def _coast_mismatch(state: State, order: SupportMove, target_move: int, scan: _Prescan, supporter: Unit,
+                    rules: Rules) -> Void | None:
+    """Why a support of a move into the province it names, where the support names a coast
+    or the move goes to one, does not match it (DATC 4.B.4, 6.B.9), or None."""
     move = scan.problem.moves[target_move]
     dest = scan.dest_of[target_move]
-    if move.dest != order.dest.province:
-        return Void(_OTHER_DESTINATION, f"the supported unit moves to {dest}, not {order.dest.province}")
     choice = rules.support_coast
     if choice is SupportCoast.IGNORED:
         return None  # 4.B.4 v2 e (the DPTG): a coast in a support order is ignored
@@ -551,13 +622,13 @@ def _match_convoys(given: _Given, scan: _Prescan, units: Sequence[Unit]) -> None
     for u, k, order, t in given.convoys:
         target_move = slots[p.unit_at[order.target.location.province] if t is None else t].move
         if target_move is None or moves[target_move].dest != order.dest.province:
-            verdicts[k] = OrderResult(order, units[u], _NOT_THAT_DESTINATION)
+            verdicts[k] = _new_result(order, units[u], _NOT_THAT_DESTINATION)
             continue
         if not moves[target_move].convoyed:
-            verdicts[k] = OrderResult(order, units[u], _BY_LAND)
+            verdicts[k] = _new_result(order, units[u], _BY_LAND)
             continue
         c = len(convoys)
-        convoys.append(ConvoyOrder(c, u, slots[u].province, target_move))
+        convoys.append(_new_convoy(c, u, slots[u].province, target_move))
         scan.convoy_of[k] = c
 
 
@@ -615,5 +686,5 @@ def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: Sequence[Unit
     p = scan.problem
     for k, c in scan.convoy_of.items():
         if c not in used:
-            scan.verdicts[k] = OrderResult(orders[k], units[p.convoys[c].unit], _NO_ROUTE)
+            scan.verdicts[k] = _new_result(orders[k], units[p.convoys[c].unit], _NO_ROUTE)
     # keep indices stable: unused convoys stay in the problem, on no route
