@@ -1,4 +1,4 @@
-"""Frozen value classes made many times a phase, made fast: :func:`direct_init`.
+"""Frozen value classes made many times a phase, made fast: :func:`direct_init`, :func:`maker`.
 
 It imports nothing of dipsat, so every module of values (the board's, the facts', the
 outcomes') can use it."""
@@ -6,9 +6,10 @@ outcomes') can use it."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["direct_init"]
+__all__ = ["direct_init", "maker"]
 
 V = TypeVar("V")
 
@@ -59,3 +60,41 @@ def direct_init(cls: type[V]) -> type[V]:
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     setattr(cls, "__init__", init)
     return cls
+
+
+def maker(cls: type[V], *given: str) -> Callable[..., V]:
+    """A function making a `cls` (a dataclass made many times a turn: the prescan's problem
+    values and verdicts) from the fields `given`, passed by position in that order, every
+    other field at its default: the value ``cls(...)`` makes, without calling the class.
+    A class's ``__init__`` written in Python is entered from C, in an interpreter frame of
+    its own: most of the cost of a small object, and the prescan makes one a unit and one
+    an order every turn. Made from the class's fields, so a field added with a default
+    gets it here too. A frozen class is one with an instance dict, written as
+    :func:`direct_init` writes it."""
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a dataclass: fields() raises otherwise
+    missing = set(given) - {f.name for f in fields}
+    slotted = "__slots__" in vars(cls)
+    frozen = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    if missing or hasattr(cls, "__post_init__") or (slotted and frozen):
+        raise TypeError(f"{cls.__name__}: no field {sorted(missing)}, or not a plain dataclass")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    by_dict = frozen and not slotted  # past the frozen guard: into the instance dict
+    body = ["    into = made.__dict__\n"] if by_dict else []
+    for f in fields:
+        if f.name in given:
+            value = f.name
+        elif f.default_factory is list or f.default_factory is dict:
+            value = "[]" if f.default_factory is list else "{}"
+        elif f.default_factory is not dataclasses.MISSING:
+            namespace[f"_factory_{f.name}"] = f.default_factory
+            value = f"_factory_{f.name}()"
+        elif f.default is not dataclasses.MISSING:
+            namespace[f"_default_{f.name}"] = f.default
+            value = f"_default_{f.name}"
+        else:
+            raise TypeError(f"{cls.__name__}.{f.name}: no default, and not given")
+        body.append(f"    into[{f.name!r}] = {value}\n" if by_dict else f"    made.{f.name} = {value}\n")
+    exec(f"def make_{cls.__name__}({', '.join(given)}):\n    made = _new(_cls)\n" + "".join(body)
+         + "    return made\n", namespace)  # as dataclasses makes __init__
+    made: Callable[..., V] = namespace[f"make_{cls.__name__}"]
+    return made

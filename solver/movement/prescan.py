@@ -10,17 +10,16 @@ outcome) for every order that does not reach the model.
 
 from __future__ import annotations
 
-import dataclasses
 import operator
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
 
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
 from .designation import drop_weak_orders, one_order, ordered_unit, strict_designations
 from .legality import (Reach, can_move_somehow, convoy_problem_of, default_coast, impassable_problem, move_destination,
                        order_problem, via_convoy_problem)
+from ..frozen import maker
 from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
 from ..results import OrderResult
@@ -48,59 +47,18 @@ class _Prescan:
 Prescan = _Prescan
 """What the prescan decided, by its public name (read by validate to compare two readings of a turn)."""
 
-_V = TypeVar("_V")
+_new_slot = maker(UnitSlot, "index", "province", "power", "fleet")
+_new_move = maker(MoveOrder, "index", "unit", "origin", "dest", "power", "convoyed")
+_new_hold_support = maker(SupportOrder, "index", "unit", "province", "power", "target")
+_new_support = maker(SupportOrder, "index", "unit", "province", "power", "target", "move")
+_new_convoy = maker(ConvoyOrder, "index", "unit", "province", "move")
+_new_problem = maker(Problem, "units", "moves", "supports", "convoys", "unit_at", "moves_into")
+_new_result = maker(OrderResult, "order", "unit", "outcome")
+_new_void = maker(Void, "why", "text")
+"""The problem's values and the verdicts, made as :func:`~dipsat.frozen.maker` says."""
 
 
-def _maker(cls: type[_V], *given: str) -> Callable[..., _V]:
-    """A function making a `cls` (a dataclass the prescan makes every turn: the problem's
-    values, results) from the fields `given`, passed by position in that order, every
-    other field at its default: the value ``cls(...)`` makes, without calling the class.
-    A class's ``__init__`` written in Python is entered from C, in an interpreter frame of
-    its own: most of the cost of a small object, and the prescan makes one a unit and one
-    an order every turn. Made from the class's fields, so a field added with a default
-    gets it here too. A frozen class is one with an instance dict, written as
-    :func:`~dipsat.frozen.direct_init` writes it."""
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a dataclass: fields() raises otherwise
-    missing = set(given) - {f.name for f in fields}
-    slotted = "__slots__" in vars(cls)
-    frozen = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
-    if missing or hasattr(cls, "__post_init__") or (slotted and frozen):
-        raise TypeError(f"{cls.__name__}: no field {sorted(missing)}, or not a plain dataclass")
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    by_dict = frozen and not slotted  # past the frozen guard: into the instance dict
-    body = ["    into = made.__dict__\n"] if by_dict else []
-    for f in fields:
-        if f.name in given:
-            value = f.name
-        elif f.default_factory is list or f.default_factory is dict:
-            value = "[]" if f.default_factory is list else "{}"
-        elif f.default_factory is not dataclasses.MISSING:
-            namespace[f"_factory_{f.name}"] = f.default_factory
-            value = f"_factory_{f.name}()"
-        elif f.default is not dataclasses.MISSING:
-            namespace[f"_default_{f.name}"] = f.default
-            value = f"_default_{f.name}"
-        else:
-            raise TypeError(f"{cls.__name__}.{f.name}: no default, and not given")
-        body.append(f"    into[{f.name!r}] = {value}\n" if by_dict else f"    made.{f.name} = {value}\n")
-    exec(f"def make_{cls.__name__}({', '.join(given)}):\n    made = _new(_cls)\n" + "".join(body)
-         + "    return made\n", namespace)  # as dataclasses makes __init__
-    made: Callable[..., _V] = namespace[f"make_{cls.__name__}"]
-    return made
-
-
-_new_slot = _maker(UnitSlot, "index", "province", "power", "fleet")
-_new_move = _maker(MoveOrder, "index", "unit", "origin", "dest", "power", "convoyed")
-_new_hold_support = _maker(SupportOrder, "index", "unit", "province", "power", "target")
-_new_support = _maker(SupportOrder, "index", "unit", "province", "power", "target", "move")
-_new_convoy = _maker(ConvoyOrder, "index", "unit", "province", "move")
-_new_problem = _maker(Problem, "units", "moves", "supports", "convoys", "unit_at", "moves_into")
-_new_result = _maker(OrderResult, "order", "unit", "outcome")
-_new_void = _maker(Void, "why", "text")
-"""The problem's values and the verdicts, made as :func:`_maker` says."""
-
-
-_new_scan = _maker(_Prescan, "problem")
+_new_scan = maker(_Prescan, "problem")
 
 _ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
 """Read once: an enum member read off its class goes through the metaclass's attribute

@@ -1,0 +1,97 @@
+"""dipsat.frozen: values made without calling their class are the values the class makes."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from dataclasses import dataclass, field
+
+import pytest
+
+from dipsat.board import Location, Unit, UnitKind
+from dipsat.encodings import MoveOrder, Problem, SupportOrder, UnitSlot
+from dipsat.frozen import direct_init, maker
+from dipsat.orders import Hold, UnitRef
+from dipsat.outcomes import Void, VoidCode
+from dipsat.results import OrderResult
+
+
+@dataclass
+class _Plain:
+    a: int
+    b: list[int] = field(default_factory=list)
+    c: dict[str, int] = field(default_factory=dict)
+    d: str = "d"
+    e: frozenset[int] = field(default_factory=frozenset)
+
+
+@direct_init
+@dataclass(frozen=True)
+class _Frozen:
+    a: int
+    b: tuple[int, ...] = ()
+
+
+def _same(made: object, called: object) -> None:
+    assert type(made) is type(called)
+    assert made == called
+    assert {f.name: getattr(made, f.name) for f in dataclasses.fields(made)} == \
+        {f.name: getattr(called, f.name) for f in dataclasses.fields(called)}
+
+
+def test_a_plain_dataclass_made_with_its_defaults_and_fresh_containers():
+    make = maker(_Plain, "a")
+    one, two = make(1), make(1)
+    _same(one, _Plain(1))
+    assert one.b is not two.b and one.c is not two.c  # each its own list and dict, as the factory gives
+
+
+def test_a_frozen_dataclass_stays_frozen_equal_and_hashable():
+    made = maker(_Frozen, "b", "a")((2, 3), 1)  # given in any order, passed in that order
+    _same(made, _Frozen(1, (2, 3)))
+    assert hash(made) == hash(_Frozen(1, (2, 3)))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.a = 5  # type: ignore[misc]
+    _same(pickle.loads(pickle.dumps(made)), made)
+
+
+def test_the_prescans_values_are_what_their_classes_make():
+    army = Unit(UnitKind.ARMY, Location("par"), "France")
+    _same(maker(UnitSlot, "index", "province", "power", "fleet")(3, "par", "France", False),
+          UnitSlot(3, "par", "France", False, None, []))
+    _same(maker(MoveOrder, "index", "unit", "origin", "dest", "power", "convoyed")(0, 3, "par", "bur", "France", False),
+          MoveOrder(0, 3, "par", "bur", "France", False, False, [], []))
+    support = maker(SupportOrder, "index", "unit", "province", "power", "target")(1, 2, "pic", "France", 3)
+    assert support.move is None
+    _same(maker(Problem, "units", "moves", "supports", "convoys", "unit_at", "moves_into")([], [], [], [], {}, {}),
+          Problem([], [], [], [], {}, {}))
+    void = maker(Void, "why", "text")(VoidCode.SUPPORTED_UNIT_MOVES, "why")
+    _same(void, Void(VoidCode.SUPPORTED_UNIT_MOVES, "why"))
+    order = Hold(UnitRef(army.location, army.kind, army.power))
+    result = maker(OrderResult, "order", "unit", "outcome")(order, army, void)
+    _same(result, OrderResult(order, army, void))
+    _same(pickle.loads(pickle.dumps(result)), result)
+
+
+@dataclass
+class _AfterInit:
+    a: int
+
+    def __post_init__(self) -> None:
+        self.a += 1
+
+
+@dataclass(frozen=True, slots=True)
+class _FrozenSlots:
+    a: int
+
+
+def test_what_it_cannot_make_as_the_class_would_is_refused():
+    with pytest.raises(TypeError):
+        maker(_AfterInit, "a")  # __post_init__ would not run
+    with pytest.raises(TypeError):
+        maker(_FrozenSlots, "a")  # a frozen slot cannot be written past its guard this way
+    with pytest.raises(TypeError):
+        maker(_Plain, "z")  # no such field
+    with pytest.raises(TypeError):
+        maker(_Plain, "b")  # `a` has no default and is not given
