@@ -147,8 +147,9 @@ class Encoding:
             if self._fold:
                 # :meth:`_define` without what only paradox cores need (no guard, no enforcement
                 # literals): most definitions are made here, and most fold to a constant.
-                current, collecting = self._current, self._collecting
+                current = self._current
                 self._current = key
+                collecting = self._collecting
                 if collecting:
                     self._collecting = []  # a term being built reads this decision, not what its definition reads
                 overrides = self.overrides
@@ -156,7 +157,9 @@ class Encoding:
                     value = overrides[key]  # DATC 5.B.9: a backup rule decides this order, not its usual condition
                 else:
                     value = _DEFINITIONS[kind](self, i)
-                self._current, self._collecting = current, collecting
+                self._current = current
+                if collecting:  # (else the definition's terms left the same empty list as they found it)
+                    self._collecting = collecting
                 if value is not None:  # folded: a constant, depending on nothing
                     self.known[key] = state[i] = value
                     if self._edges:
