@@ -90,7 +90,7 @@ class Encoding:
         built: no reader to restore, no term collecting, no edge to note). Most first reads are
         of roots (32,000 of the 48,000 of the corpus's 2,214 phases): the call and the
         bookkeeping it saves are a tenth of the solve stage's Python work."""
-        state, order, known, lits = self._state, self._order, self.known, self.lits
+        state, read, known, lits, edges = self._state, self._order.append, self.known, self.lits, self._edges
         for kind, indices in problem.decision_indices():
             values = state[kind]
             define = _DEFINITIONS[kind]
@@ -98,12 +98,12 @@ class Encoding:
                 if values[i] is None:  # most are defined already, as what an earlier root read
                     key = self._current = (kind, i)
                     values[i] = _OPEN
-                    order.append(key)
+                    read(key)
                     value = define(self, i)
                     if value is not None:  # folded: a constant, depending on nothing
                         known[key] = values[i] = value
-                        if self._edges:
-                            self._edges.pop(key, None)  # what it read before it folded: no dependency
+                        if edges:
+                            edges.pop(key, None)  # what it read before it folded: no dependency
                         if lits and key in lits:
                             self.add(lits[key] == int(value))  # read while being defined
                     else:
