@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .decisions import ATTACK, DISLODGED, MOVE, RESISTING
-from .literals import negate
-from .strength import attack_strength, prevent_strength, resisting_strength
+from .strength import ZERO, attack_strength, prevent_strength, resisting_strength
 
 if TYPE_CHECKING:
     from .model import Encoding
@@ -14,23 +13,31 @@ if TYPE_CHECKING:
 
 def define_move(enc: Encoding, m: int) -> bool | None:
     """moves[m] <-> attack strength beats the resistance and every prevent strength (5.B.1)."""
-    move = enc.problem.moves[m]
+    problem = enc.problem
+    move = problem.moves[m]
+    u = problem.unit_at.get(move.dest)
+    occupant = None if u is None else problem.units[u]
     terms = enc.strengths  # the move's own strengths, read by this definition only: kept, not memoized
-    attack = terms[(ATTACK, m)] = attack_strength(enc, m)
-    # 5.B.1: the defend strength head to head, else the hold strength
-    resisting = terms[(RESISTING, m)] = resisting_strength(enc, m)
-    opponents = [resisting]
-    into = enc.problem.moves_into[move.dest]
-    if len(into) > 1:  # 5.B.1: and beat the prevent strength of every other unit moving to the same area
-        opponents += [prevent_strength(enc, other) for other in into if other != m]
-    open_ = []
-    for opponent in opponents:
-        if attack.hi <= opponent.lo:
-            return False  # some opposing strength is surely at least the attack
-        if attack.lo <= opponent.hi:
-            open_.append(opponent)
-    if not open_:
-        return True  # the attack surely beats every opposing strength
+    attack = terms[(ATTACK, m)] = attack_strength(enc, m, move, occupant)
+    # 5.B.1: the defend strength head to head, else the hold strength (5.B.5: 0 in an empty area)
+    resisting = terms[(RESISTING, m)] = ZERO if occupant is None else resisting_strength(enc, m, move, occupant)
+    into = problem.moves_into[move.dest]
+    if len(into) == 1:  # m alone moves there: only the resistance to beat
+        if attack.hi <= resisting.lo:
+            return False  # the resistance is surely at least the attack
+        if attack.lo > resisting.hi:
+            return True  # the attack surely beats it
+        open_ = [resisting]
+    else:  # 5.B.1: and beat the prevent strength of every other unit moving to the same area
+        opponents = [resisting] + [prevent_strength(enc, other) for other in into if other != m]
+        open_ = []
+        for opponent in opponents:
+            if attack.hi <= opponent.lo:
+                return False  # some opposing strength is surely at least the attack
+            if attack.lo <= opponent.hi:
+                open_.append(opponent)
+        if not open_:
+            return True  # the attack surely beats every opposing strength
     beats = []
     attack_expr = attack.expr
     for i, opponent in enumerate(open_):
@@ -44,18 +51,23 @@ def define_move(enc: Encoding, m: int) -> bool | None:
 
 def define_dislodged(enc: Encoding, u: int) -> bool | None:
     """dislodged[u] <-> u does not move away and some move into its area succeeds (5.A)."""
-    unit = enc.problem.units[u]
-    entering = [enc.cond((MOVE, m)) for m in enc.problem.moves_into.get(unit.province, [])]
+    problem = enc.problem
+    unit = problem.units[u]
+    cond = enc.cond
+    entering = []
+    for m in problem.moves_into.get(unit.province, ()):
+        entering.append(cond((MOVE, m)))
     if unit.move is None:
         return enc.iff_or((DISLODGED, u), entering)
-    stays = negate(enc.cond((MOVE, unit.move)))
-    if stays is False:
+    moved = cond((MOVE, unit.move))
+    if moved is True:
         return False  # it moved away
     entered = [e for e in entering if e is not False]
     if not entered:
         return False
-    if stays is True:
+    if moved is False:  # it stays
         return enc.iff_or((DISLODGED, u), entered)
+    stays = moved.Not()
     dislodged = enc.var((DISLODGED, u))
     live = [e for e in entered if e is not True]
     if len(live) < len(entered):  # some move in surely succeeds: dislodged iff it stays

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import attrgetter
 
 from .decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision, DecisionKind
 
@@ -80,7 +82,11 @@ class Problem:
 
     def decision_indices(self) -> tuple[tuple[DecisionKind, Sequence[int]], ...]:
         """The decisions of :meth:`decisions`, kind by kind: each kind and its indices, in order."""
-        unit_at, moves_into = self.unit_at, self.moves_into  # the units some move enters, by index
-        entered = sorted(unit_at[p] for p in unit_at.keys() & moves_into.keys() if moves_into[p])
-        return ((MOVE, range(len(self.moves))), (SUPPORT, range(len(self.supports))), (DISLODGED, entered),
-                (PATH, [m.index for m in self.moves if m.convoyed]), (CONVOY, range(len(self.convoys))))
+        unit_at, moves = self.unit_at, self.moves  # the units some move enters, by index
+        moves_into = self.moves_into
+        entered = sorted([unit_at[p] for p in unit_at.keys() & moves_into.keys() if moves_into[p]])
+        return ((MOVE, range(len(moves))), (SUPPORT, range(len(self.supports))), (DISLODGED, entered),
+                (PATH, list(compress(range(len(moves)), map(_CONVOYED, moves)))), (CONVOY, range(len(self.convoys))))
+
+
+_CONVOYED = attrgetter("convoyed")  # MoveOrder.convoyed, read in C

@@ -11,7 +11,8 @@ fallback (DATC 4.A.3 options) makes a decision too: :func:`head_to_head`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .decisions import HEAD_TO_HEAD, MOVE, PATH, PREVENT, SUPPORT
 from .literals import Condition, Reads, negate
@@ -21,12 +22,15 @@ if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
     from .model import Encoding
-    from .problem import MoveOrder
+    from .problem import MoveOrder, UnitSlot
 
 
-class Term(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Term:
     """A strength: ``const + sum(coef * variable)``, with its bounds given what is
-    already fixed. The CP-SAT expression is made only when a constraint needs it."""
+    already fixed. The CP-SAT expression is made only when a constraint needs it.
+    (Slotted: a definition reads the bounds of several terms, and a slot is read in
+    one step where a named tuple's field goes through the generic attribute lookup.)"""
 
     lo: int
     hi: int
@@ -47,28 +51,29 @@ class Term(NamedTuple):
         return self.const + sum(coef * solution[var.index] for var, coef in self.coefs)
 
 
-def _constant(value: int) -> Term:
-    return _CONSTANTS[value] if value < _MADE else Term(value, value, value)
-
-
 _MADE = 36
 _CONSTANTS = tuple(Term(v, v, v) for v in range(_MADE))
 """The constant strengths up to 1 + 34 supports, made once: most strengths fold to one (immutable values)."""
 _ZERO, _ONE = _CONSTANTS[0], _CONSTANTS[1]
+ZERO = _ZERO
+"""The strength 0 (DATC 5.B.5: the hold strength of an empty area)."""
 
 
 def _count(enc: Reads, supports: Iterable[int]) -> Term:
     """1 + the number of these supports that are given (their SUPPORT decisions hold)."""
     lo = hi = 1
     coefs = []
+    cond = enc.cond
     for s in supports:
-        c = enc.cond((SUPPORT, s))
+        c = cond((SUPPORT, s))
         if c is True:
             lo, hi = lo + 1, hi + 1
         elif c is not False:
             hi += 1
             coefs.append((c, 1))
-    return Term(lo, hi, lo, tuple(coefs)) if coefs else _constant(lo)
+    if coefs:
+        return Term(lo, hi, lo, tuple(coefs))
+    return _CONSTANTS[lo] if lo < _MADE else Term(lo, lo, lo)
 
 
 def _supports(enc: Encoding, move: MoveOrder) -> Term:
@@ -147,21 +152,29 @@ def vacated(enc: Reads, m: int) -> Condition:
     meeting m head to head (else it stays to face m: its power's supports do not count)."""
     move = enc.problem.moves[m]
     u = enc.problem.unit_at.get(move.dest)
-    if u is None:
-        return True
-    occupant = enc.problem.units[u]
-    if occupant.move is None:
+    return True if u is None else _vacated(enc, m, move, enc.problem.units[u])
+
+
+def _vacated(enc: Reads, m: int, move: MoveOrder, occupant: UnitSlot) -> Condition:
+    """:func:`vacated` of move m, whose destination holds `occupant`."""
+    moves = occupant.move
+    if moves is None:
         return False
-    h2h = head_to_head(enc, m) if occupant.move == move.opposite else False
-    return enc.both(negate(h2h), enc.cond((MOVE, occupant.move)))
+    if moves == move.opposite:
+        h2h = head_to_head(enc, m)
+        if h2h is not False:
+            return enc.both(negate(h2h), enc.cond((MOVE, moves)))
+    return enc.cond((MOVE, moves))  # no head-to-head battle: it is gone if it moves
 
 
 def hold_strength(enc: Reads, province: str) -> Term:
     """DATC 5.B.5: 0 if empty or its unit moves away, 1 if its move fails, else 1 + hold supports."""
     u = enc.problem.unit_at.get(province)
-    if u is None:
-        return _ZERO  # empty area
-    unit = enc.problem.units[u]
+    return _ZERO if u is None else _hold_strength(enc, enc.problem.units[u])  # empty area: 0
+
+
+def _hold_strength(enc: Reads, unit: UnitSlot) -> Term:
+    """:func:`hold_strength` of the area `unit` stands in."""
     if unit.move is not None:
         moved = enc.cond((MOVE, unit.move))  # moved away: 0; failed move: 1
         if moved is True:
@@ -169,7 +182,8 @@ def hold_strength(enc: Reads, province: str) -> Term:
         if moved is False:
             return _ONE
         return Term(0, 1, 1, ((moved, -1),))
-    return _count(enc, unit.hold_supports) if unit.hold_supports else _ONE
+    supports = unit.hold_supports
+    return _count(enc, supports) if supports else _ONE
 
 
 def defend_strength(enc: Encoding, m: int) -> Term:
@@ -177,15 +191,15 @@ def defend_strength(enc: Encoding, m: int) -> Term:
     return _supports(enc, enc.problem.moves[m])
 
 
-def resisting_strength(enc: Encoding, m: int) -> Term:
-    """5.B.1: the defend strength of a head-to-head opponent, else the area's hold strength.
+def resisting_strength(enc: Encoding, m: int, move: MoveOrder, occupant: UnitSlot) -> Term:
+    """5.B.1: the defend strength of a head-to-head opponent, else the hold strength of the
+    area `occupant` stands in (an empty area's is :data:`ZERO`, 5.B.5).
 
     Read once, by move m's own definition (which keeps it in the Encoding's strengths)."""
-    move = enc.problem.moves[m]
     if move.opposite is None:
-        return hold_strength(enc, move.dest)  # no head-to-head battle
+        return _hold_strength(enc, occupant)  # no head-to-head battle
     h2h = head_to_head(enc, m)
-    hold = hold_strength(enc, move.dest)
+    hold = _hold_strength(enc, occupant)
     defend = defend_strength(enc, move.opposite)
     if isinstance(h2h, bool):
         return defend if h2h else hold
@@ -213,7 +227,7 @@ def _prevent_strength(enc: Encoding, m: int) -> Term:
         else:
             zero_if.append(enc.both(head_to_head(enc, m), beaten))  # 5.B.6: head-to-head lost
     if any(z is True for z in zero_if):
-        return _constant(0)
+        return _ZERO
     live = [z for z in zero_if if z is not False]
     if not live:
         return _supports(enc, move)
@@ -225,28 +239,26 @@ def _prevent_strength(enc: Encoding, m: int) -> Term:
     return _variable(var, 0, full.hi)
 
 
-def attack_strength(enc: Encoding, m: int) -> Term:
+def attack_strength(enc: Encoding, m: int, move: MoveOrder, occupant: UnitSlot | None) -> Term:
     """DATC 5.B.8: 0 without PATH; full support if the destination is empty or
     emptied (no head-to-head); 0 against a unit of the same power; else 1 +
-    supports of powers other than the defender's.
+    supports of powers other than the defender's (`occupant`: the unit in move m's
+    destination, if any).
 
     Read once, by move m's own definition (which keeps it in the Encoding's strengths)."""
-    problem = enc.problem
-    move = problem.moves[m]
-    path = has_path(enc, m)
-    u = problem.unit_at.get(move.dest)
-    if u is None:  # the destination is empty
-        full = _supports(enc, move)
+    path = has_path(enc, m) if move.convoyed else True  # a land route always has one (has_path)
+    if occupant is None:  # the destination is empty
+        supports = move.supports
+        full = _count(enc, supports) if supports else _ONE
         if path is True:
             return full
         return _cases(enc, "attack_strength", m, [([negate(path)], _ZERO), ([path], full)])  # 5.B.8: no PATH: 0
-    occupant = problem.units[u]
     # 5.B.8: against another power's unit, its power's supports do not count.
-    against = None if occupant.power == move.power else occupant.power
-    full, others = _supports_against(enc, move, against)
+    own = occupant.power == move.power
+    full, others = _supports_against(enc, move, None if own else occupant.power) if move.supports else (_ONE, _ONE)
     # 5.B.8: a unit never attacks its own power's unit.
-    blocked = _ZERO if occupant.power == move.power else others
-    emptied = vacated(enc, m)
+    blocked = _ZERO if own else others
+    emptied = _vacated(enc, m, move, occupant)
     if path is True and isinstance(emptied, bool):
         return full if emptied else blocked
     cases: list[tuple[list[Condition], Term]] = [([negate(path)], _ZERO)]  # 5.B.8: no PATH

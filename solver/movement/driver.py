@@ -476,7 +476,7 @@ def _strengths(enc: Encoding, solution: list[int] | None = None) -> Strengths:
     indexed by variable index; None: the model has no variable, every strength is a constant)."""
     if solution is None:
         return dict(zip(enc.strengths, map(_CONSTANT, enc.strengths.values())))
-    return {k: term.value(solution) for k, term in enc.strengths.items()}
+    return {k: term.value(solution) if term.coefs else term.const for k, term in enc.strengths.items()}
 
 
 _CONSTANT = attrgetter("const")  # a constant strength's value
