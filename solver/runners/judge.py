@@ -19,7 +19,7 @@ from ..movement.turn import reread
 from ..results import PhaseResult
 from ..rules import ISSUES, Rules
 from ..state import State
-from .comparison import compare, involved, subject_provinces
+from .comparison import RecordedCodes, compare, involved, subject_provinces
 from .conclusions import conclusions, disorder_explanation
 from .gaps import skipped_phases, through_missing_retreat
 from .rule_scope import issues_touched
@@ -85,6 +85,7 @@ class Judge:
         self._affected: dict[str, list[int]] = {}  # issue -> the phases it can change (affected)
         self._explanations: dict[int, tuple[list[str], dict[str, list[str]], list[str]]] = {}  # _explained
         self._contexts: dict[int, tuple[RecordedPhase, RecordedPhase | None, str]] = {}  # context
+        self._codes: dict[int, RecordedCodes] = {}  # _compare
 
     def _playable(self, i: int) -> bool:
         rec = self.game.phases[i]
@@ -207,8 +208,7 @@ class Judge:
                 todo.append((i, rules, scan if isinstance(scan, Prescan) else None))
             items = [(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules) for i, rules, _ in todo]
             for (i, rules, _), result in zip(todo, adjudicate_many(items, scans=[scan for _, _, scan in todo])):
-                rec, nxt, _ = self.context(i)
-                self.cache[self.key(i, rules)] = (result, compare(rec, result, nxt, rules))
+                self.cache[self.key(i, rules)] = (result, self._compare(i, result, rules))
                 self._remember_scan(i, rules, result)
             pairs = wait
 
@@ -264,11 +264,19 @@ class Judge:
                 continue  # reread would ask rescan the same again, and be told None
             again = reread(self.cache[key][0], rules)
             if again is not None:
-                rec, nxt, _ = self.context(i)
-                self.cache[self.key(i, rules)] = (again, compare(rec, again, nxt, rules))
+                self.cache[self.key(i, rules)] = (again, self._compare(i, again, rules))
                 self._remember_scan(i, rules, again)
                 return True
         return scan
+
+    def _compare(self, i: int, result: PhaseResult, rules: Rules) -> list[Difference]:
+        """The differences of phase `i`'s record from `result` (what the record says of its
+        orders read once per phase: :class:`RecordedCodes`)."""
+        rec, nxt, _ = self.context(i)
+        codes = self._codes.get(i)
+        if codes is None and rec.results_recorded:
+            codes = self._codes[i] = RecordedCodes(rec)
+        return compare(rec, result, nxt, rules, codes)
 
     def _remember_scan(self, i: int, rules: Rules, result: PhaseResult) -> None:
         trace = result.trace
