@@ -469,7 +469,7 @@ def _lines(text: str | bytes) -> list[str | None]:
                 out.append(None)
     else:
         # text decoded with errors="surrogateescape" keeps bad bytes as lone surrogates
-        if _SURROGATE.search(text) is None:
+        if text.isascii() or _SURROGATE.search(text) is None:  # (a surrogate is not ASCII)
             out = list(text.split("\n"))  # every line is text
         else:
             out = [None if _SURROGATE.search(line) else line for line in text.split("\n")]

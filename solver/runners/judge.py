@@ -57,7 +57,7 @@ NOT_IN_RECORDS = ("4.A.6", "4.C")
 
 Judged = tuple[PhaseResult, list[Difference]]
 _Key = tuple[int, tuple[object, ...]]  # a phase, and the options of the issues it touches (Judge.key)
-_Mark = tuple[tuple[object, ...], tuple[object, ...]]  # a movement turn's reading and options (_scan_mark)
+_Mark = tuple[tuple[object, ...], tuple[object, ...]]  # a movement turn's reading and options (Judge._scan_mark)
 _RetreatMark = tuple[_Key, tuple[object, ...]]  # Judge._retreat_mark
 Readings = dict[str, tuple[str, ...]]
 """Rule readings: DATC issue -> options (those that fit: the first is judged by; or those to try)."""
@@ -90,6 +90,7 @@ class Judge:
         self._origins: dict[_Key, _Key] = {}  # a movement turn taken over -> the reading it was judged under
         self._own_fields: dict[int, tuple[str, ...]] = {}  # _retreat_mark
         self._retreats: dict[_RetreatMark, _Key] = {}  # a retreat phase judged, by its _retreat_mark
+        self._summaries: dict[int, tuple[Prescan, tuple[object, ...]]] = {}  # id of a prescan -> it, its _summary
 
     def _playable(self, i: int) -> bool:
         rec = self.game.phases[i]
@@ -212,7 +213,7 @@ class Judge:
                 if isinstance(scan, Prescan):
                     made_here.setdefault(i, []).append((scan, rules))
                 movement = self.game.phases[i].kind is PhaseKind.MOVEMENT and not self._needs_previous(i)
-                read = _scan_mark(scan, rules)[0] if isinstance(scan, Prescan) else None
+                read = self._scan_mark(scan, rules)[0] if isinstance(scan, Prescan) else None
                 if movement and i in solving and (read is None or read in solving[i]):
                     wait.append((i, rules, scan if isinstance(scan, Prescan) else None))  # judged in the next round
                     continue
@@ -283,7 +284,7 @@ class Judge:
             unread.add(key)
         if scan is None:
             scan = prescan(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules)
-        read, options = _scan_mark(scan, rules)
+        read, options = self._scan_mark(scan, rules)
         alike: list[_Key] = []  # judged turns read alike: the only ones reread can take (rescan gives their scan)
         for (seen_read, seen_options), key in judged:
             if seen_read == read:
@@ -313,10 +314,22 @@ class Judge:
             codes = self._codes[i] = RecordedCodes(rec)
         return compare(rec, result, nxt, rules, codes)
 
+    def _scan_mark(self, scan: Prescan, rules: Rules) -> _Mark:
+        """What a movement phase's result depends on besides its position: the prescan's
+        reading of the orders, and the rules the model, the retreats and a skipped
+        adjustment phase (played in :func:`_compare`) follow. The reading starts with a
+        summary of it (:func:`_summary`, made once per prescan), so that readings that
+        differ are mostly told apart without comparing them field by field."""
+        known = self._summaries.get(id(scan))
+        if known is None or known[0] is not scan:
+            known = self._summaries[id(scan)] = (scan, _summary(scan))
+        return ((known[1], scan.problem, scan.verdicts, scan.dest_of),
+                (rules.model, rules.retreat_after_convoy, rules.civil_disorder))
+
     def _remember_scan(self, i: int, rules: Rules, result: PhaseResult) -> None:
         trace = result.trace
         if isinstance(trace, MovementTrace) and not self._needs_previous(i):
-            self.scanned.setdefault(i, []).append((_scan_mark(trace.scan, rules), self.key(i, rules)))
+            self.scanned.setdefault(i, []).append((self._scan_mark(trace.scan, rules), self.key(i, rules)))
 
     def state(self, i: int, rules: Rules) -> State:
         """The position phase `i` is adjudicated from: the recorded one, and for a
@@ -491,11 +504,13 @@ def alternative_rules(rules: Rules, kind: PhaseKind | None, exclude: tuple[str, 
 
 
 
-def _scan_mark(scan: Prescan, rules: Rules) -> _Mark:
-    """What a movement phase's result depends on besides its position: the prescan's
-    reading of the orders, and the rules the model, the retreats and a skipped
-    adjustment phase (played in :func:`_compare`) follow."""
-    return (scan.problem, scan.verdicts, scan.dest_of), (rules.model, rules.retreat_after_convoy, rules.civil_disorder)
+def _summary(scan: Prescan) -> tuple[object, ...]:
+    """A short summary of a turn's reading, equal for equal readings: how many supports and
+    convoys it matched, and whether each move tries a convoy route and may fall back to the
+    land route (DATC 4.A.3, where readings of one turn differ most) and how many supports it has."""
+    p = scan.problem
+    return len(p.supports), len(p.convoys), len(scan.verdicts), *[(m.convoyed, m.fallback, len(m.supports))
+                                                                 for m in p.moves]
 
 
 def _with_rules(result: PhaseResult, rules: Rules) -> PhaseResult:
