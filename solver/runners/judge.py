@@ -81,6 +81,7 @@ class Judge:
             self.scope[i] = issues_touched(rec.state, [o for o, _ in rec.orders])
         self._keyed: dict[int, tuple[str, ...]] = {}  # phase -> the Rules fields its results are cached by
         self._keys: dict[tuple[int, int], tuple[Rules, _Key]] = {}  # (phase, id of rules) -> (rules, key): see key
+        self._keys_by_rules: dict[int, tuple[Rules, dict[int, _Key]]] = {}  # id of rules -> it, phase -> key
         self._overrides = tuple(sorted(rules.overrides.items()))
         self._from_ours = frozenset(i for i in range(len(game.phases)) if self._judged_from_ours(i))  # _needs_previous
         self._affected: dict[str, list[int]] = {}  # issue -> the phases it can change (affected)
@@ -155,6 +156,21 @@ class Judge:
         self._keys[(i, id(rules))] = (rules, key)
         return key
 
+    def _keys_of(self, indices: list[int], rules: Rules) -> list[_Key]:
+        """:meth:`key` of each phase of `indices` under `rules` (the keys kept by rules, then
+        by phase: the inference asks the same rules of many phases)."""
+        known = self._keys_by_rules.get(id(rules))
+        if known is None or known[0] is not rules:  # (the rules object is kept: its id stays its own)
+            known = self._keys_by_rules[id(rules)] = (rules, {})
+        table = known[1]
+        out = []
+        for i in indices:
+            key = table.get(i)
+            if key is None:
+                key = table[i] = self.key(i, rules)
+            out.append(key)
+        return out
+
     def judge(self, indices: list[int], rules: Rules) -> dict[int, Judged]:
         """(result, differences) of each phase under `rules`, movement turns solved in
         batches (one CP-SAT model for many turns; the same results as one by one)."""
@@ -167,7 +183,7 @@ class Judge:
         the next round, where they take its result over or read its model again, as they
         would one variant after the other), so the results are those of asking one by one."""
         pending: dict[_Key, tuple[int, Rules]] = {}
-        keyed = [[self.key(i, rules) for i in indices] for indices, rules in asked]  # a key stays the key
+        keyed = [self._keys_of(indices, rules) for indices, rules in asked]  # a key stays the key
         for (indices, rules), keys in zip(asked, keyed):
             for i, key in zip(indices, keys):
                 if key not in self.cache:
