@@ -48,7 +48,7 @@ def _asked(judge: Judge) -> list[tuple[list[int], Rules]]:
 @pytest.mark.parametrize("form", ["results", "godip"])
 def test_many_variants_at_once_give_what_each_alone_gives(form: str) -> None:
     rules = Rules.profile()
-    seen = {"variants": 0, "taken over or read again": 0}
+    seen = {"variants": 0, "taken over or read again": 0, "retreats taken over": 0}
     for game in _games():
         game = _godip(game) if form == "godip" else game
         batched = Judge(game, rules)
@@ -65,8 +65,12 @@ def test_many_variants_at_once_give_what_each_alone_gives(form: str) -> None:
                 seen["variants"] += 1
         turns = [result.trace.solved for result, _ in batched.cache.values() if result.trace is not None]
         seen["taken over or read again"] += len(turns) - len({id(solved) for solved in turns})  # not solved again
+        retreats = [result.after for (i, _), (result, _) in batched.cache.items() if batched._needs_previous(i)]
+        seen["retreats taken over"] += len(retreats) - len({id(after) for after in retreats})  # not judged again
     assert seen["variants"] > 300
     assert seen["taken over or read again"] > 50  # the shortcuts were taken
+    if form == "godip":  # retreat phases judged from our movement: taken over where the movement turn was
+        assert seen["retreats taken over"] > 10
 
 
 def test_a_retreat_phase_judged_from_our_movement_waits_for_it() -> None:

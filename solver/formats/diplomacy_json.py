@@ -102,10 +102,12 @@ class DiplomacyTables:
     game and fewer across games. Only readings that succeed are kept (an error names its
     record and phase); they are values."""
 
-    __slots__ = ("locations", "units", "orders")
+    __slots__ = ("locations", "units", "orders", "centres")
 
     def __init__(self) -> None:
         self.locations: VariantTables[str, Location] = VariantTables()
+        self.centres: VariantTables[str, str] = VariantTables()
+        """A supply centre's province, by the text it is written as."""
         self.units: VariantTables[tuple[str, Power], tuple[Unit, bool]] = VariantTables()
         self.orders: VariantTables[tuple[str, Power, PhaseKind | None], Order] = VariantTables()
 
@@ -136,6 +138,7 @@ class _Reader:
         self._locations = tables.locations.of(self.variant)
         self._units = tables.units.of(self.variant)
         self._orders = tables.orders.of(self.variant)
+        self._centres = tables.centres.of(self.variant)
 
     # errors
     def fail(self, phase: str | None, message: str) -> RecordError:
@@ -198,6 +201,16 @@ class _Reader:
             raise self.fail(phase, f"{where}: {text!r} cannot stand there{need}")
         return Unit(power, kind, loc), dislodged
 
+    def centre(self, text: Any, phase: str, where: str) -> str:
+        """The province of a supply centre written `text` (kept in the tables once read)."""
+        if not isinstance(text, str):
+            raise self.fail(phase, f"{where}: expected a province, found {text!r}")
+        loc = self.location(text, phase, where)
+        if not self.variant.map.provinces[loc.province].centre:
+            raise self.fail(phase, f"{where}: {text} is not a supply centre")
+        self._centres[text] = loc.province
+        return loc.province
+
     # phases
     def phases(self) -> list[RecordedPhase]:
         out = []
@@ -247,34 +260,37 @@ class _Reader:
             raise self.fail(name, "expected 'state.units' and 'state.centers' objects keyed by power")
         units: list[Unit] = []
         dislodged: list[Unit] = []
-        seen: dict[str, str] = {}
+        seen: dict[str, str] = {}  # a province's unit (as written)
+        seen_dislodged: dict[str, str] = {}  # a province's dislodged unit (as written)
+        known_units = self._units
         for pname, lst in sorted(units_raw.items()):
             power = self.power(pname, name, "state.units")
             if not isinstance(lst, list):
                 raise self.fail(name, f"state.units.{pname}: expected a list of units")
             for text in lst:
-                unit, is_dislodged = self.unit(text, power, name, f"state.units.{pname}")
-                key = ("*" if is_dislodged else "") + unit.province
-                if key in seen:
-                    raise self.fail(name, f"state.units: two units in {unit.province.upper()} ({seen[key]} and {text})")
-                seen[key] = text
+                known = known_units.get((text, power)) if isinstance(text, str) else None
+                unit, is_dislodged = known or self.unit(text, power, name, f"state.units.{pname}")
+                taken = seen_dislodged if is_dislodged else seen
+                province = unit.location.province
+                if province in taken:
+                    raise self.fail(name, f"state.units: two units in {province.upper()} ({taken[province]} and {text})")
+                taken[province] = text
                 (dislodged if is_dislodged else units).append(unit)
         if dislodged and entry.phase is not None and entry.phase.kind is not PhaseKind.RETREAT:
             raise self.fail(name, f"state.units: dislodged unit {format_unit(dislodged[0])} outside a retreat phase")
         owners: dict[str, Power] = {}
+        centres = self._centres
         for pname, lst in sorted(centres_raw.items()):
             power = self.power(pname, name, "state.centers")
             if not isinstance(lst, list):
                 raise self.fail(name, f"state.centers.{pname}: expected a list of supply centres")
             for text in lst:
-                if not isinstance(text, str):
-                    raise self.fail(name, f"state.centers.{pname}: expected a province, found {text!r}")
-                loc = self.location(text, name, f"state.centers.{pname}")
-                if not self.variant.map.provinces[loc.province].centre:
-                    raise self.fail(name, f"state.centers.{pname}: {text} is not a supply centre")
-                if loc.province in owners and owners[loc.province] != power:
-                    raise self.fail(name, f"state.centers: {text} is owned by both {owners[loc.province]} and {power}")
-                owners[loc.province] = power
+                centre = centres.get(text) if isinstance(text, str) else None
+                if centre is None:
+                    centre = self.centre(text, name, f"state.centers.{pname}")
+                owner = owners.setdefault(centre, power)
+                if owner != power:
+                    raise self.fail(name, f"state.centers: {text} is owned by both {owner} and {power}")
         retreats = state.get("retreats", {}) or {}
         entry.retreat_options_recorded = isinstance(state.get("retreats"), dict)
         if isinstance(retreats, dict):
@@ -302,6 +318,7 @@ class _Reader:
         if not isinstance(orders, dict):
             raise self.fail(name, "expected 'orders' as an object keyed by power")
         kind = entry.kind
+        known = self._orders
         for pname, lst in sorted(orders.items()):
             power = self.power(pname, name, "orders")
             if lst is None:
@@ -313,7 +330,8 @@ class _Reader:
                     raise self.fail(name, f"orders.{pname}: expected an order (text), found {text!r}")
                 if not text.strip():
                     continue
-                entry.orders.append((self.order(text, power, kind, name, f"orders.{pname}"), text))
+                order = known.get((text, power, kind)) or self.order(text, power, kind, name, f"orders.{pname}")
+                entry.orders.append((order, text))
 
     def order(self, text: str, power: Power, kind: PhaseKind | None, phase: str, where: str) -> Order:
         known = self._orders.get((text, power, kind))
@@ -387,7 +405,7 @@ class _Reader:
                 if unit_text.upper() == "WAIVE" or unit_text.startswith(("INVALID", "REORDER", "ORDER")):
                     continue
                 raise self.fail(name, f"results: expected a unit like 'A PAR' as key, found {unit_text!r}")
-            loc = self.location(parts[1], name, f"results.{unit_text}")
+            loc = self._locations.get(parts[1]) or self.location(parts[1], name, f"results.{unit_text}")
             if isinstance(codes, str):
                 codes = [codes]
             if not isinstance(codes, list):

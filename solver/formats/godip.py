@@ -139,9 +139,11 @@ class GodipTables:
     lines and 4,542 distinct ones). An order line is typed once for each unit it goes
     to (and unit it supports or convoys) and kind of phase: orders are values."""
 
-    __slots__ = ("positions", "shapes", "places", "orders")
+    __slots__ = ("positions", "shapes", "places", "orders", "headers")
 
     def __init__(self) -> None:
+        self.headers: dict[str, tuple[Phase, str]] = {}
+        """A PHASE line's phase and name (any variant's: the phases are the same)."""
         self.positions: VariantTables[str, _Position] = VariantTables()
         self.shapes: VariantTables[str, _Shape | Exception] = VariantTables()
         self.places: VariantTables[str, Location | None] = VariantTables()
@@ -163,6 +165,7 @@ class _Reader:
         self.places = tables.places.of(variant)
         self.shapes = tables.shapes.of(variant)
         self.made = tables.orders.of(variant)
+        self.headers = tables.headers
 
     def fail(self, entry: GodipPhase, number: int, message: str) -> None:
         if entry.error is None:
@@ -287,6 +290,9 @@ class _Reader:
 
     def header(self, number: int, line: str) -> GodipPhase:
         index = len(self.phases)
+        known = self.headers.get(line)
+        if known is not None:
+            return GodipPhase(index, known[1], known[0], line=number)
         m = _PHASE_LINE.match(line)
         year, season, kind, rest = m.groups() if m else (None, None, None, "x")
         if (m and year and re.fullmatch(r"[0-9]{1,4}", year) and season and season.lower() in _SEASONS
@@ -296,6 +302,7 @@ class _Reader:
                 entry = GodipPhase(index, f"#{index}", line=number)
                 self.fail(entry, number, f"no spring adjustment phase on this map, found {line!r}")
                 return entry
+            self.headers[line] = phase, package_phase_name(phase)
             return GodipPhase(index, package_phase_name(phase), phase, line=number)
         entry = GodipPhase(index, f"#{index}", line=number)
         self.fail(entry, number, f"expected 'PHASE <year> Spring|Fall Movement|Retreat|Adjustment', found {line!r}")
@@ -469,7 +476,7 @@ def _lines(text: str | bytes) -> list[str | None]:
                 out.append(None)
     else:
         # text decoded with errors="surrogateescape" keeps bad bytes as lone surrogates
-        if _SURROGATE.search(text) is None:
+        if text.isascii() or _SURROGATE.search(text) is None:  # (a surrogate is not ASCII)
             out = list(text.split("\n"))  # every line is text
         else:
             out = [None if _SURROGATE.search(line) else line for line in text.split("\n")]

@@ -19,7 +19,7 @@ from .gaps import through_missing_retreat
 from .validation_report import Difference
 from .written_cases import Status
 
-__all__ = ["compare_recorded", "compare", "OrderTexts", "movement_class", "ours_after", "involved",
+__all__ = ["compare_recorded", "compare", "RecordedCodes", "OrderTexts", "movement_class", "ours_after", "involved",
            "involved_provinces", "subject_provinces"]
 
 
@@ -30,45 +30,73 @@ def compare_recorded(rec: RecordedPhase, nxt: RecordedPhase | None, rules: Rules
     return compare(rec, adjudicate(rec.state, [o for o, _ in rec.orders], rules), nxt, rules)
 
 
-def compare(rec: RecordedPhase, result: PhaseResult, nxt: RecordedPhase | None, rules: Rules) -> list[Difference]:
+def compare(rec: RecordedPhase, result: PhaseResult, nxt: RecordedPhase | None, rules: Rules,
+            codes: RecordedCodes | None = None) -> list[Difference]:
     """What differs between the record and our result: each order's result code (only
-    where the record has them: no code is ever invented) and the next position."""
-    diffs = _order_differences(rec, result) if rec.results_recorded else []
+    where the record has them: no code is ever invented) and the next position. `codes`:
+    the record's :class:`RecordedCodes` of `rec`, made once by a caller comparing many results."""
+    diffs = _order_differences(rec, result, codes or RecordedCodes(rec)) if rec.results_recorded else []
     if nxt is not None:
         diffs += _position_differences(rec, result, nxt, rules)
     return diffs
 
 
-def _order_differences(rec: RecordedPhase, result: PhaseResult) -> list[Difference]:
+class RecordedCodes:
+    """What a recorded phase says of its orders, the same against every result of that phase:
+    for each order given to a unit (or a build), its index, its province, the order, how the
+    record classes it (by its codes) and its kind (:data:`_KINDS`, for our class)."""
+
+    __slots__ = ("rows", "first")
+
+    def __init__(self, rec: RecordedPhase) -> None:
+        self.rows: list[tuple[int, str, Order, str, int]] = []
+        self.first: dict[str, int] = {}
+        """Each province's first order (whose result the package reports for the unit there)."""
+        kind = rec.kind
+        for k, (order, _) in enumerate(rec.orders):
+            p = ordered_province(order)
+            if p is None:
+                continue
+            self.first.setdefault(p, k)
+            codes = rec.results.get(p, ())
+            if kind is PhaseKind.MOVEMENT:
+                recorded = _recorded_movement_class(order, codes)
+            elif kind is PhaseKind.RETREAT:
+                recorded = "disband" if ({"disband", "bounce"} & set(codes)) else "void" if "void" in codes else (
+                    "disband" if isinstance(order, Disband) else "retreats")
+            else:
+                recorded = ("built" if isinstance(order, Build) else "removed") if codes and set(codes) == {""} else "void"
+            self.rows.append((k, p, order, recorded, _kind_of(order)))
+
+
+def _order_differences(rec: RecordedPhase, result: PhaseResult, codes: RecordedCodes) -> list[Difference]:
     state = rec.state
     assert state is not None
     kind = rec.kind
     texts = OrderTexts(rec)
-    by_province: dict[str, OrderResult] = {}
-    for (order, _), r in zip(rec.orders, result.results):
-        p = ordered_province(order)
-        if p is not None and p not in by_province:
-            by_province[p] = r
+    results = result.results
+    n = len(results)
+    by_province: dict[str, OrderResult] | None = None  # each province's first order's result, when asked
     diffs = []
-    for k, ((order, _), r) in enumerate(zip(rec.orders, result.results)):
-        p = ordered_province(order)
-        if p is None:
-            continue
-        codes = rec.results.get(p, ())
+    for k, p, order, recorded, order_kind in codes.rows:
+        if k >= n:
+            break
+        r = results[k]
         if kind is PhaseKind.MOVEMENT:
-            recorded, ours = _recorded_movement_class(order, codes), _our_movement_class(order, r)
-            if recorded != ours and not _immaterial(rec, order, recorded, ours, by_province):
-                diffs.append(Difference("order", texts[k], recorded, ours))
+            outcome = r.outcome
+            ours = _class_of(order_kind, outcome.succeeds, outcome.code)
+            if recorded != ours:
+                if by_province is None:
+                    by_province = {q: results[j] for q, j in codes.first.items() if j < n}
+                if not _immaterial(rec, order, recorded, ours, by_province):
+                    diffs.append(Difference("order", texts[k], recorded, ours))
         elif kind is PhaseKind.RETREAT:
-            recorded = "disband" if ({"disband", "bounce"} & set(codes)) else "void" if "void" in codes else (
-                "disband" if isinstance(order, Disband) else "retreats")
             ours = ("disband" if isinstance(order, Disband) and r.succeeded else "retreats" if r.succeeded
                     else "disband" if r.reason is Reason.BOUNCED else "void")
             if recorded != ours:
                 diffs.append(Difference("order", texts[k], recorded, ours))
         else:
             done = "built" if isinstance(order, Build) else "removed"
-            recorded = done if codes and set(codes) == {""} else "void"
             ours = done if r.succeeded else "void"
             if recorded != ours:
                 diffs.append(Difference("order", texts[k], recorded, ours + (f" ({r.detail})" if r.detail else "")))
@@ -101,18 +129,35 @@ def _recorded_movement_class(order: Order, codes: tuple[str, ...]) -> str:
 
 
 def _our_movement_class(order: Order, r: OrderResult) -> str:
-    if r.reason is Reason.ILLEGAL:
-        return "void"
+    return _class_of(_kind_of(order), r.succeeded, r.reason)
+
+
+_MOVE, _SUPPORT, _CONVOY, _OTHER = range(4)
+"""The kinds of movement orders our class is read by (:func:`_kind_of`)."""
+
+
+def _kind_of(order: Order) -> int:
     if isinstance(order, Move):
-        if r.succeeded:
-            return "moves"
-        return "no convoy" if r.reason in (Reason.NO_PATH, Reason.PARADOX) else "bounce"
+        return _MOVE
     if isinstance(order, (SupportHold, SupportMove)):
-        return "supports" if r.succeeded else "void" if r.reason is Reason.VOID else "cut"
-    if isinstance(order, Convoy):
-        if r.succeeded:
+        return _SUPPORT
+    return _CONVOY if isinstance(order, Convoy) else _OTHER
+
+
+def _class_of(kind: int, succeeded: bool, reason: Reason | None) -> str:
+    """Our class of a movement order of `kind` (:func:`_kind_of`) with this outcome."""
+    if reason is Reason.ILLEGAL:
+        return "void"
+    if kind == _MOVE:
+        if succeeded:
+            return "moves"
+        return "no convoy" if reason in (Reason.NO_PATH, Reason.PARADOX) else "bounce"
+    if kind == _SUPPORT:
+        return "supports" if succeeded else "void" if reason is Reason.VOID else "cut"
+    if kind == _CONVOY:
+        if succeeded:
             return "convoys"
-        return {Reason.DISLODGED: "dislodged", Reason.PARADOX: "disrupted"}.get(r.reason, "void")  # type: ignore[arg-type]
+        return {Reason.DISLODGED: "dislodged", Reason.PARADOX: "disrupted"}.get(reason, "void")  # type: ignore[arg-type]
     return "holds"
 
 

@@ -6,7 +6,6 @@ judges kept between the passes of an archive run (:class:`Retained`)."""
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
 
 from ..adjudicator import adjudicate_many
 from ..board import PhaseKind
@@ -19,7 +18,7 @@ from ..movement.turn import reread
 from ..results import PhaseResult
 from ..rules import ISSUES, Rules
 from ..state import State
-from .comparison import compare, involved, subject_provinces
+from .comparison import RecordedCodes, compare, involved, subject_provinces
 from .conclusions import conclusions, disorder_explanation
 from .gaps import skipped_phases, through_missing_retreat
 from .rule_scope import issues_touched
@@ -58,6 +57,8 @@ NOT_IN_RECORDS = ("4.A.6", "4.C")
 
 Judged = tuple[PhaseResult, list[Difference]]
 _Key = tuple[int, tuple[object, ...]]  # a phase, and the options of the issues it touches (Judge.key)
+_Mark = tuple[tuple[object, ...], tuple[object, ...]]  # a movement turn's reading and options (Judge._scan_mark)
+_RetreatMark = tuple[_Key, tuple[object, ...]]  # Judge._retreat_mark
 Readings = dict[str, tuple[str, ...]]
 """Rule readings: DATC issue -> options (those that fit: the first is judged by; or those to try)."""
 
@@ -70,7 +71,7 @@ class Judge:
         self.game = game
         self.rules = rules
         self.cache: dict[_Key, Judged] = {}  # by the options the phase can feel
-        self.scanned: dict[int, list[tuple[tuple[object, ...], _Key]]] = {}  # see _same_as_judged
+        self.scanned: dict[int, list[tuple[_Mark, _Key]]] = {}  # see _same_as_judged
         self.known = KNOWN_READINGS.get(game.format, {})
         self.playable = [i for i, rec in enumerate(game.phases) if self._playable(i)]
         self.scope: dict[int, frozenset[str]] = {}
@@ -80,11 +81,17 @@ class Judge:
             self.scope[i] = issues_touched(rec.state, [o for o, _ in rec.orders])
         self._keyed: dict[int, tuple[str, ...]] = {}  # phase -> the Rules fields its results are cached by
         self._keys: dict[tuple[int, int], tuple[Rules, _Key]] = {}  # (phase, id of rules) -> (rules, key): see key
+        self._keys_by_rules: dict[int, tuple[Rules, dict[int, _Key]]] = {}  # id of rules -> it, phase -> key
         self._overrides = tuple(sorted(rules.overrides.items()))
         self._from_ours = frozenset(i for i in range(len(game.phases)) if self._judged_from_ours(i))  # _needs_previous
         self._affected: dict[str, list[int]] = {}  # issue -> the phases it can change (affected)
         self._explanations: dict[int, tuple[list[str], dict[str, list[str]], list[str]]] = {}  # _explained
         self._contexts: dict[int, tuple[RecordedPhase, RecordedPhase | None, str]] = {}  # context
+        self._codes: dict[int, RecordedCodes] = {}  # _compare
+        self._origins: dict[_Key, _Key] = {}  # a movement turn taken over -> the reading it was judged under
+        self._own_fields: dict[int, tuple[str, ...]] = {}  # _retreat_mark
+        self._retreats: dict[_RetreatMark, _Key] = {}  # a retreat phase judged, by its _retreat_mark
+        self._summaries: dict[int, tuple[Prescan, tuple[object, ...]]] = {}  # id of a prescan -> it, its _summary
 
     def _playable(self, i: int) -> bool:
         rec = self.game.phases[i]
@@ -149,6 +156,21 @@ class Judge:
         self._keys[(i, id(rules))] = (rules, key)
         return key
 
+    def _keys_of(self, indices: list[int], rules: Rules) -> list[_Key]:
+        """:meth:`key` of each phase of `indices` under `rules` (the keys kept by rules, then
+        by phase: the inference asks the same rules of many phases)."""
+        known = self._keys_by_rules.get(id(rules))
+        if known is None or known[0] is not rules:  # (the rules object is kept: its id stays its own)
+            known = self._keys_by_rules[id(rules)] = (rules, {})
+        table = known[1]
+        out = []
+        for i in indices:
+            key = table.get(i)
+            if key is None:
+                key = table[i] = self.key(i, rules)
+            out.append(key)
+        return out
+
     def judge(self, indices: list[int], rules: Rules) -> dict[int, Judged]:
         """(result, differences) of each phase under `rules`, movement turns solved in
         batches (one CP-SAT model for many turns; the same results as one by one)."""
@@ -161,7 +183,7 @@ class Judge:
         the next round, where they take its result over or read its model again, as they
         would one variant after the other), so the results are those of asking one by one."""
         pending: dict[_Key, tuple[int, Rules]] = {}
-        keyed = [[self.key(i, rules) for i in indices] for indices, rules in asked]  # a key stays the key
+        keyed = [self._keys_of(indices, rules) for indices, rules in asked]  # a key stays the key
         for (indices, rules), keys in zip(asked, keyed):
             for i, key in zip(indices, keys):
                 if key not in self.cache:
@@ -186,9 +208,17 @@ class Judge:
             wait: list[tuple[int, Rules, Prescan | None]] = []
             solving: dict[int, list[tuple[object, ...] | None]] = {}  # phase -> prescans judged this round
             made_here: dict[int, list[tuple[Prescan, Rules]]] = {}  # phase -> prescans made this round
+            following: list[tuple[int, Rules, _RetreatMark]] = []  # retreats judged alike this round: taken over after it
+            retreats_here: set[_RetreatMark] = set()
             for i, rules, made in pairs:
                 if self.key(i, rules) in self.cache:
                     continue
+                if self._needs_previous(i):
+                    mark = self._retreat_mark(i, rules)
+                    if mark in self._retreats or mark in retreats_here:
+                        following.append((i, rules, mark))
+                        continue
+                    retreats_here.add(mark)
                 for other, scanned in made_here.get(i, []) if made is None else ():  # as one after the other
                     made = rescan(other, self.state(i, rules), scanned, rules)
                     if made is not None:
@@ -199,7 +229,7 @@ class Judge:
                 if isinstance(scan, Prescan):
                     made_here.setdefault(i, []).append((scan, rules))
                 movement = self.game.phases[i].kind is PhaseKind.MOVEMENT and not self._needs_previous(i)
-                read = _scan_mark(scan, rules)[:3] if isinstance(scan, Prescan) else None
+                read = self._scan_mark(scan, rules)[0] if isinstance(scan, Prescan) else None
                 if movement and i in solving and (read is None or read in solving[i]):
                     wait.append((i, rules, scan if isinstance(scan, Prescan) else None))  # judged in the next round
                     continue
@@ -207,10 +237,27 @@ class Judge:
                 todo.append((i, rules, scan if isinstance(scan, Prescan) else None))
             items = [(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules) for i, rules, _ in todo]
             for (i, rules, _), result in zip(todo, adjudicate_many(items, scans=[scan for _, _, scan in todo])):
-                rec, nxt, _ = self.context(i)
-                self.cache[self.key(i, rules)] = (result, compare(rec, result, nxt, rules))
+                self.cache[self.key(i, rules)] = (result, self._compare(i, result, rules))
                 self._remember_scan(i, rules, result)
+                if self._needs_previous(i):
+                    self._retreats[self._retreat_mark(i, rules)] = self.key(i, rules)
+            for i, rules, mark in following:
+                result, diffs = self.cache[self._retreats[mark]]
+                self.cache[self.key(i, rules)] = (_with_rules(result, rules), diffs)
             pairs = wait
+
+    def _retreat_mark(self, i: int, rules: Rules) -> _RetreatMark:
+        """What a retreat phase judged from our adjudication of its movement phase depends on:
+        the options of the issues the retreat phase touches (:meth:`key`, without those of the
+        movement phase), and the movement turn's result, named by the reading it was judged
+        under (a turn taken over from another reading, :meth:`_same_as_judged`, is that one's).
+        Two readings with the same mark give the retreat phase the same position and rules:
+        the one judged first is taken over."""
+        fields = self._own_fields.get(i)
+        if fields is None:
+            fields = self._own_fields[i] = tuple(ISSUES[n].field if n in ISSUES else "" for n in sorted(self.scope[i]))
+        movement = self.key(i - 1, rules)
+        return (self._origins.get(movement, movement), tuple(getattr(rules, f) if f else None for f in fields))
 
     def prejudge(self, only: frozenset[str] | None, final_rules: Rules) -> None:
         """Judge in batches what the phase reports will ask for one phase at a time (the
@@ -253,27 +300,52 @@ class Judge:
             unread.add(key)
         if scan is None:
             scan = prescan(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules)
-        mark = _scan_mark(scan, rules)
-        for seen, key in judged:
-            if seen == mark:
-                result, diffs = self.cache[key]
-                self.cache[self.key(i, rules)] = (replace(result, rules=rules), diffs)
-                return True
-        for _, key in judged:  # the same model (e.g. another option of 4.A.2 where no exception applies)
+        read, options = self._scan_mark(scan, rules)
+        alike: list[_Key] = []  # judged turns read alike: the only ones reread can take (rescan gives their scan)
+        for (seen_read, seen_options), key in judged:
+            if seen_read == read:
+                if seen_options == options:
+                    result, diffs = self.cache[key]
+                    mine = self.key(i, rules)
+                    self.cache[mine] = (_with_rules(result, rules), diffs)
+                    self._origins[mine] = self._origins.get(key, key)
+                    return True
+                alike.append(key)
+        for key in alike:  # the same model (e.g. another option of 4.A.2 where no exception applies)
             if key in unread:
                 continue  # reread would ask rescan the same again, and be told None
             again = reread(self.cache[key][0], rules)
             if again is not None:
-                rec, nxt, _ = self.context(i)
-                self.cache[self.key(i, rules)] = (again, compare(rec, again, nxt, rules))
+                self.cache[self.key(i, rules)] = (again, self._compare(i, again, rules))
                 self._remember_scan(i, rules, again)
                 return True
         return scan
 
+    def _compare(self, i: int, result: PhaseResult, rules: Rules) -> list[Difference]:
+        """The differences of phase `i`'s record from `result` (what the record says of its
+        orders read once per phase: :class:`RecordedCodes`)."""
+        rec, nxt, _ = self.context(i)
+        codes = self._codes.get(i)
+        if codes is None and rec.results_recorded:
+            codes = self._codes[i] = RecordedCodes(rec)
+        return compare(rec, result, nxt, rules, codes)
+
+    def _scan_mark(self, scan: Prescan, rules: Rules) -> _Mark:
+        """What a movement phase's result depends on besides its position: the prescan's
+        reading of the orders, and the rules the model, the retreats and a skipped
+        adjustment phase (played in :func:`_compare`) follow. The reading starts with a
+        summary of it (:func:`_summary`, made once per prescan), so that readings that
+        differ are mostly told apart without comparing them field by field."""
+        known = self._summaries.get(id(scan))
+        if known is None or known[0] is not scan:
+            known = self._summaries[id(scan)] = (scan, _summary(scan))
+        return ((known[1], scan.problem, scan.verdicts, scan.dest_of),
+                (rules.model, rules.retreat_after_convoy, rules.civil_disorder))
+
     def _remember_scan(self, i: int, rules: Rules, result: PhaseResult) -> None:
         trace = result.trace
         if isinstance(trace, MovementTrace) and not self._needs_previous(i):
-            self.scanned.setdefault(i, []).append((_scan_mark(trace.scan, rules), self.key(i, rules)))
+            self.scanned.setdefault(i, []).append((self._scan_mark(trace.scan, rules), self.key(i, rules)))
 
     def state(self, i: int, rules: Rules) -> State:
         """The position phase `i` is adjudicated from: the recorded one, and for a
@@ -448,9 +520,21 @@ def alternative_rules(rules: Rules, kind: PhaseKind | None, exclude: tuple[str, 
 
 
 
-def _scan_mark(scan: Prescan, rules: Rules) -> tuple[object, ...]:
-    """What a movement phase's result depends on besides its position: the prescan's
-    reading of the orders and the rules the model, the retreats and a skipped
-    adjustment phase (played in :func:`_compare`) follow."""
-    return (scan.problem, scan.verdicts, scan.dest_of, rules.model, rules.retreat_after_convoy, rules.civil_disorder)
+def _summary(scan: Prescan) -> tuple[object, ...]:
+    """A short summary of a turn's reading, equal for equal readings: how many supports and
+    convoys it matched, and whether each move tries a convoy route and may fall back to the
+    land route (DATC 4.A.3, where readings of one turn differ most) and how many supports it has."""
+    p = scan.problem
+    return len(p.supports), len(p.convoys), len(scan.verdicts), *[(m.convoyed, m.fallback, len(m.supports))
+                                                                 for m in p.moves]
 
+
+def _with_rules(result: PhaseResult, rules: Rules) -> PhaseResult:
+    """`result` under `rules`, as ``dataclasses.replace(result, rules=rules)`` makes it (the
+    fields copied as they are, without replace's work per field: thousands of turns an
+    archive run takes over from a reading judged already)."""
+    new = object.__new__(PhaseResult)
+    values = new.__dict__  # a new value being made: frozen from here on
+    values.update(result.__dict__)
+    values["rules"] = rules
+    return new

@@ -204,7 +204,7 @@ def _adjustment_issues(state: State, orders: list[Order]) -> set[str]:
         mine = builds.get(power, [])
         if count > 0 and len(mine) > count:
             out.add("4.D.4")  # too many build orders
-        if len({b.location.province for b in mine}) < len(mine):
+        if len(mine) > 1 and len({b.location.province for b in mine}) < len(mine):
             out.add("4.D.5")  # several builds for one province
         gone = removals.get(power, [])
         if count < 0 and len(gone) > -count:
