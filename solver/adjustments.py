@@ -80,13 +80,14 @@ def adjudicate_adjustments(state: State, orders: list[Order], rules: Rules,
             units += _builds(state, orders, mine, delta, rules, results)
         elif delta < 0:
             removed = _removals(state, power, orders, mine, -delta, rules, results, disorder)
-            units = [u for u in units if u not in removed]
+            gone = {u.province for u in removed}  # a unit's area is read first: a set of strings hashes in C
+            units = [u for u in units if u.province not in gone or u not in removed]
         for k in mine:
             results.setdefault(k, OrderResult(orders[k], None, Illegal(
                 IllegalCode.ADJUSTMENT, f"{power} has no {'builds' if delta <= 0 else 'removals'} to make")))
     for k, order in enumerate(orders):
         results.setdefault(k, OrderResult(order, None, _unowned(state, order)))
-    after = after_adjustments(state.with_(units=tuple(units)))
+    after = after_adjustments(state, tuple(units))
     return PhaseResult(state, after, tuple(results[k] for k in range(len(orders))), rules,
                        civil_disorder=tuple(disorder))
 

@@ -13,7 +13,7 @@ from .phases import retreat_options as retreat_options  # the rule lives in phas
 from .outcomes import Disbands, Illegal, IllegalCode, RetreatBounced, RetreatCode, RetreatRefused, Retreats
 from .results import OrderResult, PhaseResult
 from .rules import MultipleOrders, Rules
-from .state import Dislodged, State
+from .state import Dislodged, State, in_place_order
 
 
 def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
@@ -65,7 +65,7 @@ def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
                 results[j] = OrderResult(orders[j], unit, Retreats(where))
         if where is not None and targets[where.province] == 1:
             survivors.append(Unit(unit.power, unit.kind, where))
-    after = after_retreats(state.with_(units=state.units + tuple(survivors)))
+    after = after_retreats(state, in_place_order(state.units + tuple(survivors)))  # the survivors placed in order
     return PhaseResult(state, after, tuple(results[k] for k in range(len(orders))), rules,
                        retreat_choices=choices)
 
