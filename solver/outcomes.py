@@ -108,7 +108,9 @@ class Later(partial[T]):
     arguments, e.g. a method, its object and an index: cheaper to keep than a closure or a
     bound method): the value is ``read()``, ``read(arg)`` or ``read(arg, arg2)``. A cell is
     a :class:`functools.partial` of its reader, made in C without a Python ``__init__``: one
-    is made for every move of every phase."""
+    is made for every move of every phase. It keeps its reader once read too (a partial's
+    arguments are fixed), as an unread cell does: the turn's reader lives as long as its
+    outcomes; a pickled cell carries only its value."""
 
     _value: T  # set by the first read
 

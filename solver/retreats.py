@@ -16,6 +16,10 @@ from .rules import MultipleOrders, Rules
 from .state import Dislodged, State, in_place_order
 
 
+_DISBANDS = Disbands()
+"""An outcome with no fields: one value for every disband (as ``Convoys``)."""
+
+
 def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
                         silent: Mapping[Power, str] | None = None) -> PhaseResult:
     """Retreats to the same area all fail; unordered dislodged units are disbanded. The
@@ -55,7 +59,7 @@ def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
             if j in results:
                 continue
             if where is None:
-                results[j] = OrderResult(orders[j], unit, Disbands())
+                results[j] = OrderResult(orders[j], unit, _DISBANDS)
             elif targets[where.province] > 1:
                 others = tuple(sorted((by_province[p].unit for p, (_, w) in chosen.items()
                                        if p != province and w is not None and w.province == where.province),
