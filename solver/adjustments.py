@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Mapping
+from operator import attrgetter, itemgetter
 
 from .board import Location, Power, Unit, UnitKind
 from .movement.legality import default_coast, impassable_problem
@@ -16,6 +17,12 @@ from .results import OrderResult, PhaseResult
 from .rules import (BuildCoast, CivilDisorderRemoval, FleetBuildInland, MissingBuildDesignation, MultipleBuilds,
                     Rules, TooManyBuilds, TooManyDisbands, WaivingBuilds)
 from .state import State
+
+
+_OWNER, _POWER = itemgetter(1), attrgetter("power")  # a centre's owner, a unit's power
+
+_REMOVED, _WAIVED, _NO_BUILDS_LEFT = Removed(), Waived(), NoBuildsLeft()
+"""Outcomes with no fields: one value for every such order (as ``Convoys``)."""
 
 
 def blockaded_centres(state: State) -> dict[str, Power]:
@@ -49,12 +56,10 @@ def adjustment_count(state: State, power: Power) -> int:
 
 
 def adjustment_deltas(state: State) -> dict[Power, int]:
-    """:func:`adjustment_count` of every power with a centre or a unit, in one pass."""
-    deltas: dict[Power, int] = {}
-    for _, power in _counting(state):
-        deltas[power] = deltas.get(power, 0) + 1
-    for unit in state.units:
-        deltas[unit.power] = deltas.get(unit.power, 0) - 1
+    """:func:`adjustment_count` of every power with a centre or a unit: its centres and units counted in C."""
+    deltas: dict[Power, int] = dict(Counter(map(_OWNER, _counting(state))))  # counted in C, in first-seen order
+    for power, units in Counter(map(_POWER, state.units)).items():
+        deltas[power] = deltas.get(power, 0) - units
     return deltas
 
 
@@ -80,13 +85,14 @@ def adjudicate_adjustments(state: State, orders: list[Order], rules: Rules,
             units += _builds(state, orders, mine, delta, rules, results)
         elif delta < 0:
             removed = _removals(state, power, orders, mine, -delta, rules, results, disorder)
-            units = [u for u in units if u not in removed]
+            gone = {u.province for u in removed}  # a unit's area is read first: a set of strings hashes in C
+            units = [u for u in units if u.province not in gone or u not in removed]
         for k in mine:
             results.setdefault(k, OrderResult(orders[k], None, Illegal(
                 IllegalCode.ADJUSTMENT, f"{power} has no {'builds' if delta <= 0 else 'removals'} to make")))
     for k, order in enumerate(orders):
         results.setdefault(k, OrderResult(order, None, _unowned(state, order)))
-    after = after_adjustments(state.with_(units=tuple(units)))
+    after = after_adjustments(state, tuple(units))
     return PhaseResult(state, after, tuple(results[k] for k in range(len(orders))), rules,
                        civil_disorder=tuple(disorder))
 
@@ -146,10 +152,10 @@ def _builds(state: State, orders: list[Order], mine: list[int], allowed: int, ru
         return []
     for k, unit in legal:
         if used >= allowed:
-            results[k] = OrderResult(orders[k], unit, NoBuildsLeft())
+            results[k] = OrderResult(orders[k], unit, _NO_BUILDS_LEFT)
             continue
         used += 1
-        results[k] = OrderResult(orders[k], unit, Built(unit) if unit is not None else Waived())
+        results[k] = OrderResult(orders[k], unit, Built(unit) if unit is not None else _WAIVED)
         if unit is not None:
             built.append(unit)
     return built
@@ -264,7 +270,7 @@ def _removals(state: State, power: Power, orders: list[Order], mine: list[int], 
             results[k] = OrderResult(orders[k], unit, NoRemovalsLeft())
             continue
         removed.add(unit)
-        results[k] = OrderResult(orders[k], unit, Removed())
+        results[k] = OrderResult(orders[k], unit, _REMOVED)
     if len(removed) < required:
         chosen = civil_disorder_removals(state, list(state.units_of(power)), removed, required - len(removed), rules)
         disorder += chosen

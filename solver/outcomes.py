@@ -23,6 +23,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeAlias, TypeVar, Union, overload
 
 from .board import Location, Unit
@@ -95,28 +96,36 @@ class VoidCode(enum.Enum):
 
 T = TypeVar("T")
 A = TypeVar("A")
-_NO_ARG = object()  # Later's reader takes no argument
+B = TypeVar("B")
 
 
-class Later(Generic[T]):
+class Later(partial[T]):
     """A part of an outcome read off the solved model only when it is first asked for (a
     validator that compares result codes never builds the strengths behind them): a typed
-    cell that reads its value once and keeps it. The outcome holding it never changes."""
+    cell that reads its value once and keeps it. The outcome holding it never changes.
 
-    __slots__ = ("_read", "_arg", "_value")
-    _value: T
+    ``Later(read)``, ``Later(read, arg)`` or ``Later(read, arg, arg2)`` (a function and its
+    arguments, e.g. a method, its object and an index: cheaper to keep than a closure or a
+    bound method): the value is ``read()``, ``read(arg)`` or ``read(arg, arg2)``. A cell is
+    a :class:`functools.partial` of its reader, made in C without a Python ``__init__``: one
+    is made for every move of every phase. It keeps its reader once read too (a partial's
+    arguments are fixed), as an unread cell does: the turn's reader lives as long as its
+    outcomes; a pickled cell carries only its value."""
 
-    @overload
-    def __init__(self, read: Callable[[], T]) -> None: ...
+    _value: T  # set by the first read
 
-    @overload
-    def __init__(self, read: Callable[[A], T], arg: A) -> None: ...
+    if TYPE_CHECKING:  # the readers a cell takes (partial itself takes any arguments)
+        @overload
+        def __new__(cls, read: Callable[[], T], /) -> Later[T]: ...
 
-    def __init__(self, read: Callable[..., T], arg: object = _NO_ARG) -> None:
-        """The value is `read()`, or `read(arg)` (a bound method and its argument: cheaper
-        to keep than a closure, and one is made for every move of every phase)."""
-        self._read: Callable[..., T] | None = read
-        self._arg = arg
+        @overload
+        def __new__(cls, read: Callable[[A], T], arg: A, /) -> Later[T]: ...
+
+        @overload
+        def __new__(cls, read: Callable[[A, B], T], arg: A, arg2: B, /) -> Later[T]: ...
+
+        def __new__(cls, read: Callable[..., T], /, *args: object) -> Later[T]:
+            return super().__new__(cls, read, *args)
 
     @classmethod
     def ready(cls, value: T) -> Later[T]:
@@ -126,11 +135,11 @@ class Later(Generic[T]):
         return cell
 
     def get(self) -> T:
-        read = self._read
-        if read is not None:  # not read yet
-            self._value = read() if self._arg is _NO_ARG else read(self._arg)
-            self._read = self._arg = None
-        return self._value
+        try:
+            return self._value
+        except AttributeError:  # not read yet
+            value = self._value = self()
+            return value
 
     def __reduce__(self) -> tuple[object, tuple[T]]:
         return Later.ready, (self.get(),)

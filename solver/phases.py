@@ -7,9 +7,19 @@ adjustment phase follows.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from .rules import RetreatAfterConvoy, Rules
 from .state import Dislodged, State
+
+_SPRING, _FALL = Season.SPRING, Season.FALL
+_MOVEMENT, _RETREAT, _ADJUSTMENT = PhaseKind.MOVEMENT, PhaseKind.RETREAT, PhaseKind.ADJUSTMENT
+_ARMY, _FLEET, _WING = UnitKind.ARMY, UnitKind.FLEET, UnitKind.WING
+"""Read once: an enum member read off its class goes through the metaclass's attribute hook
+each time (Python 3.11), and every phase asks for these."""
+
+_CENTRE = itemgetter(0)
 
 
 def after_movement(state: State, units: tuple[Unit, ...], dislodged: tuple[Dislodged, ...],
@@ -18,7 +28,7 @@ def after_movement(state: State, units: tuple[Unit, ...], dislodged: tuple[Dislo
     the retreat options of each dislodged unit that can retreat. `units` (the units after
     the turn) and `dislodged` in place order, as a state keeps them."""
     if dislodged:
-        phase = Phase(state.phase.year, state.phase.season, PhaseKind.RETREAT)
+        phase = Phase(state.phase.year, state.phase.season, _RETREAT)
         staged = State.in_order(state.variant, phase, units, state.owners, dislodged, standoffs)
         options = {d.unit: retreat_options(staged, d, rules) for d in dislodged}
         # A dislodged unit with nowhere to go is disbanded at once (jDip's convention).
@@ -48,9 +58,9 @@ def retreat_options(state: State, dislodged: Dislodged, rules: Rules) -> tuple[L
             return False  # not where the attacker came from
         return province not in state.standoffs  # not an area left empty by a standoff
 
-    if unit.kind is UnitKind.FLEET:
+    if unit.kind is _FLEET:
         return tuple(sorted(loc for loc in the_map.fleet_adjacency.get(unit.location, ()) if open_to(loc.province)))
-    if unit.kind is UnitKind.ARMY:
+    if unit.kind is _ARMY:
         provinces = the_map.army_adjacency.get(unit.province, frozenset())
     else:
         provinces = the_map.neighbours(unit.province)
@@ -60,16 +70,19 @@ def retreat_options(state: State, dislodged: Dislodged, rules: Rules) -> tuple[L
 def after_retreats(state: State, units: tuple[Unit, ...] | None = None) -> State:
     """The state after the retreat phase (or a movement turn without one), with `units`
     (default: the state's; in place order, as a state keeps them)."""
-    season, year = state.phase.season, state.phase.year
+    phase = state.phase
     units = state.units if units is None else units
-    if season is Season.SPRING:
-        return State.in_order(state.variant, Phase(year, Season.FALL, PhaseKind.MOVEMENT), units, state.owners)
-    return State.in_order(state.variant, Phase(year, Season.FALL, PhaseKind.ADJUSTMENT), units,
+    if phase.season is _SPRING:
+        return State.in_order(state.variant, Phase(phase.year, _FALL, _MOVEMENT), units, state.owners)
+    return State.in_order(state.variant, Phase(phase.year, _FALL, _ADJUSTMENT), units,
                           owners_after_fall(state, units))
 
 
-def after_adjustments(state: State) -> State:
-    return state.with_(phase=Phase(state.phase.year + 1, Season.SPRING, PhaseKind.MOVEMENT))
+def after_adjustments(state: State, units: tuple[Unit, ...] | None = None) -> State:
+    """The state after the adjustment phase, with `units` (default: the state's; in any
+    order: they are put in place order)."""
+    phase = Phase(state.phase.year + 1, _SPRING, _MOVEMENT)
+    return state.with_(phase=phase) if units is None else state.with_(phase=phase, units=units)
 
 
 def owners_after_fall(state: State, units: tuple[Unit, ...]) -> tuple[tuple[str, str], ...]:
@@ -77,7 +90,7 @@ def owners_after_fall(state: State, units: tuple[Unit, ...]) -> tuple[tuple[str,
     (wings cannot capture centres). In order by centre, as a state keeps them."""
     owners = dict(state.owners)  # in order by centre: a centre changing hands keeps its place
     known = len(owners)
-    centres, wing = state.variant.centres, UnitKind.WING
+    centres, wing = state.variant.centres, _WING
     changed = False
     for unit in units:
         province = unit.location.province
@@ -88,4 +101,4 @@ def owners_after_fall(state: State, units: tuple[Unit, ...]) -> tuple[tuple[str,
         return state.owners  # no centre changed hands
     if len(owners) == known:  # no centre owned for the first time: still in order
         return tuple(owners.items())
-    return tuple(sorted(owners.items()))
+    return tuple(sorted(owners.items(), key=_CENTRE))  # by centre: each is named once

@@ -13,7 +13,11 @@ from .phases import retreat_options as retreat_options  # the rule lives in phas
 from .outcomes import Disbands, Illegal, IllegalCode, RetreatBounced, RetreatCode, RetreatRefused, Retreats
 from .results import OrderResult, PhaseResult
 from .rules import MultipleOrders, Rules
-from .state import Dislodged, State
+from .state import Dislodged, State, in_place_order
+
+
+_DISBANDS = Disbands()
+"""An outcome with no fields: one value for every disband (as ``Convoys``)."""
 
 
 def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
@@ -55,7 +59,7 @@ def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
             if j in results:
                 continue
             if where is None:
-                results[j] = OrderResult(orders[j], unit, Disbands())
+                results[j] = OrderResult(orders[j], unit, _DISBANDS)
             elif targets[where.province] > 1:
                 others = tuple(sorted((by_province[p].unit for p, (_, w) in chosen.items()
                                        if p != province and w is not None and w.province == where.province),
@@ -65,7 +69,7 @@ def adjudicate_retreats(state: State, orders: list[Order], rules: Rules,
                 results[j] = OrderResult(orders[j], unit, Retreats(where))
         if where is not None and targets[where.province] == 1:
             survivors.append(Unit(unit.power, unit.kind, where))
-    after = after_retreats(state.with_(units=state.units + tuple(survivors)))
+    after = after_retreats(state, in_place_order(state.units + tuple(survivors)))  # the survivors placed in order
     return PhaseResult(state, after, tuple(results[k] for k in range(len(orders))), rules,
                        retreat_choices=choices)
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from itertools import compress, repeat
+from operator import not_
 from typing import TYPE_CHECKING
 
 from ..board import Location, Unit
 from ..state import Dislodged, in_place_order
 from ..encodings import Problem
-from ..encodings.decisions import ATTACK, CONVOY, MOVE, PATH, PREVENT, RESISTING, BackupRule, Decision
+from ..encodings.decisions import ATTACK, CONVOY, MOVE, PATH, PREVENT, RESISTING, SUPPORT, BackupRule, Decision
 from ..encodings.options import ConvoyParadox, ModelOptions
 from ..encodings.values import Values
 from ..outcomes import (AttackNote, Bounced, Later, NoCut, ConvoyDislodged, Convoys, Cut, Cutter, Dislodgement, Given,
@@ -77,6 +78,7 @@ class Resolution:
         self.p = problem
         self.d = d = Values(problem, options, solved.values)  # the decisions, and the facts defined from them
         self.s = solved.strengths
+        self.values = solved.values  # the decisions themselves: what every order reads, read directly
         self.options = options
         self.units = units
         self.backup_keys: dict[Decision, BackupRule] = {key: rule for rule, keys in solved.backups for key in keys} \
@@ -215,7 +217,7 @@ class Resolution:
                          self.prevent(m) if own else None)
 
     def move(self, m: int) -> Outcome:
-        facts = Later(self.move_facts, m)  # read when asked for: results codes need none of it
+        facts = Later(Resolution.move_facts, self, m)  # read when asked for: results codes need none of it
         if self.succeeded[m]:
             return Moves(facts)
         move = self.p.moves[m]
@@ -223,14 +225,14 @@ class Resolution:
         rule = (backup_keys.get((MOVE, m)) or backup_keys.get((PATH, m))) if backup_keys else None
         if rule is not None and rule.decides_moves:
             return Paradox(rule, PARADOX_RULES[rule], facts)
-        if move.convoy_only and not self.d.path(m):
+        if move.convoyed and not move.fallback and not self.d.path(m):  # convoy only: no convoy route
             convoys = [(CONVOY, c) for route in move.routes for c in route]
             paradox = next((backup_keys[k] for k in convoys if k in backup_keys), None)
             if paradox is not None:  # its convoy was cancelled by the backup rule
                 return Paradox(paradox, f"its convoy is cancelled by the {paradox.capitalize()} rule: the "
                                         f"convoying fleets of the paradox hold (DATC 4.A.2, 5.B.9)", facts)
             return NoPath(facts)
-        return Bounced(facts, Later(self.culprits, m))
+        return Bounced(facts, Later(Resolution.culprits, self, m))
 
     def culprits(self, m: int) -> tuple[Opposition, ...]:
         """The opposing strengths that stopped move m, each naming its unit."""
@@ -308,13 +310,13 @@ class Resolution:
         p = self.p
         support = p.supports[s]
         # most are not attacked; the notes are read when asked for (result codes need none)
-        notes: Notes = Later(self.attack_notes, s) if support.province in p.moves_into else ()
+        notes: Notes = Later(Resolution.attack_notes, self, s) if support.province in p.moves_into else ()
         m = support.move
         supported: MoveRef | Later[MoveRef] | None = None
         held = support.target if m is None else None
         if m is not None:  # the move's name, made once a turn: when first asked for
-            supported = self._refs[m] or Later(self.ref, m)
-        if self.d.given(s):
+            supported = self._refs[m] or Later(Resolution.ref, self, m)
+        if self.values[(SUPPORT, s)]:  # DATC 5.B.2: given (Values.given)
             if m is not None:
                 occupant = p.unit_at.get(p.moves[m].dest)
                 if occupant is not None and p.units[occupant].power == support.power:
@@ -322,7 +324,7 @@ class Resolution:
                     if blocker is not None:
                         rivals = tuple(self.ref(o) for o in p.moves_into[support.target] if o != m)
                         return Given(supported, held, self.unit(blocker), rivals, None, notes)
-            if self.d.dislodged(support.unit):
+            if support.unit in self.dislodger:
                 return Given(supported, held, None, (), self.dislodgement(support.unit), notes)
             return Given(supported, held, None, (), None, notes)
         m = self.dislodger.get(support.unit)
@@ -334,21 +336,21 @@ class Resolution:
     # --- convoys, holds, dislodgements ------------------------------------------------------
     def convoy(self, c: int) -> Outcome:
         convoy = self.p.convoys[c]
-        rule = self.backup_keys.get((CONVOY, c))
+        rule = self.backup_keys.get((CONVOY, c)) if self.backup_keys else None
         if rule is not None:
             # the rule cancels the convoy; the fleet itself may still be attacked and dislodged
             attacks = tuple(self.ref(m) for m in self.p.moves_into.get(self.p.units[convoy.unit].province, []))
             return Paradox(rule, "the convoy is part of a paradox; Szykman rule (DATC 4.A.2, 5.B.9)"
                            if rule is BackupRule.SZYKMAN else rule.text, attacked_by=attacks,
                            hold=self.hold_strength(convoy.unit), dislodged_by=self.dislodgement(convoy.unit))
-        if self.d.convoys(c):
+        if self.values[(CONVOY, c)]:  # DATC 5.B.3: it carries (Values.convoys)
             return _CONVOYS
         return ConvoyDislodged(self.dislodgement(convoy.unit))
 
     def hold(self, u: int) -> Outcome:
-        if self.d.dislodged(u):
+        if u in self.dislodger:
             return HoldDislodged(self.dislodgement(u))
-        return Holds(Later(self.hold_strength, u))  # read when asked for, as a move's facts
+        return Holds(Later(Resolution.hold_strength, self, u))  # read when asked for, as a move's facts
 
     def hold_strength(self, u: int) -> Strength:
         """DATC 5.B.5: a unit that does not move holds with 1 plus its hold supports given."""
@@ -375,6 +377,8 @@ class Resolution:
     def dislodged_units(self) -> tuple[Dislodged, ...]:
         """Every unit dislodged, with its attacker's origin and whether it came by convoy; in
         the units' order (a state's: by place)."""
+        if not self.dislodger:  # most turns
+            return ()
         return tuple([Dislodged(self.units[u], self.p.moves[m].origin, self.ref(m).by_convoy)
                       for u, m in sorted(self.dislodger.items())])
 
@@ -397,12 +401,13 @@ class Resolution:
         """Areas left empty after the moves into them all failed (no retreat there, DATC
         6.H): a standoff needs two units that could arrive (a lost head-to-head is none, 6.H.9).
         An area no move entered holds its unit after the turn unless that unit moved away."""
-        moved, p = self.succeeded.__getitem__, self.p
-        failed = [province for province, ms in p.moves_into.items() if len(ms) >= 2 and not any(map(moved, ms))]
-        if not failed:
+        moves, moves_into, moved = self.p.moves, self.p.moves_into, self.succeeded.__getitem__
+        bounced = {moves[m].dest for m in compress(range(len(moves)), map(not_, self.succeeded))}  # a few areas
+        if not bounced:
             return frozenset()
-        return frozenset(province for province in failed if self._left_empty(province)
-                         and sum(1 for m in p.moves_into[province] if self.d.has_path(m)) >= 2)
+        return frozenset(province for province in bounced if len(moves_into[province]) >= 2
+                         and not any(map(moved, moves_into[province])) and self._left_empty(province)
+                         and sum(1 for m in moves_into[province] if self.d.has_path(m)) >= 2)
 
     def _left_empty(self, province: str) -> bool:
         """Is an area no move entered empty after the turn (empty before, or its unit moved away)?"""

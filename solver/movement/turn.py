@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import filterfalse
 
 from ..board import Power, Unit
 from .driver import Solved, solve, solve_batch
@@ -107,9 +108,8 @@ def _order_results(orders: list[Order], scan: _Prescan, reading: Resolution, uni
                 made[k] = OrderResult(orders[k], units[kind[i].unit], read(i))
     made.update(scan.verdicts)  # the prescan's verdict first (a convoy on no route stays in the problem)
     if len(made) < n:
-        for k in range(n):
-            if k not in made:
-                made[k] = _other_result(k, orders, scan, reading, units)
+        for k in filterfalse(made.__contains__, range(n)):
+            made[k] = _other_result(k, orders, scan, reading, units)
     return tuple(map(made.__getitem__, range(n)))
 
 
