@@ -148,14 +148,22 @@ class Map:
         return (Location(pid),)
 
     def can_occupy(self, kind: UnitKind, loc: Location) -> bool:
-        prov = self.provinces.get(loc.province)
-        if prov is None:
-            return False
-        if kind is UnitKind.ARMY:
-            return prov.is_land and loc.coast is None
-        if kind is UnitKind.FLEET:
-            return loc in self.fleet_locations(loc.province)
-        return loc.coast is None
+        """Can a unit of `kind` stand at `loc` (:attr:`placements`)?"""
+        return (kind, loc.province, loc.coast) in self.placements
+
+    @functools.cached_property
+    def placements(self) -> frozenset[tuple[UnitKind, str, str | None]]:
+        """Where a unit of each kind can stand, as (kind, province, coast), made once per map
+        (reading a position asks it of every unit): an army in a land province, naming no
+        coast; a fleet at sea or on a coast, naming the coast where the province has several
+        (:meth:`fleet_locations`); a wing in any province, naming no coast."""
+        out: set[tuple[UnitKind, str, str | None]] = set()
+        for pid, prov in self.provinces.items():
+            if prov.is_land:
+                out.add((UnitKind.ARMY, pid, None))
+            out.update((UnitKind.FLEET, pid, loc.coast) for loc in self.fleet_locations(pid))
+            out.add((UnitKind.WING, pid, None))
+        return frozenset(out)
 
     def can_move(self, kind: UnitKind, src: Location, dst: Location) -> bool:
         """Direct movement (no convoy) from src to dst, coasts exact for fleets."""

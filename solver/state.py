@@ -124,7 +124,7 @@ def _unit_key(unit: Unit) -> tuple[str, str]:
     return (unit.location.province, unit.location.coast or "")
 
 
-_FLEET = UnitKind.FLEET  # read once: an enum member read off its class goes through the metaclass
+_FLEET, _WING = UnitKind.FLEET, UnitKind.WING  # read once: an enum member read off its class goes through the metaclass
 _FIELDS = ("variant", "phase", "units", "owners", "dislodged", "standoffs")
 _FIELD_SET = frozenset(_FIELDS)
 _SORTED = frozenset({"units", "owners", "dislodged"})
@@ -169,11 +169,11 @@ def _sorted_by_place(items: Iterable[_T], province: Callable[[_T], str], key: Ca
 def placement_problem(variant: Variant, kind: UnitKind, loc: Location) -> str | None:
     """Why a unit of `kind` cannot stand at `loc` (None: it can)."""
     the_map = variant.map
+    if the_map.can_occupy(kind, loc):  # the common case: asked of every unit a position is read with
+        return None
     prov = the_map.provinces.get(loc.province)
     if prov is None:
         return f"unknown province {loc.province!r}"
-    if the_map.can_occupy(kind, loc):
-        return None
     if kind is UnitKind.ARMY:
         if prov.is_sea:
             return f"an army cannot stand in {prov.name} (a sea)"
@@ -197,7 +197,7 @@ def state_problems(state: State) -> list[str]:
         why = placement_problem(state.variant, unit.kind, unit.location)
         if why is not None:
             problems.append(f"{unit}: {why}")
-        if unit.kind is UnitKind.WING and not state.variant.wings:
+        if unit.kind is _WING and not state.variant.wings:
             problems.append(f"{unit}: wings are not used in this variant")
         if unit.province in seen:
             problems.append(f"{unit}: {unit.province} already holds {seen[unit.province]}")

@@ -84,3 +84,33 @@ def test_convoy_possible_follows_chains_of_the_given_seas():
     assert not the_map.convoy_possible("lon", "tun", {"eng", "wes"})  # the chain is broken at mao
     assert not the_map.convoy_possible("lon", "mun", None)  # inland
     assert the_map.convoy_possible("lon", "tun", {"eng", "mao", "wes"})  # asked again: the cache answers alike
+
+
+@pytest.mark.parametrize("name", ["standard", "modern"])
+def test_where_a_unit_can_stand(name):
+    """can_occupy (a table made once per map) against the rule said plainly, for every
+    kind, province and coast written (none, each of the map's coasts, one no province has),
+    and a province the map lacks."""
+    from dipsat.board import Location, UnitKind
+    from dipsat.maps import ProvinceKind
+
+    the_map = dipsat.load_variant(name).map
+    coasts = sorted({c for prov in the_map.provinces.values() for c in prov.coasts})
+    stood = set()
+    for pid in [*the_map.provinces, "zzz"]:
+        prov = the_map.provinces.get(pid)
+        for coast in [None, *coasts, "xx"]:
+            loc = Location(pid, coast)
+            for kind in UnitKind:
+                if prov is None:
+                    expected = False
+                elif kind is UnitKind.FLEET:  # at sea or on a coast, the coast named where there are several
+                    expected = coast in prov.coasts if prov.coasts else (coast is None and prov.kind is not ProvinceKind.LAND)
+                elif kind is UnitKind.ARMY:  # on land, no coast named
+                    expected = coast is None and prov.kind is not ProvinceKind.SEA
+                else:  # a wing: anywhere, no coast named
+                    expected = coast is None
+                assert the_map.can_occupy(kind, loc) is expected, (kind, str(loc))
+                if expected:
+                    stood.add(kind)
+    assert stood == set(UnitKind)
