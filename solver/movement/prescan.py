@@ -158,10 +158,7 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
             # the common case of ordered_unit: the order names its unit as it stands (its type,
             # coast and power: no DATC 4.B.5, 4.C.1, 4.C.2 reading, 6.A.6), a unit with a row
             # in the map's table (so in an area of the board, 4.E.1)
-            if kind is Move:  # (most orders: their fields read where only a Move's are, fast)
-                ref, power = order.unit, order.power  # type: ignore[union-attr]
-            else:
-                ref, power = order.unit, order.power  # type: ignore[union-attr]  # a movement order's
+            ref, power = order.unit, order.power  # type: ignore[union-attr]  # a movement order's
             loc = ref.location
             try:  # (a subscript, not a call of get: every order of every turn)
                 u = index_of[loc.province]
@@ -187,10 +184,7 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
                     elif not _checked_order(state, unit, order, k, rules, scan):
                         continue
                 elif kind is not Hold:  # a hold is legal
-                    if kind is SupportMove:  # (most of these: read where only a SupportMove's are, fast)
-                        target = order.target.location.province  # type: ignore[union-attr]
-                    else:
-                        target = order.target.location.province  # type: ignore[union-attr]
+                    target = order.target.location.province  # type: ignore[union-attr]
                     found = index_of.get(target)
                     target_row = reach[found] if found is not None and found != u else None  # not itself (6.A.8)
                     if target_row is None:
