@@ -24,6 +24,21 @@ class _Factory:
 _FACTORY = _Factory()
 
 
+def _default(f: dataclasses.Field[Any], namespace: dict[str, Any]) -> str | None:
+    """The source of a field's default in generated code, what it names put in `namespace`:
+    its value, or a call of its factory (an empty list or dict written out); None when the
+    field has no default."""
+    if f.default_factory is list or f.default_factory is dict:
+        return "[]" if f.default_factory is list else "{}"
+    if f.default_factory is not dataclasses.MISSING:
+        namespace[f"_factory_{f.name}"] = f.default_factory
+        return f"_factory_{f.name}()"
+    if f.default is not dataclasses.MISSING:
+        namespace[f"_default_{f.name}"] = f.default
+        return f"_default_{f.name}"
+    return None
+
+
 def direct_init(cls: type[V]) -> type[V]:
     """A frozen dataclass made many times a phase, given an ``__init__`` that sets its fields
     directly: into the new instance's ``__dict__``, or with a slotted class through its slots'
@@ -40,14 +55,15 @@ def direct_init(cls: type[V]) -> type[V]:
     namespace: dict[str, Any] = {"_MISSING": _FACTORY}
     params, body = [], [] if slotted else ["d = self.__dict__"]
     for f in fields:
-        if f.default_factory is not dataclasses.MISSING:
-            namespace[f"_factory_{f.name}"] = f.default_factory
+        default = _default(f, namespace)
+        if default is None:
+            params.append(f.name)
+            value = f.name
+        elif f.default_factory is not dataclasses.MISSING:  # made at each call, not once as a parameter's default
             params.append(f"{f.name}=_MISSING")
-            value = f"_factory_{f.name}() if {f.name} is _MISSING else {f.name}"
+            value = f"{default} if {f.name} is _MISSING else {f.name}"
         else:
-            if f.default is not dataclasses.MISSING:
-                namespace[f"_default_{f.name}"] = f.default
-            params.append(f.name if f.default is dataclasses.MISSING else f"{f.name}=_default_{f.name}")
+            params.append(f"{f.name}={default}")
             value = f.name
         if slotted:
             namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__  # the slot's member descriptor
@@ -81,17 +97,8 @@ def maker(cls: type[V], *given: str) -> Callable[..., V]:
     by_dict = frozen and not slotted  # past the frozen guard: into the instance dict
     body = ["    into = made.__dict__\n"] if by_dict else []
     for f in fields:
-        if f.name in given:
-            value = f.name
-        elif f.default_factory is list or f.default_factory is dict:
-            value = "[]" if f.default_factory is list else "{}"
-        elif f.default_factory is not dataclasses.MISSING:
-            namespace[f"_factory_{f.name}"] = f.default_factory
-            value = f"_factory_{f.name}()"
-        elif f.default is not dataclasses.MISSING:
-            namespace[f"_default_{f.name}"] = f.default
-            value = f"_default_{f.name}"
-        else:
+        value = f.name if f.name in given else _default(f, namespace)
+        if value is None:
             raise TypeError(f"{cls.__name__}.{f.name}: no default, and not given")
         body.append(f"    into[{f.name!r}] = {value}\n" if by_dict else f"    made.{f.name} = {value}\n")
     exec(f"def make_{cls.__name__}({', '.join(given)}):\n    made = _new(_cls)\n" + "".join(body)

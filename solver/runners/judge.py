@@ -80,8 +80,7 @@ class Judge:
             assert rec.state is not None
             self.scope[i] = issues_touched(rec.state, [o for o, _ in rec.orders])
         self._keyed: dict[int, tuple[str, ...]] = {}  # phase -> the Rules fields its results are cached by
-        self._keys: dict[tuple[int, int], tuple[Rules, _Key]] = {}  # (phase, id of rules) -> (rules, key): see key
-        self._keys_by_rules: dict[int, tuple[Rules, dict[int, _Key]]] = {}  # id of rules -> it, phase -> key
+        self._keys_by_rules: dict[int, tuple[Rules, dict[int, _Key]]] = {}  # id of rules -> it, phase -> key (key)
         self._overrides = tuple(sorted(rules.overrides.items()))
         self._from_ours = frozenset(i for i in range(len(game.phases)) if self._judged_from_ours(i))  # _needs_previous
         self._affected: dict[str, list[int]] = {}  # issue -> the phases it can change (affected)
@@ -145,31 +144,32 @@ class Judge:
         """A phase's result depends only on the options of the issues it touches (and,
         for a retreat phase judged from our adjudication, those of its movement phase):
         results are cached by them, so trying an option re-judges only its phases."""
-        known = self._keys.get((i, id(rules)))
-        if known is not None and known[0] is rules:  # asked again (the rules object is kept: its id stays its own)
-            return known[1]
+        table = self._key_table(rules)
+        key = table.get(i)
+        if key is None:
+            key = table[i] = self._make_key(i, rules)
+        return key
+
+    def _keys_of(self, indices: list[int], rules: Rules) -> list[_Key]:
+        """:meth:`key` of each phase of `indices` under `rules` (the inference asks the same
+        rules of many phases: their table is found once)."""
+        table = self._key_table(rules)
+        return [table.get(i) or self.key(i, rules) for i in indices]  # (a key is a non-empty tuple)
+
+    def _key_table(self, rules: Rules) -> dict[int, _Key]:
+        """The keys made under `rules`, by phase (the rules object is kept with them: its id
+        stays its own)."""
+        known = self._keys_by_rules.get(id(rules))
+        if known is None or known[0] is not rules:
+            known = self._keys_by_rules[id(rules)] = (rules, {})
+        return known[1]
+
+    def _make_key(self, i: int, rules: Rules) -> _Key:
         fields = self._keyed.get(i)
         if fields is None:
             issues = self.scope[i] | (self.scope[i - 1] if self._needs_previous(i) else frozenset())
             fields = self._keyed[i] = tuple(ISSUES[n].field if n in ISSUES else "" for n in sorted(issues))
-        key = i, tuple(getattr(rules, f) if f else None for f in fields)
-        self._keys[(i, id(rules))] = (rules, key)
-        return key
-
-    def _keys_of(self, indices: list[int], rules: Rules) -> list[_Key]:
-        """:meth:`key` of each phase of `indices` under `rules` (the keys kept by rules, then
-        by phase: the inference asks the same rules of many phases)."""
-        known = self._keys_by_rules.get(id(rules))
-        if known is None or known[0] is not rules:  # (the rules object is kept: its id stays its own)
-            known = self._keys_by_rules[id(rules)] = (rules, {})
-        table = known[1]
-        out = []
-        for i in indices:
-            key = table.get(i)
-            if key is None:
-                key = table[i] = self.key(i, rules)
-            out.append(key)
-        return out
+        return i, tuple(getattr(rules, f) if f else None for f in fields)
 
     def judge(self, indices: list[int], rules: Rules) -> dict[int, Judged]:
         """(result, differences) of each phase under `rules`, movement turns solved in
