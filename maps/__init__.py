@@ -77,8 +77,13 @@ _ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
 (Python 3.11), and the prescan asks the map's moves of every unit."""
 
 _CACHED = (("location", 1024), ("fleet_locations", None), ("reachable_coasts", None),
-           ("_convoy_routes", 4096), ("_convoy_coasts", 4096), ("convoy_reach", 4096), ("convoy_route_seas", 4096))  # bounded: the seas with fleets differ from game to game
+           ("_convoy_routes", 4096), ("convoy_reach", 4096), ("convoy_route_seas", 4096))  # bounded: the seas with fleets differ from game to game
 """The methods of :class:`Map` each map caches for itself, with the size of the cache."""
+
+
+def _route_order(route: frozenset[str]) -> tuple[int, list[str]]:
+    """Convoy routes in order: the shorter first, then by their seas' names."""
+    return len(route), sorted(route)
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: maps are loaded once and cached
@@ -231,35 +236,45 @@ class Map:
                     out[src.province].add(dst.province)
         return {p: frozenset(s) for p, s in out.items()}
 
+    @functools.cached_property
+    def _shores(self) -> dict[str, frozenset[str]]:
+        """For convoys, a table made once per map: the coastal provinces (where a convoyed
+        army can land or embark) each sea touches."""
+        coast = ProvinceKind.COAST
+        return {sea: frozenset(p for p in self.neighbours(sea) if self.provinces[p].kind is coast)
+                for sea in self.sea_provinces}
+
+    @functools.cached_property
+    def _touching(self) -> dict[str, frozenset[str]]:
+        """For convoy routes, a table made once per map: the areas that share a border with
+        each province (its :meth:`neighbours` read the other way: where a chain of seas can
+        start from it or end at it)."""
+        out: dict[str, set[str]] = {}
+        for area, near in self.wing_adjacency.items():
+            for p in near:
+                out.setdefault(p, set()).add(area)
+        return {p: frozenset(areas) for p, areas in out.items()}
+
     def convoy_possible(self, src: str, dst: str, seas: Iterable[str] | None = None) -> bool:
         """Is there a chain of seas (all of them, or only `seas`) from src to dst?"""
         allowed = self.sea_provinces if seas is None else frozenset(seas)
-        if self.provinces[src].kind is not ProvinceKind.COAST or self.provinces[dst].kind is not ProvinceKind.COAST:
-            return False
-        return any(dst in self._convoy_coasts(sea, allowed) for sea in self.sea_neighbours[src] if sea in allowed)
+        return dst in self.convoy_reach(src, allowed)
 
     def convoy_reach(self, src: str, allowed: frozenset[str]) -> frozenset[str]:
-        """The provinces a chain of the seas `allowed` could convoy an army in src to: each
-        dst for which :meth:`convoy_possible` (src, dst, allowed) holds (cached, as
-        :meth:`_convoy_coasts` is: the prescan asks it of every army it checks a convoy for)."""
+        """The coastal provinces a chain of the seas `allowed` could convoy an army in src
+        (a coastal province) to, src itself too when a chain touches it again: the shores of
+        the seas `allowed` reached from src from one sea to the next (cached: the prescan asks
+        it of every army it checks a convoy for)."""
         if self.provinces[src].kind is not ProvinceKind.COAST:
             return frozenset()
-        touched: set[str] = set()
-        for sea in self.sea_neighbours[src]:
-            if sea in allowed:
-                touched |= self._convoy_coasts(sea, allowed)
-        return frozenset(p for p in touched if self.provinces[p].kind is ProvinceKind.COAST)
-
-    def _convoy_coasts(self, start: str, allowed: frozenset[str]) -> frozenset[str]:
-        """The provinces a chain of `allowed` seas from the sea `start` touches (cached: the
-        same fleets at sea are asked about again and again)."""
-        seen = {start}
-        frontier = [start]
+        step, shores = self.sea_neighbours, self._shores
+        frontier = [sea for sea in step[src] if sea in allowed]
+        seen = set(frontier)
         coasts: set[str] = set()
         while frontier:
             sea = frontier.pop()
-            coasts |= self._coast_neighbours(sea)
-            for nxt in self.sea_neighbours[sea]:
+            coasts |= shores[sea]
+            for nxt in step[sea]:
                 if nxt in allowed and nxt not in seen:
                     seen.add(nxt)
                     frontier.append(nxt)
@@ -275,22 +290,26 @@ class Map:
         return frozenset().union(*self._convoy_routes(src, dst, allowed))
 
     def _convoy_routes(self, src: str, dst: str, allowed: frozenset[str]) -> tuple[frozenset[str], ...]:
+        provinces, coast = self.provinces, ProvinceKind.COAST
+        if provinces[src].kind is not coast or provinces[dst].kind is not coast:
+            return ()
+        touching = self._touching
+        ends = touching.get(dst, frozenset())  # the areas a chain can end in: those touching dst
+        # every simple chain of allowed seas from one touching src, ended where it touches dst
+        # (a stack, not a recursive closure: that would be a reference cycle left to the collector)
+        stack: list[tuple[str, ...]] = [(start,) for start in touching.get(src, frozenset()) & allowed]
+        step = self.sea_neighbours
         found: set[frozenset[str]] = set()
-        if self.provinces[src].kind is ProvinceKind.COAST and self.provinces[dst].kind is ProvinceKind.COAST:
-            # every simple chain of allowed seas from one touching src, ended where a sea touches dst
-            # (a stack, not a recursive closure: that would be a reference cycle left to the collector)
-            stack = [[start] for start in allowed if src in self._coast_neighbours(start)]
-            while stack:
-                path = stack.pop()
-                here = path[-1]
-                if dst in self._coast_neighbours(here):
-                    found.add(frozenset(path))
-                    continue
-                stack.extend(path + [nxt] for nxt in self.sea_neighbours[here] if nxt in allowed and nxt not in path)
-        return tuple(sorted((r for r in found if not any(o < r for o in found)), key=lambda r: (len(r), sorted(r))))
-
-    def _coast_neighbours(self, sea: str) -> frozenset[str]:
-        return self.wing_adjacency.get(sea, frozenset())
+        while stack:
+            path = stack.pop()
+            here = path[-1]
+            if here in ends:
+                found.add(frozenset(path))
+                continue
+            stack.extend(path + (nxt,) for nxt in step[here] if nxt in allowed and nxt not in path)
+        if len(found) < 2:
+            return tuple(found)
+        return tuple(sorted((r for r in found if not any(o < r for o in found)), key=_route_order))
 
     # --- names -----------------------------------------------------------
     def province_title(self, pid: str) -> str:

@@ -375,23 +375,9 @@ def _army_distance_by_convoy(state: State, unit: Unit, targets: set[str], readin
     return UNREACHABLE
 
 
-def _convoy_reach(state: State, origin: str, seas: frozenset[str]) -> set[str]:
+def _convoy_reach(state: State, origin: str, seas: frozenset[str]) -> frozenset[str]:
     """The coastal provinces a chain of these seas links to `origin` (one convoy)."""
-    the_map = state.map
-    if the_map.provinces[origin].kind is not ProvinceKind.COAST:
-        return set()
-    frontier = [s for s in the_map.sea_neighbours[origin] if s in seas]
-    reached: set[str] = set()
-    visited = set(frontier)
-    while frontier:
-        sea = frontier.pop()
-        reached |= {p for p in the_map.neighbours(sea) if the_map.provinces[p].kind is ProvinceKind.COAST}
-        for nxt in the_map.sea_neighbours[sea]:
-            if nxt in seas and nxt not in visited:
-                visited.add(nxt)
-                frontier.append(nxt)
-    reached.discard(origin)
-    return reached
+    return state.map.convoy_reach(origin, seas) - {origin}
 
 
 def _fleet_distance(state: State, unit: Unit, targets: set[str]) -> int:

@@ -90,7 +90,11 @@ def test_the_reach_table_says_only_what_the_checks_say(variant):
 
 
 @pytest.mark.parametrize("variant", ["standard", "modern"])
-def test_convoy_reach_is_where_a_convoy_is_possible(variant):
+def test_convoy_reach_is_where_a_convoy_route_goes(variant):
+    """Two searches of the map's seas must agree: the provinces a chain of the seas allowed
+    reaches from a coast (Map.convoy_reach, one walk from sea to sea) are those some convoy
+    route goes to (Map.convoy_routes, every simple chain). Each route is a chain of seas
+    allowed, from a sea touching src to one touching dst, and none contains another."""
     the_map = load_variant(variant).map
     seas = sorted(the_map.sea_provinces)
     rng = random.Random(22)
@@ -100,7 +104,23 @@ def test_convoy_reach_is_where_a_convoy_is_possible(variant):
         for src in the_map.provinces:
             reach = the_map.convoy_reach(src, allowed)
             found += len(reach)
-            assert reach == {dst for dst in the_map.provinces if the_map.convoy_possible(src, dst, allowed)}, src
+            if len(allowed) > 8:  # every sea: too many chains to list them all
+                assert all(the_map.convoy_possible(src, dst, allowed) for dst in reach)
+                continue
+            others = sorted(set(the_map.provinces) - reach)  # some of them, each asked of every chain
+            for dst in sorted(reach) + rng.sample(others, min(len(others), 6)):
+                routes = the_map.convoy_routes(src, dst, allowed)
+                assert (dst in reach) == bool(routes) == the_map.convoy_possible(src, dst, allowed), (src, dst)
+                for route in routes:
+                    assert route <= allowed and not any(other < route for other in routes), (src, dst, route)
+                    assert any(src in the_map.neighbours(sea) for sea in route)
+                    assert any(dst in the_map.neighbours(sea) for sea in route)
+                    linked, todo = set(), [min(route)]
+                    while todo:
+                        sea = todo.pop()
+                        linked.add(sea)
+                        todo += [s for s in the_map.sea_neighbours[sea] & route if s not in linked]
+                    assert linked == route, (src, dst, route)  # one chain
     assert found > 100
 
 
