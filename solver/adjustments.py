@@ -368,16 +368,12 @@ def _army_distance_by_convoy(state: State, unit: Unit, targets: set[str], readin
         here = queue.popleft()
         if here in targets:
             return seen[here]
-        for nxt in sorted(the_map.army_adjacency.get(here, frozenset()) | _convoy_reach(state, here, seas)):
+        # by land, or by one convoy along a chain of those seas to a coast (Map.convoy_reach)
+        for nxt in sorted(the_map.army_adjacency.get(here, frozenset()) | (the_map.convoy_reach(here, seas) - {here})):
             if nxt not in seen:
                 seen[nxt] = seen[here] + 1
                 queue.append(nxt)
     return UNREACHABLE
-
-
-def _convoy_reach(state: State, origin: str, seas: frozenset[str]) -> frozenset[str]:
-    """The coastal provinces a chain of these seas links to `origin` (one convoy)."""
-    return state.map.convoy_reach(origin, seas) - {origin}
 
 
 def _fleet_distance(state: State, unit: Unit, targets: set[str]) -> int:
