@@ -463,6 +463,21 @@ def test_bench_reads_folders_of_histories(history: str, tmp_path: Path) -> None:
     assert len(corpus_texts([str(tmp_path / "games")])) == 3
 
 
+def test_bench_times_batch_mode_kind_by_kind(history: str, tmp_path: Path) -> None:
+    """Batch mode's figure per phase kind: every phase timed once, in batches of one kind, and
+    each kind's line counts its phases and batches."""
+    from dipsat.runners.bench import batch_kind_table, corpus_phases, corpus_texts, time_batch_kinds
+
+    (tmp_path / "game_1.txt").write_text(history, encoding="utf-8")
+    phases = corpus_phases(corpus_texts([str(tmp_path)]) * 3, dipsat.Rules.profile())  # 6 movement phases
+    timings = time_batch_kinds(phases, batch=4)
+    assert [(kind, n) for kind, n, _ in timings] == [("Movement", 4), ("Movement", 2), ("Retreat", 3), ("Adjustment", 3)]
+    assert all(seconds > 0 for _, _, seconds in timings)
+    lines = batch_kind_table(timings)
+    assert [line.split()[:3] for line in lines[1:]] == [["Movement", "6", "2"], ["Retreat", "3", "1"],
+                                                       ["Adjustment", "3", "1"]]
+
+
 def test_an_empty_history_is_counted_and_rejected(history: str, tmp_path: Path) -> None:
     (tmp_path / "game_1.txt").write_text(history, encoding="utf-8")
     (tmp_path / "game_2.txt").write_text("", encoding="utf-8")

@@ -376,7 +376,8 @@ def bench_command(paths: tuple[str, ...], repeat: int, workers: int | None, prof
 
 
 def _bench_corpus(paths: list[str], workers: int, rules: Rules) -> None:
-    from ..runners.bench import corpus_phases, corpus_texts, kind_table, package_timings, time_batch, time_phases, time_workers
+    from ..runners.bench import (batch_kind_table, corpus_phases, corpus_texts, kind_table, package_timings, time_batch,
+                                 time_batch_kinds, time_phases, time_workers)
 
     import gc
 
@@ -393,7 +394,8 @@ def _bench_corpus(paths: list[str], workers: int, rules: Rules) -> None:
     single = time_phases(phases)
     single_rate = len(phases) / sum(s for _, s in single)
     batch_rate = len(phases) / time_batch(phases)
-    for line in kind_table("dipsat, one call a phase", single):
+    by_kind = time_batch_kinds(phases)
+    for line in kind_table("dipsat, one call a phase", single) + batch_kind_table(by_kind):
         click.echo(line)
     click.echo(f"dipsat, 1 worker:   {single_rate:8,.0f} phases/s one call a phase, {batch_rate:8,.0f} phases/s batch mode")
     one = time_workers(texts, rules, 1)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..adjudicator import adjudicate
+from ..board import PhaseKind
 from .cases import build_position, case_rules
 
 if TYPE_CHECKING:
@@ -175,6 +176,37 @@ def time_batch(phases: list[CorpusPhase], batch: int = 64) -> float:
     return time.perf_counter() - start
 
 
+KINDS = tuple(str(kind) for kind in PhaseKind)
+"""The phase kinds as the bench names them (a :class:`CorpusPhase`'s ``kind``), in the order its tables list them."""
+
+
+def time_batch_kinds(phases: list[CorpusPhase], batch: int = 64) -> list[tuple[str, int, float]]:
+    """Batch mode kind by kind: (kind, phases, seconds a phase) of each batch of `batch`
+    phases of one kind (a batch is one call: its time is its phases' in common)."""
+    from ..adjudicator import adjudicate_many
+
+    out = []
+    for kind in KINDS:
+        items = [(p.state, p.orders, p.rules) for p in phases if p.kind == kind]
+        for i in range(0, len(items), batch):
+            chunk = items[i:i + batch]
+            start = time.perf_counter()
+            adjudicate_many(chunk, batch)
+            out.append((kind, len(chunk), (time.perf_counter() - start) / len(chunk)))
+    return out
+
+
+def batch_kind_table(timings: list[tuple[str, int, float]]) -> list[str]:
+    """The lines of :func:`time_batch_kinds`'s figures: per kind, the median batch's time a phase."""
+    lines = [f"{'dipsat, batch mode':<24}{'phases':>8}{'batches':>9}{'median ms a phase':>19}"]
+    for kind in KINDS:
+        mine = [(n, seconds) for k, n, seconds in timings if k == kind]
+        if mine:
+            median = statistics.median(seconds * 1000 for _, seconds in mine)
+            lines.append(f"  {kind:<22}{sum(n for n, _ in mine):>8}{len(mine):>9}{median:>19.3f}")
+    return lines
+
+
 def _worker_chunk(task: tuple[list[str], str]) -> tuple[int, float, float]:
     """A pool task: read and adjudicate some games in batch mode; (phases, start, end)."""
     from ..rules import Rules
@@ -243,7 +275,7 @@ def kind_table(title: str, timings: list[tuple[str, float]]) -> list[str]:
     kinds: dict[str, list[float]] = {}
     for kind, seconds in timings:
         kinds.setdefault(kind, []).append(seconds * 1000)
-    for kind in ("Movement", "Retreat", "Adjustment"):
+    for kind in KINDS:
         if kind in kinds:
             ms = kinds[kind]
             lines.append(f"  {kind:<22}{len(ms):>8}{statistics.median(ms):>11.3f}{percentile(ms, 90):>9.3f}"
