@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .board import Location, Unit
 from .orders import Order
-from .frozen import direct_init
+from .frozen import direct_init, maker
 from .outcomes import DisorderRemoval, Outcome, Reason
 from .rules import Rules
 from .state import Dislodged, State
@@ -45,6 +45,11 @@ class OrderResult:
     @property
     def status(self) -> str:
         return "succeeds" if self.succeeded else f"fails ({self.reason})" if self.reason else "fails"
+
+
+new_result = maker(OrderResult, "order", "unit", "outcome")
+"""An :class:`OrderResult` made as :func:`~dipsat.frozen.maker` says: the prescan makes one
+for every order that does not reach the model."""
 
 
 @direct_init

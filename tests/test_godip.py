@@ -471,7 +471,8 @@ def test_bench_times_batch_mode_kind_by_kind(history: str, tmp_path: Path) -> No
     (tmp_path / "game_1.txt").write_text(history, encoding="utf-8")
     phases = corpus_phases(corpus_texts([str(tmp_path)]) * 3, dipsat.Rules.profile())  # 6 movement phases
     timings = time_batch_kinds(phases, batch=4)
-    assert [(kind, n) for kind, n, _ in timings] == [("Movement", 4), ("Movement", 2), ("Retreat", 3), ("Adjustment", 3)]
+    assert [(kind, n) for kind, n, _ in timings] == [("Movement", 4), ("Movement", 2), ("Retreat", 3),
+                                                     ("Adjustment", 3)]
     assert all(seconds > 0 for _, _, seconds in timings)
     lines = batch_kind_table(timings)
     assert [line.split()[:3] for line in lines[1:]] == [["Movement", "6", "2"], ["Retreat", "3", "1"],

@@ -2,7 +2,8 @@
 
 Which orders are legal (DATC 4.E.1, with :mod:`dipsat.movement.legality`), which unit
 each order goes to (4.D.3, 4.C), which supports and convoys match (void otherwise),
-which army moves go by convoy (4.A.3) and along which convoy routes (4.A.1, 4.A.6).
+which army moves go by convoy (4.A.3) and along which convoy routes (4.A.1, 4.A.6): those
+with :mod:`dipsat.movement.convoys`.
 The result is the indexed :class:`~dipsat.encodings.Problem` the encodings read, and
 a verdict (an :class:`~dipsat.outcomes.Illegal` or :class:`~dipsat.outcomes.Void`
 outcome) for every order that does not reach the model.
@@ -15,16 +16,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..board import Location, Power, Unit, UnitKind
-from ..encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder, UnitSlot
+from ..encodings import MoveOrder, Problem, SupportOrder, UnitSlot
+from .convoys import adjacent_convoy, drop_void_convoys, match_convoys, route_convoys
 from .designation import drop_weak_orders, one_order, ordered_unit, strict_designations
 from .legality import (Reach, can_move_somehow, convoy_problem_of, default_coast, impassable_problem, move_destination,
                        order_problem, via_convoy_problem)
 from ..frozen import maker
 from ..orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from ..outcomes import Illegal, IllegalCode, Void, VoidCode
-from ..results import OrderResult
-from ..rules import (ISSUES, AdjacentConvoy, CivilDisorderHoldSupport, ConvoyPathSpecification, ImplicitOrders,
-                    MultiRouteDisruption, Rules, Stage, SupportCoast)
+from ..results import OrderResult, new_result
+from ..rules import ISSUES, AdjacentConvoy, CivilDisorderHoldSupport, ImplicitOrders, Rules, Stage, SupportCoast
 from ..state import State
 
 
@@ -51,9 +52,7 @@ _new_slot = maker(UnitSlot, "index", "province", "power", "fleet")
 _new_move = maker(MoveOrder, "index", "unit", "origin", "dest", "power", "convoyed")
 _new_hold_support = maker(SupportOrder, "index", "unit", "province", "power", "target")
 _new_support = maker(SupportOrder, "index", "unit", "province", "power", "target", "move")
-_new_convoy = maker(ConvoyOrder, "index", "unit", "province", "move")
 _new_problem = maker(Problem, "units", "moves", "supports", "convoys", "unit_at", "moves_into")
-_new_result = maker(OrderResult, "order", "unit", "outcome")
 _new_void = maker(Void, "why", "text")
 """The problem's values and the verdicts, made as :func:`~dipsat.frozen.maker` says."""
 
@@ -65,9 +64,7 @@ _ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
 hook each time (Python 3.11), and the prescan asks for these for every unit."""
 
 _IMPLICIT, _DISORDER_FAILS = ImplicitOrders.ALLOWED, CivilDisorderHoldSupport.FAILS
-_PATH_ALLOWED, _PATH_REQUIRED = ConvoyPathSpecification.ALLOWED, ConvoyPathSpecification.REQUIRED
-_OWN_ROUTES_FIRST = MultiRouteDisruption.DPTG
-"""The readings the prescan asks about every turn (DATC 4.E.3, 4.D.9, 4.A.6, 4.A.1), read once as well."""
+"""The readings the prescan asks about every turn (DATC 4.E.3, 4.D.9), read once as well."""
 
 
 def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None = None) -> _Prescan:
@@ -115,8 +112,8 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     _build_moves(state, given, rules, scan, units)
     _match_supports(state, orders, given, scan, units, rules)
     if given.convoys:
-        _match_convoys(given, scan, units)
-        _drop_void_convoys(orders, scan, units, _route_convoys(state, scan, rules, units))
+        match_convoys(given.convoys, scan, units)
+        drop_void_convoys(orders, scan, units, route_convoys(state, scan, rules, units))
     return scan
 
 
@@ -357,7 +354,7 @@ def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Presc
             continue  # by land in every reading of 4.A.3, as _build_moves has it
         unit = units[move.unit]
         if unit.kind is UnitKind.ARMY and state.map.can_move(unit.kind, unit.location, scan.dest_of[m]):
-            if _adjacent_convoy(state, scan, units, order, move, rules) != (move.convoyed, move.fallback):
+            if adjacent_convoy(state, scan, units, order, move, rules) != (move.convoyed, move.fallback):
                 return None
     return scan
 
@@ -428,67 +425,7 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
             move.opposite = back
             moves[back].opposite = m
     for order, move in by_land:  # once every opposite move is known
-        move.convoyed, move.fallback = _adjacent_convoy(state, scan, units, order, move, rules)
-
-
-def _adjacent_convoy(state: State, scan: _Prescan, units: Sequence[Unit], order: Move,
-                     move: MoveOrder, rules: Rules) -> tuple[bool, bool]:
-    """DATC 4.A.3: does an army that can go by land try the convoy route, and may it
-    fall back to the land route? Returns (convoyed, fallback)."""
-    convoyers = scan.convoyers.get((move.origin, move.dest), [])
-    own_fleet = any(f.power == units[move.unit].power for f in convoyers)
-    choice = rules.adjacent_convoy
-    if choice is _CONVOY_FIRST:  # 4.A.3 v2 a: the convoy route whenever one is ordered
-        return _convoy_route_of(state, move, convoyers), False
-    if choice is _OPPOSITE:  # 4.A.3 v2 b: ... when the unit there moves the opposite way
-        return _convoy_route_of(state, move, convoyers) and move.opposite is not None, False
-    if choice is _R1971:  # 4.A.3 a: only when the unit there moves the opposite way; disrupted -> by land
-        wanted = bool(convoyers) and move.opposite is not None
-        return wanted, wanted
-    if choice is _R1982:  # 4.A.3 b: intent shown by the player's own orders (a fleet of its own)
-        return own_fleet, False
-    if choice is _VIA_ONLY:  # 4.A.3 dptg (v2 e): only when written 'via convoy'
-        return order.via_convoy, False
-    if choice is _VIA:  # 4.A.3 via (webDiplomacy): 'via convoy' and a convoy route ordered
-        return order.via_convoy and _convoy_route_of(state, move, convoyers), False
-    if choice is _INTENT_FALLBACK:  # the package: intent, and over land when not written 'via' --
-        wanted = own_fleet or (order.via_convoy and _convoy_route_of(state, move, convoyers))  # but not into a
-        # support against its convoy (6.G.11)
-        return wanted, wanted and not order.via_convoy and not _supports_attack_on(scan, move.dest, convoyers)
-    if choice is _INTENT:  # 4.A.3 v2 d: own fleet, or 'via convoy' with a convoy route ordered
-        return own_fleet or (order.via_convoy and _convoy_route_of(state, move, convoyers)), False
-    wanted = order.via_convoy or own_fleet  # 4.A.3 c (2000/2023): own fleet or 'via convoy'
-    # 4.A.3 fallback: the land route when no convoy route is alive (a move that does not try
-    # the convoy route has nothing to fall back from: marked so, its prescan is the others')
-    return wanted, wanted and choice is _FALLBACK
-
-
-_CONVOY_FIRST, _OPPOSITE, _R1971, _R1982, _VIA_ONLY, _VIA, _INTENT_FALLBACK, _INTENT, _FALLBACK = (
-    AdjacentConvoy.CONVOY_FIRST, AdjacentConvoy.OPPOSITE, AdjacentConvoy.R1971, AdjacentConvoy.R1982,
-    AdjacentConvoy.DPTG, AdjacentConvoy.VIA, AdjacentConvoy.INTENT_FALLBACK, AdjacentConvoy.INTENT,
-    AdjacentConvoy.FALLBACK)
-"""The readings of DATC 4.A.3, each read once (as :data:`_ARMY`: a member read off its
-enum goes through the metaclass's attribute hook)."""
-
-
-def _convoy_route_of(state: State, move: MoveOrder, fleets: list[Unit]) -> bool:
-    """Do `fleets` (ordered to convoy, so at sea) make a convoy route for `move`: is a minimal
-    chain of the fleets at sea made of them alone (a chain's minimality is a property of
-    its own seas)?"""
-    if not fleets:
-        return False
-    ordered = {f.province for f in fleets}
-    return any(ordered >= r for r in state.map.convoy_routes(move.origin, move.dest, state.sea_fleets))
-
-
-def _supports_attack_on(scan: _Prescan, province: str, fleets: list[Unit]) -> bool:
-    """Is the unit in `province` ordered to support an attack on one of `fleets`? (DATC
-    6.G.11: an army convoyed there whose land route would cut that support, and so make its
-    convoy possible, takes no land route as fallback, as the DATC prefers.)"""
-    there = scan.problem.unit_at.get(province)
-    k = scan.chosen.get(there) if there is not None else None
-    order = scan.orders[k] if k is not None else None
-    return isinstance(order, SupportMove) and order.dest.province in {f.province for f in fleets}
+        move.convoyed, move.fallback = adjacent_convoy(state, scan, units, order, move, rules)
 
 
 _SUPPORTED_UNIT_MOVES = Void(VoidCode.SUPPORTED_UNIT_MOVES, "the supported unit moves (DATC 6.D.7)")
@@ -511,7 +448,7 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
         target_move = slots[target].move
         if isinstance(order, SupportHold):
             if target_move is not None:
-                verdicts[k] = _new_result(order, units[u], _SUPPORTED_UNIT_MOVES)
+                verdicts[k] = new_result(order, units[u], _SUPPORTED_UNIT_MOVES)
                 continue
             if disorder_fails:  # DATC 4.D.9 a
                 if ordering is None:
@@ -526,17 +463,17 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
             slots[target].hold_supports.append(s)
         else:
             if target_move is None:
-                verdicts[k] = _new_result(order, units[u], _SUPPORTED_UNIT_STAYS)
+                verdicts[k] = new_result(order, units[u], _SUPPORTED_UNIT_STAYS)
                 continue
             dest = order.dest
             if moves[target_move].dest != dest.province:  # the supported unit moves elsewhere
-                verdicts[k] = _new_result(order, units[u], _new_void(
+                verdicts[k] = new_result(order, units[u], _new_void(
                     _OTHER_DESTINATION, f"the supported unit moves to {dest_of[target_move]}, not {dest.province}"))
                 continue
             if dest.coast is not None or dest_of[target_move].coast is not None:  # else it matches: no coast
                 why = _coast_mismatch(state, order, target_move, scan, units[u], rules)  # named or moved to
                 if why is not None:
-                    verdicts[k] = _new_result(order, units[u], why)
+                    verdicts[k] = new_result(order, units[u], why)
                     continue
             slot = slots[u]
             s = len(supports)
@@ -566,77 +503,3 @@ def _coast_mismatch(state: State, order: SupportMove, target_move: int, scan: _P
                     and len(state.map.reachable_coasts(state.units[move.unit].location, dest.province)) > 1)):
             return Void(VoidCode.COAST, f"the support does not name the coast of {dest} (DATC 4.B.4 {choice})")
     return None
-
-
-def _match_convoys(given: _Given, scan: _Prescan, units: Sequence[Unit]) -> None:
-    p = scan.problem
-    slots, moves, convoys, verdicts = p.units, p.moves, p.convoys, scan.verdicts
-    for u, k, order, t in given.convoys:
-        target_move = slots[p.unit_at[order.target.location.province] if t is None else t].move
-        if target_move is None or moves[target_move].dest != order.dest.province:
-            verdicts[k] = _new_result(order, units[u], _NOT_THAT_DESTINATION)
-            continue
-        if not moves[target_move].convoyed:
-            verdicts[k] = _new_result(order, units[u], _BY_LAND)
-            continue
-        c = len(convoys)
-        convoys.append(_new_convoy(c, u, slots[u].province, target_move))
-        scan.convoy_of[k] = c
-
-
-_NOT_THAT_DESTINATION = Void(VoidCode.OTHER_DESTINATION, "the army is not ordered to that destination")
-_BY_LAND = Void(VoidCode.BY_LAND, "the army goes by land (DATC 4.A.3)")
-_NO_ROUTE = Void(VoidCode.NO_ROUTE, "the fleet is on no complete convoy route")
-"""The outcomes of void convoys, values made once."""
-
-
-def _route_convoys(state: State, scan: _Prescan, rules: Rules, units: Sequence[Unit]) -> set[int]:
-    """Minimal convoy routes of each convoyed move: chains of its convoying fleets. Those are
-    the minimal chains of all fleets at sea (:meth:`~dipsat.maps.Map.convoy_routes`, as the
-    legality of each convoy order asked) made of its convoying fleets alone: a chain's
-    minimality is a property of its own seas. Returns the convoys on some route."""
-    p = scan.problem
-    fleets_of: dict[int, dict[str, int]] = {}  # convoyed move -> its convoying fleets: province -> convoy index
-    for c in p.convoys:  # each on a convoyed move (_match_convoys), a fleet at sea (legality)
-        fleets = fleets_of.get(c.move)
-        if fleets is None:
-            fleets_of[c.move] = {c.province: c.index}
-        else:
-            fleets[c.province] = c.index
-    choice = rules.convoy_path
-    allowed, required = choice is _PATH_ALLOWED, choice is _PATH_REQUIRED
-    own_first = rules.multi_route_disruption is _OWN_ROUTES_FIRST
-    written: dict[int, tuple[str, ...]] = {}  # move index -> the convoy path its order writes out (4.A.6)
-    if allowed or required:
-        for k, m in scan.move_of.items():
-            order = scan.orders[k]
-            assert isinstance(order, Move)
-            written[m] = order.path
-    convoy_routes, at_sea = state.map.convoy_routes, state.sea_fleets
-    used: set[int] = set()
-    for m, fleets in fleets_of.items():  # a convoyed move no fleet convoys keeps no route
-        move = p.moves[m]
-        ordered = fleets.keys()
-        routes: Sequence[frozenset[str]] = [r for r in convoy_routes(move.origin, move.dest, at_sea) if ordered >= r]
-        path = written.get(m, ())
-        if (allowed and path) or required:
-            # 4.A.6 b/c: the army goes only along the path written in its order
-            routes = [r for r in routes if path and r == frozenset(path)]
-        if own_first:
-            # 4.A.1 dptg: routes with foreign fleets are skipped when the army's own fleets make one
-            own = [r for r in routes if all(units[p.convoys[fleets[s]].unit].power == move.power for s in r)]
-            routes = own or routes
-        move.routes = [tuple(sorted([fleets[s] for s in route])) for route in routes]
-        for route in move.routes:
-            used.update(route)
-    return used
-
-
-def _drop_void_convoys(orders: list[Order], scan: _Prescan, units: Sequence[Unit], used: set[int]) -> None:
-    """A convoy order on no route of its army (`used`: the convoys on one) has nothing to
-    do (it still holds)."""
-    p = scan.problem
-    for k, c in scan.convoy_of.items():
-        if c not in used:
-            scan.verdicts[k] = _new_result(orders[k], units[p.convoys[c].unit], _NO_ROUTE)
-    # keep indices stable: unused convoys stay in the problem, on no route
