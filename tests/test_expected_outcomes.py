@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from dipsat.formats.casefile import EXPECT_KINDS, is_expectation, parse_expectation, read_cases
+from dipsat.formats.case_comments import EXPECT_KINDS, is_expectation, parse_expectation
+from dipsat.formats.casefile import read_cases
 from dipsat.formats.outcome_json import KINDS
 from dipsat.runners.cases import CaseStatus, build_position, case_rules, run_case
 from dipsat.runners.expected import diff_expected, expected_orders

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from dipsat.formats.casefile import parse_retreats_comment, read_cases, resolve_variant
+from dipsat.formats.case_comments import parse_retreats_comment
+from dipsat.formats.casefile import read_cases, resolve_variant
 from dipsat.game import new_game
 from dipsat.notation import parse_orders
 from dipsat.rules import Rules

@@ -19,7 +19,8 @@ from ..errors import CaseFileError, DipsatError, NotationError
 from ..maps import Variant, resolve_variant  # the variant registry: re-exported for the readers of case files
 from ..notation import CanonicalOrders, VariantTables, parse_location
 from ..orders import Order
-from .outcome_json import KINDS
+from .case_comments import (EXPECT_MARK, Expectation, format_result_comment, format_retreats_comment,
+                            is_expectation, parse_expectation)
 
 BLOCKS = ("PRESTATE", "PRESTATE_SUPPLYCENTER_OWNERS", "PRESTATE_DISLODGED", "PRESTATE_RESULTS",
           "ORDERS", "POSTSTATE", "POSTSTATE_DISLODGED", "POSTSTATE_SUPPLYCENTER_OWNERS")
@@ -114,20 +115,6 @@ class Lines(Sequence[CaseLine]):
 
     def __repr__(self) -> str:
         return f"Lines({list(self)!r})"
-
-
-@dataclass(frozen=True, slots=True)
-class Expectation:
-    """A ``#= <order>: <kind>`` line: the outcome kinds (the JSON ``kind`` of
-    :data:`dipsat.formats.outcome_json.KINDS`) one order of the case's ORDERS may get."""
-
-    line: int
-    order: str
-    """The order as written (read with the case's ORDERS when the case is run)."""
-    kinds: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return f"{EXPECT_MARK} {self.order}: {' or '.join(self.kinds)}"
 
 
 class LineReader:
@@ -484,97 +471,6 @@ def case_variant(variant: Variant) -> str:
     return variant.name.capitalize()
 
 
-RETREATS_COMMENT = "retreats:"
-"""How a ``POSTSTATE_DISLODGED`` line's comment starts when it gives the unit's retreat options
-(``Germany: A bur  # retreats: bel, pic``; ``# retreats: none``): dipsat's addition, a
-comment to every other reader (see ``cases/README.md``)."""
-
-
-def parse_retreats_comment(comment: str, variant: Variant) -> tuple[Location, ...] | None:
-    """The retreat options a ``POSTSTATE_DISLODGED`` line's comment gives, or None when the
-    comment gives none (any other comment).
-
-    :raises ValueError: a word after ``retreats:`` that is no location of the map."""
-    if not comment.casefold().startswith(RETREATS_COMMENT):
-        return None
-    words = comment[len(RETREATS_COMMENT):].replace(",", " ").split()
-    if words == ["none"]:
-        return ()
-    if not words:
-        raise ValueError("expected the retreat options after 'retreats:' (e.g. 'retreats: bel, pic' or 'retreats: none')")
-    return tuple(sorted({parse_location(word, variant) for word in words}))
-
-
-def format_retreats_comment(options: Sequence[Location]) -> str:
-    """``# retreats: bel, pic`` (sorted; ``none`` for no option)."""
-    return f"# {RETREATS_COMMENT} " + (", ".join(sorted(map(str, options))) or "none")
-
-
-RESULT_COMMENT = "result:"
-"""How an ``ORDERS`` line's comment starts when it gives the order's expected outcome, as
-dipsat states it (``Germany: A mun S A ber - sil  # result: fails (cut) or fails
-(dislodged)``): dipsat's addition, a comment to every other reader (``cases/README.md``)."""
-
-_STATUS = re.compile(r"^(succeeds|fails(?: \(([a-z ]+)\))?)$")
-
-
-def parse_result_comment(comment: str) -> tuple[str, ...] | None:
-    """The outcomes an ``ORDERS`` line's comment allows (``("fails (cut)", "fails
-    (dislodged)")``), or None when the comment gives none (any other comment).
-
-    :raises ValueError: an alternative that is not ``succeeds``, ``fails`` or ``fails (reason)``."""
-    if not comment.casefold().startswith(RESULT_COMMENT):
-        return None
-    alternatives = tuple(" ".join(a.split()) for a in comment[len(RESULT_COMMENT):].split(" or "))
-    for alternative in alternatives:
-        if not _STATUS.match(alternative):
-            raise ValueError(f"expected 'succeeds', 'fails' or 'fails (reason)' after 'result:' (alternatives "
-                             f"joined by ' or '), found {alternative!r}")
-    return alternatives
-
-
-def format_result_comment(statuses: Sequence[str]) -> str:
-    """``# result: fails (cut) or fails (dislodged)``."""
-    return f"# {RESULT_COMMENT} " + " or ".join(statuses)
-
-
-EXPECT_MARK = "#="
-"""How a line giving one order's expected outcome starts (``#= England: F nth - pic: illegal``):
-dipsat's addition, a whole-line comment to every other reader (``cases/README.md``). A
-line starting ``#==`` is a plain comment (a banner)."""
-
-EXPECT_KINDS = frozenset(KINDS.values())
-"""The outcome kinds a ``#=`` line may name: those of dipsat's JSON (docs/json.md)."""
-
-
-def is_expectation(raw: str) -> bool:
-    """Whether a line of a case file is a ``#=`` line (leading blanks allowed; ``#==`` is not)."""
-    line = raw.lstrip()
-    return line.startswith(EXPECT_MARK) and not line.startswith(EXPECT_MARK + "=")
-
-
-def parse_expectation(raw: str, line: int = 0) -> Expectation:
-    """``#= England: F North Sea - Picardy: illegal`` -> the order as written and its kinds
-    (alternatives joined by ``or``: ``#= ...: cut or dislodged``). The kinds follow the
-    line's last colon (no kind has one).
-
-    :raises ValueError: no colon, no order, or a word after the last colon that is no kind."""
-    body = raw.strip()[len(EXPECT_MARK):]
-    order, sep, kinds_text = body.rpartition(":")
-    words = kinds_text.casefold().split()
-    kinds = tuple(words[0::2])
-    if not sep or not order.strip() or len(words) % 2 == 0 or any(w != "or" for w in words[1::2]):
-        raise ValueError(f"{EXPECT_MARK} line: expected '{EXPECT_MARK} <order as in ORDERS>: <kind>' (alternatives "
-                         f"joined by ' or '), found {raw.strip()!r}")
-    for kind in kinds:
-        if kind not in EXPECT_KINDS:
-            close = difflib.get_close_matches(kind, sorted(EXPECT_KINDS), n=1)
-            hint = f"did you mean {close[0]}? " if close else ""
-            raise ValueError(f"{EXPECT_MARK} line: expected an outcome kind after the last ':', found {kind!r} "
-                             f"({hint}kinds: {', '.join(sorted(EXPECT_KINDS))})")
-    return Expectation(line, " ".join(order.split()), kinds)
-
-
 def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], orders: list[str],
                after: list[Unit] | None, dislodged: Sequence[Unit] = (), owners: list[tuple[str, str]] | None = None,
                rules: str | None = None, title: str = "", prestate_dislodged: Sequence[Unit] = (),
@@ -584,9 +480,9 @@ def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], or
                results: Mapping[int, Sequence[str]] | None = None) -> None:
     """Write one case (strict: canonical abbreviations, tabs, every block named). With
     `retreats`, each ``POSTSTATE_DISLODGED`` line it names carries the unit's retreat options
-    as a comment (:data:`RETREATS_COMMENT`); with `post_owners` (centre, power), a
+    as a comment (:data:`~.case_comments.RETREATS_COMMENT`); with `post_owners` (centre, power), a
     ``POSTSTATE_SUPPLYCENTER_OWNERS`` block is written; with `results` (order index ->
-    the outcomes allowed), those orders carry them as a comment (:data:`RESULT_COMMENT`)."""
+    the outcomes allowed), those orders carry them as a comment (:data:`~.case_comments.RESULT_COMMENT`)."""
     out = [f"CASE {case_id}" + (f" {title}" if title else "")]
     if rules:
         out.append(f"RULES {rules}")
@@ -622,7 +518,5 @@ def write_case(handle: TextIO, case_id: str, phase: Phase, units: list[Unit], or
     handle.write("\n".join(out) + "\n")
 
 
-__all__ = ["EXPECT_KINDS", "EXPECT_MARK", "KEYWORDS", "RESULT_COMMENT", "RETREATS_COMMENT", "Case", "CaseLine", "Expectation",
-           "LineReader", "Lines", "UnknownKeywordError", "case_variant", "format_result_comment", "format_retreats_comment", "format_unit_line",
-           "is_expectation", "parse_expectation", "parse_phase", "parse_result_comment", "parse_retreats_comment",
-           "parse_unit_line", "read_case_text", "read_cases", "resolve_variant", "write_case"]
+__all__ = ["KEYWORDS", "Case", "CaseLine", "LineReader", "Lines", "UnknownKeywordError", "case_variant", "format_unit_line",
+           "parse_phase", "parse_unit_line", "read_case_text", "read_cases", "resolve_variant", "write_case"]

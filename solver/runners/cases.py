@@ -12,8 +12,8 @@ from pathlib import Path
 
 from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from ..errors import CaseFileError, DipsatError, NotationError
-from ..formats.casefile import (Case, LineReader, parse_result_comment, parse_retreats_comment,
-                                read_case_text, resolve_variant)
+from ..formats.case_comments import parse_result_comment, parse_retreats_comment
+from ..formats.casefile import Case, LineReader, read_case_text, resolve_variant
 from ..adjudicator import adjudicate
 from .expected import diff_expected, expected_orders
 from ..maps import Variant, fold

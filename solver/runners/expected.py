@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 from ..board import PhaseKind
 from ..errors import NotationError
-from ..formats.casefile import Case, Expectation
+from ..formats.case_comments import Expectation
+from ..formats.casefile import Case
 from ..formats.outcome_json import KINDS
 from ..maps import Variant
 from ..notation import format_order, parse_order
