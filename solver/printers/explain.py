@@ -14,6 +14,7 @@ the unit that beat it; a move against a unit of its own power names that rule
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import assert_never
 
 from ..board import Unit
@@ -37,16 +38,22 @@ def _name(unit: Unit) -> str:
     return f"{unit.kind} {unit.location}"
 
 
-def explain(result: PhaseResult) -> list[list[str]]:
+def explain(result: PhaseResult, only: Container[int] | None = None) -> list[list[str]]:
     """For each order (in input order), its decisive facts in plain words, and the DATC 4.C
-    rule that read it when it names the wrong unit type (or builds another than it names)."""
+    rule that read it when it names the wrong unit type (or builds another than it names).
+    `only`: the orders to explain (by index), the others are left without facts (a passage of
+    the rulebook one of them quotes is cited by those after it all the same)."""
     out = []
     quoted: set[str] = set()  # each passage of the rulebook in full once, then cited
-    for r in result.results:
+    for k, r in enumerate(result.results):
+        words = _rulebook_words(r, result.rules, quoted)
+        if only is not None and k not in only:
+            out.append([])
+            continue
         facts = explain_order(r)
         if isinstance(r.outcome, Paradox) and r.outcome.dislodged_by is not None and r.unit is not None:
             facts.append(_retreats(r, result))
-        facts += _rulebook_words(r, result.rules, quoted)
+        facts += words
         note = _designation_read(r, result.rules)
         out.append(facts + [note] if note else facts)
     return out

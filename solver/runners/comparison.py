@@ -310,13 +310,14 @@ def involved(rec: RecordedPhase, result: PhaseResult, diffs: list[Difference]) -
     those orders touch (one step further: the convoying fleets, the attacks on them, the
     supports ...), and our explanation of each."""
     touched, wider = involved_provinces(rec, diffs)
+    shown = {k for k in range(min(len(rec.orders), len(result.results))) if touched[k] & wider}
     try:
-        facts = explain(result)
+        facts = explain(result, shown)  # (only the orders involved: the others are not shown)
     except Exception as exc:  # noqa: BLE001 - an explanation must not sink the report
         facts = [[f"(no explanation: {type(exc).__name__}: {exc})"]] * len(result.results)
     orders, explanation = [], {}
     for k, ((order, text), r) in enumerate(zip(rec.orders, result.results)):
-        if touched[k] & wider:
+        if k in shown:
             label = f"{order.power.upper() if order.power else '?'}: {text}"
             orders.append(label)
             explanation[label] = [r.status + (f" ({r.detail})" if r.detail else "")] + [
