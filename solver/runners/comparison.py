@@ -48,12 +48,13 @@ def compare(rec: RecordedPhase, result: PhaseResult, nxt: RecordedPhase | None, 
 class RecordedCodes:
     """What a recorded phase says of its orders, the same against every result of that phase:
     for each order given to a unit (or a build), its index, its province, the order, how the
-    record classes it (by its codes) and its kind (:data:`_KINDS`, for our class)."""
+    record classes it (by its codes), its kind (:data:`_KINDS`, for our class) and, in a
+    movement phase, the outcome classes we class so too (:data:`_AGREEING`)."""
 
     __slots__ = ("rows", "first")
 
     def __init__(self, rec: RecordedPhase) -> None:
-        self.rows: list[tuple[int, str, Order, str, int]] = []
+        self.rows: list[tuple[int, str, Order, str, int, frozenset[type]]] = []
         self.first: dict[str, int] = {}
         """Each province's first order (whose result the package reports for the unit there)."""
         kind = rec.kind
@@ -71,14 +72,16 @@ class RecordedCodes:
             first.setdefault(p, k)
             codes = results.get(p, ())
             order_kind = kinds.get(type(order), _OTHER)
+            agreeing: frozenset[type] = frozenset()
             if kind is PhaseKind.MOVEMENT:
                 recorded = _recorded_movement_class(order_kind, codes)
+                agreeing = _AGREEING[order_kind, recorded]
             elif kind is PhaseKind.RETREAT:
                 recorded = "disband" if ({"disband", "bounce"} & set(codes)) else "void" if "void" in codes else (
                     "disband" if isinstance(order, Disband) else "retreats")
             else:
                 recorded = ("built" if isinstance(order, Build) else "removed") if codes and set(codes) == {""} else "void"
-            rows.append((k, p, order, recorded, order_kind))
+            rows.append((k, p, order, recorded, order_kind, agreeing))
 
 
 def _order_differences(rec: RecordedPhase, result: PhaseResult, codes: RecordedCodes) -> list[Difference]:
@@ -90,13 +93,13 @@ def _order_differences(rec: RecordedPhase, result: PhaseResult, codes: RecordedC
     n = len(results)
     by_province: dict[str, OrderResult] | None = None  # each province's first order's result, when asked
     diffs = []
-    for k, p, order, recorded, order_kind in codes.rows:
+    for k, p, order, recorded, order_kind, agreeing in codes.rows:
         if k >= n:
             break
         r = results[k]
         if kind is PhaseKind.MOVEMENT:
             outcome = r.outcome
-            if type(outcome) in _AGREEING[order_kind, recorded]:
+            if type(outcome) in agreeing:
                 continue  # (most orders: our class is the recorded one)
             ours = _class_of(order_kind, outcome.succeeds, outcome.code)
             if recorded != ours:
