@@ -14,7 +14,7 @@ the unit that beat it; a move against a unit of its own power names that rule
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Collection
 from typing import assert_never
 
 from ..board import Unit
@@ -38,14 +38,18 @@ def _name(unit: Unit) -> str:
     return f"{unit.kind} {unit.location}"
 
 
-def explain(result: PhaseResult, only: Container[int] | None = None) -> list[list[str]]:
+def explain(result: PhaseResult, only: Collection[int] | None = None) -> list[list[str]]:
     """For each order (in input order), its decisive facts in plain words, and the DATC 4.C
     rule that read it when it names the wrong unit type (or builds another than it names).
     `only`: the orders to explain (by index), the others are left without facts (a passage of
     the rulebook one of them quotes is cited by those after it all the same)."""
-    out = []
+    out: list[list[str]] = []
     quoted: set[str] = set()  # each passage of the rulebook in full once, then cited
+    last = len(result.results) - 1 if only is None else max(only, default=-1)  # (none after it matters)
     for k, r in enumerate(result.results):
+        if k > last:
+            out.append([])
+            continue
         words = _rulebook_words(r, result.rules, quoted)
         if only is not None and k not in only:
             out.append([])
