@@ -45,15 +45,20 @@ def explain(result: PhaseResult, only: Collection[int] | None = None) -> list[li
     the rulebook one of them quotes is cited by those after it all the same)."""
     out: list[list[str]] = []
     quoted: set[str] = set()  # each passage of the rulebook in full once, then cited
-    last = len(result.results) - 1 if only is None else max(only, default=-1)  # (none after it matters)
-    for k, r in enumerate(result.results):
+    results, rules = result.results, result.rules
+    last = len(results) - 1 if only is None else max(only, default=-1)  # (none after it matters)
+    # an order not asked for counts only by the passages it quotes first: read where one asked for quotes
+    quoting = only is None or any(_rulebook_keys(results[k], rules) for k in only if k < len(results))
+    for k, r in enumerate(results):
         if k > last:
             out.append([])
             continue
-        words = _rulebook_words(r, result.rules, quoted)
         if only is not None and k not in only:
+            if quoting:
+                _quote(_rulebook_keys(r, rules), quoted)
             out.append([])
             continue
+        words = _quote(_rulebook_keys(r, rules), quoted)
         facts = explain_order(r)
         if isinstance(r.outcome, Paradox) and r.outcome.dislodged_by is not None and r.unit is not None:
             facts.append(_retreats(r, result))
@@ -81,12 +86,10 @@ def explain_disorder(result: PhaseResult) -> list[list[str]]:
     return out
 
 
-def _rulebook_words(r: OrderResult, rules: Rules, quoted: set[str]) -> list[str]:
-    """The 2000 rulebook's own text where one of its rules decided the order: its convoy rules
-    (rules 21 and 22, when the rules read DATC 4.A.2 as that rulebook does) and, under the
-    2000 profile, the rotation of figure 7. A passage `quoted` already is cited, not repeated."""
-    from .rulebook import quote
-
+def _rulebook_keys(r: OrderResult, rules: Rules) -> list[str]:
+    """The passages of the 2000 rulebook whose rules decided the order (:func:`_quote` gives
+    their words): its convoy rules (rules 21 and 22, when the rules read DATC 4.A.2 as that
+    rulebook does) and, under the 2000 profile, the rotation of figure 7."""
     keys = []
     o = r.outcome
     if rules.convoy_paradox.rulebook_rule is ConvoyParadox.R2000 and rules.profile_name != "2023":  # its own book
@@ -99,6 +102,15 @@ def _rulebook_words(r: OrderResult, rules: Rules, quoted: set[str]) -> list[str]
     facts = o.facts if isinstance(o, (Moves, Bounced, NoPath, Paradox)) else None
     if rules.profile_name == "2000" and facts is not None and facts.backup == "circular movement":
         keys.append("rotation")
+    return keys
+
+
+def _quote(keys: list[str], quoted: set[str]) -> list[str]:
+    """The rulebook's text of the passages `keys`; a passage `quoted` already is cited, not repeated."""
+    if not keys:  # (most orders)
+        return []
+    from .rulebook import quote
+
     out = []
     for key in keys:
         passage = quote(key)
