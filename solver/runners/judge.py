@@ -146,7 +146,8 @@ class Judge:
         """A phase's result depends only on the options of the issues it touches (and,
         for a retreat phase judged from our adjudication, those of its movement phase):
         results are cached by them, so trying an option re-judges only its phases."""
-        table = self._key_table(rules)
+        known = self._keys_by_rules.get(id(rules))  # (_key_table, inline: asked of every phase judged)
+        table = known[1] if known is not None and known[0] is rules else self._key_table(rules)
         key = table.get(i)
         if key is None:
             key = table[i] = self._make_key(i, rules)
