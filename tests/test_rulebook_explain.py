@@ -369,3 +369,20 @@ def test_succeeding_orders_carry_the_rulebooks_reason(case_id):
         joined = " | ".join(facts[order])
         missing = [p for p in phrases if p not in joined]
         assert not missing, f"{case_id} {order}: missing {missing} in: {joined}"
+
+
+def test_explaining_some_orders_says_of_them_what_explaining_them_all_says():
+    """``explain(result, only)`` (validate explains only the orders involved in a difference):
+    the orders asked for get what the whole explanation gives them -- a rulebook passage that
+    an order before them quotes is cited, as there -- and the others get nothing. Each figure
+    with each order alone, every other order, and none; figures 7 and 28 cite a passage."""
+    citing = []
+    for case_id in _figure_ids():
+        result, _ = _run(case_id)
+        full = explain(result)
+        if any("(quoted above)" in fact for facts in full for fact in facts):
+            citing.append(case_id)
+        n = len(full)
+        for only in [{k} for k in range(n)] + [set(range(0, n, 2)), set(range(1, n, 2)), set()]:
+            assert explain(result, only) == [full[k] if k in only else [] for k in range(n)], (case_id, sorted(only))
+    assert citing == ["rulebook.fig07", "rulebook.fig28"]

@@ -346,9 +346,10 @@ def validate_command(inputs: tuple[str, ...], profile: str | None, overrides: tu
             os.makedirs(folder, exist_ok=True)
         except OSError as exc:
             raise click.FileError(folder, str(exc)) from None
-    from ..runners.html import SANDBOX, HtmlReport
-
-    html = HtmlReport(html_dir, sandbox=SANDBOX if sandbox is None else sandbox or None) if html_dir is not None else None
+    html: HtmlReport | None = None
+    if html_dir is not None:  # (its module loaded only when asked)
+        from ..runners.html import SANDBOX, HtmlReport
+        html = HtmlReport(html_dir, sandbox=SANDBOX if sandbox is None else sandbox or None)
     if resume_path and report_path and os.path.abspath(resume_path) != os.path.abspath(report_path):
         raise click.UsageError("--resume completes the report it names: give the same file to --report (or none)")
     report_path = report_path or resume_path

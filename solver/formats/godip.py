@@ -56,7 +56,7 @@ from ..maps import Variant, fold, load_variant
 from ..notation import VariantTables
 from ..orders import (Build, Convoy, Disband, Hold, Move, Order, Remove, Retreat, SupportHold, SupportMove,
                       UnitRef, Waive)
-from ..state import Dislodged, State
+from ..state import Dislodged, State, in_place_order
 from .records import (RecordError, RecordedGame, RecordedPhase, next_phase_names, package_phase_name,
                       position_contradiction)
 
@@ -212,8 +212,11 @@ class _Reader:
             if entry.error is None and section == "":
                 self.fail(entry, entry.line, "expected a POSITIONS line after the PHASE line")
             if entry.error is None and entry.phase is not None:
-                entry.state = State(self.variant, entry.phase, tuple(units.values()), tuple(owners.items()),
-                                    tuple(Dislodged(u) for u in dislodged.values()))
+                # by province (one unit, one dislodged unit, one owner each): a state's order, as State() puts them
+                entry.state = State.in_order(
+                    self.variant, entry.phase, in_place_order(units.values(), one_an_area=True),
+                    tuple(sorted(owners.items())),
+                    tuple(Dislodged(u) for u in in_place_order(dislodged.values(), one_an_area=True)))
                 self.orders(entry, order_lines)
             self.phases.append(entry)
 

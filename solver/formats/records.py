@@ -171,21 +171,23 @@ def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
     before = prev.state
     expected: dict[_UnitKey, Unit] = {}  # the units expected, by _unit_key (a unit's value: hashed in C)
     kind = prev.phase.kind
-    orders = {o.unit.province: o for o, _ in prev.orders if not isinstance(o, (Build, Waive))}
+    orders = {o.unit.location.province: o for o, _ in prev.orders if not isinstance(o, (Build, Waive))}
     results = prev.results
     if kind is PhaseKind.MOVEMENT:
+        no_codes: tuple[str, ...] = ()
         for unit in before.units:
-            province = unit.location.province
-            codes = results.get(province, ())
+            location = unit.location
+            province = location.province
+            codes = results.get(province, no_codes)
             if "dislodged" in codes:
                 continue
             order = orders.get(province)
-            if isinstance(order, Move) and MOVE_FAILURES.isdisjoint(codes):
-                dest = order.dest
+            if type(order) is Move and MOVE_FAILURES.isdisjoint(codes):
+                location = order.dest
                 if unit.kind is UnitKind.ARMY:
-                    dest = Location(dest.province)
-                unit = Unit(unit.power, unit.kind, dest)
-            expected[_unit_key(unit)] = unit
+                    location = Location(location.province)
+                unit = Unit(unit.power, unit.kind, location)
+            expected[unit.power, unit.kind, location.province, location.coast] = unit  # _unit_key, inline
     elif kind is PhaseKind.RETREAT:
         expected = {_unit_key(u): u for u in before.units}
         for d in before.dislodged:
@@ -207,7 +209,7 @@ def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
                 if given.kind is not None:
                     unit = Unit(given.power or "?", given.kind, given.location)
                     expected[_unit_key(unit)] = unit
-    found = {_unit_key(u): u for u in nxt.state.units}
+    found = {(u.power, u.kind, u.location.province, u.location.coast): u for u in nxt.state.units}  # _unit_key
     problems = []
     if expected.keys() != found.keys():
         # fleets: the package may write a coast we did not know from the order (support/convoy drop coasts)
@@ -219,7 +221,7 @@ def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
             problems.append("expected " + ", ".join(f"{u.power} {format_unit(u)}" for u in missing[:6]))
         if extra:
             problems.append("found " + ", ".join(f"{u.power} {format_unit(u)}" for u in extra[:6]) + " unaccounted for")
-    if kind is PhaseKind.MOVEMENT:
+    if kind is PhaseKind.MOVEMENT and nxt.state.dislodged:  # (without any, nothing is odd)
         marked = {u.province for u in before.units if "dislodged" in prev.results.get(u.province, ())}
         standing = set(before.units) if nxt.state.dislodged else set()
         odd = [d.unit for d in nxt.state.dislodged if d.unit.province not in marked or d.unit not in standing]

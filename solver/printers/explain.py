@@ -14,6 +14,7 @@ the unit that beat it; a move against a unit of its own power names that rule
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import assert_never
 
 from ..board import Unit
@@ -37,16 +38,31 @@ def _name(unit: Unit) -> str:
     return f"{unit.kind} {unit.location}"
 
 
-def explain(result: PhaseResult) -> list[list[str]]:
+def explain(result: PhaseResult, only: Collection[int] | None = None) -> list[list[str]]:
     """For each order (in input order), its decisive facts in plain words, and the DATC 4.C
-    rule that read it when it names the wrong unit type (or builds another than it names)."""
-    out = []
+    rule that read it when it names the wrong unit type (or builds another than it names).
+    `only`: the orders to explain (by index), the others are left without facts (a passage of
+    the rulebook one of them quotes is cited by those after it all the same)."""
+    out: list[list[str]] = []
     quoted: set[str] = set()  # each passage of the rulebook in full once, then cited
-    for r in result.results:
+    results, rules = result.results, result.rules
+    last = len(results) - 1 if only is None else max(only, default=-1)  # (none after it matters)
+    # an order not asked for counts only by the passages it quotes first: read where one asked for quotes
+    quoting = only is None or any(_rulebook_keys(results[k], rules) for k in only if k < len(results))
+    for k, r in enumerate(results):
+        if k > last:
+            out.append([])
+            continue
+        if only is not None and k not in only:
+            if quoting:
+                _quote(_rulebook_keys(r, rules), quoted)
+            out.append([])
+            continue
+        words = _quote(_rulebook_keys(r, rules), quoted)
         facts = explain_order(r)
         if isinstance(r.outcome, Paradox) and r.outcome.dislodged_by is not None and r.unit is not None:
             facts.append(_retreats(r, result))
-        facts += _rulebook_words(r, result.rules, quoted)
+        facts += words
         note = _designation_read(r, result.rules)
         out.append(facts + [note] if note else facts)
     return out
@@ -70,12 +86,10 @@ def explain_disorder(result: PhaseResult) -> list[list[str]]:
     return out
 
 
-def _rulebook_words(r: OrderResult, rules: Rules, quoted: set[str]) -> list[str]:
-    """The 2000 rulebook's own text where one of its rules decided the order: its convoy rules
-    (rules 21 and 22, when the rules read DATC 4.A.2 as that rulebook does) and, under the
-    2000 profile, the rotation of figure 7. A passage `quoted` already is cited, not repeated."""
-    from .rulebook import quote
-
+def _rulebook_keys(r: OrderResult, rules: Rules) -> list[str]:
+    """The passages of the 2000 rulebook whose rules decided the order (:func:`_quote` gives
+    their words): its convoy rules (rules 21 and 22, when the rules read DATC 4.A.2 as that
+    rulebook does) and, under the 2000 profile, the rotation of figure 7."""
     keys = []
     o = r.outcome
     if rules.convoy_paradox.rulebook_rule is ConvoyParadox.R2000 and rules.profile_name != "2023":  # its own book
@@ -88,6 +102,15 @@ def _rulebook_words(r: OrderResult, rules: Rules, quoted: set[str]) -> list[str]
     facts = o.facts if isinstance(o, (Moves, Bounced, NoPath, Paradox)) else None
     if rules.profile_name == "2000" and facts is not None and facts.backup == "circular movement":
         keys.append("rotation")
+    return keys
+
+
+def _quote(keys: list[str], quoted: set[str]) -> list[str]:
+    """The rulebook's text of the passages `keys`; a passage `quoted` already is cited, not repeated."""
+    if not keys:  # (most orders)
+        return []
+    from .rulebook import quote
+
     out = []
     for key in keys:
         passage = quote(key)

@@ -4,14 +4,18 @@ and our explanation of them."""
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import get_args
 
 from ..adjudicator import adjudicate
 from ..board import Location, PhaseKind, Unit, UnitKind
 from ..formats.records import RecordedPhase, format_location, format_unit, package_phase_name
-from ..orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, ordered_province
+from ..orders import Build, Convoy, Disband, Move, Order, SupportHold, SupportMove, Waive, ordered_province
 from ..printers.explain import explain
+from ..outcomes import Outcome
 from ..results import OrderResult, PhaseResult, Reason
 from ..rules import Rules
 from ..state import State
@@ -44,29 +48,40 @@ def compare(rec: RecordedPhase, result: PhaseResult, nxt: RecordedPhase | None, 
 class RecordedCodes:
     """What a recorded phase says of its orders, the same against every result of that phase:
     for each order given to a unit (or a build), its index, its province, the order, how the
-    record classes it (by its codes) and its kind (:data:`_KINDS`, for our class)."""
+    record classes it (by its codes), its kind (:data:`_KINDS`, for our class) and, in a
+    movement phase, the outcome classes we class so too (:data:`_AGREEING`)."""
 
     __slots__ = ("rows", "first")
 
     def __init__(self, rec: RecordedPhase) -> None:
-        self.rows: list[tuple[int, str, Order, str, int]] = []
+        self.rows: list[tuple[int, str, Order, str, int, frozenset[type]]] = []
         self.first: dict[str, int] = {}
         """Each province's first order (whose result the package reports for the unit there)."""
         kind = rec.kind
+        results = rec.results
+        first = self.first
+        rows = self.rows
+        kinds = _KINDS
         for k, (order, _) in enumerate(rec.orders):
-            p = ordered_province(order)
-            if p is None:
+            if isinstance(order, Build):  # (ordered_province, inline)
+                p = order.location.province
+            elif isinstance(order, Waive):
                 continue
-            self.first.setdefault(p, k)
-            codes = rec.results.get(p, ())
+            else:
+                p = order.unit.location.province
+            first.setdefault(p, k)
+            codes = results.get(p, ())
+            order_kind = kinds.get(type(order), _OTHER)
+            agreeing: frozenset[type] = frozenset()
             if kind is PhaseKind.MOVEMENT:
-                recorded = _recorded_movement_class(order, codes)
+                recorded = _recorded_movement_class(order_kind, codes)
+                agreeing = _AGREEING[order_kind, recorded]
             elif kind is PhaseKind.RETREAT:
                 recorded = "disband" if ({"disband", "bounce"} & set(codes)) else "void" if "void" in codes else (
                     "disband" if isinstance(order, Disband) else "retreats")
             else:
                 recorded = ("built" if isinstance(order, Build) else "removed") if codes and set(codes) == {""} else "void"
-            self.rows.append((k, p, order, recorded, _kind_of(order)))
+            rows.append((k, p, order, recorded, order_kind, agreeing))
 
 
 def _order_differences(rec: RecordedPhase, result: PhaseResult, codes: RecordedCodes) -> list[Difference]:
@@ -78,12 +93,14 @@ def _order_differences(rec: RecordedPhase, result: PhaseResult, codes: RecordedC
     n = len(results)
     by_province: dict[str, OrderResult] | None = None  # each province's first order's result, when asked
     diffs = []
-    for k, p, order, recorded, order_kind in codes.rows:
+    for k, p, order, recorded, order_kind, agreeing in codes.rows:
         if k >= n:
             break
         r = results[k]
         if kind is PhaseKind.MOVEMENT:
             outcome = r.outcome
+            if type(outcome) in agreeing:
+                continue  # (most orders: our class is the recorded one)
             ours = _class_of(order_kind, outcome.succeeds, outcome.code)
             if recorded != ours:
                 if by_province is None:
@@ -114,15 +131,18 @@ class OrderTexts:
         return f"{order.power.upper() if order.power else '?'}: {text}"
 
 
-def _recorded_movement_class(order: Order, codes: tuple[str, ...]) -> str:
+@functools.lru_cache(maxsize=1024)
+def _recorded_movement_class(order_kind: int, codes: tuple[str, ...]) -> str:
+    """How the record classes a movement order of `order_kind` (:func:`_kind_of`) with these
+    codes (a pure function of few distinct arguments: memoised)."""
     c = set(codes)
-    if isinstance(order, Move):
+    if order_kind == _MOVE:
         return "no convoy" if c & {"no convoy", "disrupted"} else "bounce" if "bounce" in c else (
             "void" if "void" in c else "moves")
-    if isinstance(order, (SupportHold, SupportMove)):
+    if order_kind == _SUPPORT:
         return "void" if "void" in c else "no convoy" if "no convoy" in c else (
             "cut" if c & {"cut", "dislodged"} else "supports")
-    if isinstance(order, Convoy):
+    if order_kind == _CONVOY:
         return "void" if c & {"void", "no convoy"} else "dislodged" if "dislodged" in c else (
             "disrupted" if "disrupted" in c else "convoys")
     return "void" if "void" in c else "holds"
@@ -136,12 +156,13 @@ _MOVE, _SUPPORT, _CONVOY, _OTHER = range(4)
 """The kinds of movement orders our class is read by (:func:`_kind_of`)."""
 
 
+_KINDS: Mapping[type, int] = MappingProxyType({Move: _MOVE, SupportHold: _SUPPORT, SupportMove: _SUPPORT,
+                                                Convoy: _CONVOY})
+"""The kind of each class of order (:data:`~dipsat.orders.Order` is a closed set); the rest are _OTHER."""
+
+
 def _kind_of(order: Order) -> int:
-    if isinstance(order, Move):
-        return _MOVE
-    if isinstance(order, (SupportHold, SupportMove)):
-        return _SUPPORT
-    return _CONVOY if isinstance(order, Convoy) else _OTHER
+    return _KINDS.get(type(order), _OTHER)
 
 
 def _class_of(kind: int, succeeded: bool, reason: Reason | None) -> str:
@@ -159,6 +180,16 @@ def _class_of(kind: int, succeeded: bool, reason: Reason | None) -> str:
             return "convoys"
         return {Reason.DISLODGED: "dislodged", Reason.PARADOX: "disrupted"}.get(reason, "void")  # type: ignore[arg-type]
     return "holds"
+
+
+_AGREEING: Mapping[tuple[int, str], frozenset[type]] = MappingProxyType({
+    (kind, recorded): frozenset(c for c in get_args(Outcome) if _class_of(kind, c.succeeds, c.code) == recorded)
+    for kind in (_MOVE, _SUPPORT, _CONVOY, _OTHER)
+    for recorded in ("moves", "bounce", "no convoy", "void", "supports", "cut", "convoys", "dislodged", "disrupted",
+                     "holds")})
+"""The outcome classes whose order of a kind (:func:`_kind_of`) we class as the record does
+(an outcome's success and code are those of its class): most orders are compared by one
+look-up, the rest by :func:`_class_of`."""
 
 
 def movement_class(order: Order, status: Status) -> str:
@@ -198,26 +229,11 @@ def _position_differences(rec: RecordedPhase, result: PhaseResult, nxt: Recorded
     has a retreat is the same as the phase we go to instead."""
     assert nxt.state is not None
     after = ours_after(result, nxt, rules)
-    retreat_options = dict(result.retreat_options)
-    diffs = []
-    ours_all = {d.unit for d in result.dislodgements}
-    ours_open = {d.unit for d in after.dislodged} if after.phase.kind is PhaseKind.RETREAT else set()
-    recorded = {d.unit for d in nxt.state.dislodged}
-    recorded_options = {u: _recorded_options(u, nxt.retreat_options.get(u.province, ())) for u in recorded
-                        if nxt.retreat_options_recorded}
-    for unit in sorted(recorded | ours_open, key=lambda u: (u.province, str(u))):
-        subject = f"{unit.power.upper()} {format_unit(unit)}"
-        if unit in recorded and unit not in ours_all:
-            diffs.append(Difference("dislodged", subject, "dislodged", "not dislodged"))
-        elif unit in ours_open and unit not in recorded:
-            diffs.append(Difference("dislodged", subject, "not dislodged (or no retreat)", "dislodged"))
-        elif unit in recorded_options:
-            ours = _options(unit, retreat_options.get(unit, ()))
-            if ours != recorded_options[unit]:
-                diffs.append(Difference("retreats", subject, " ".join(sorted(recorded_options[unit])) or "-",
-                                        " ".join(sorted(ours)) or "-"))
-    retreat_skipped = (nxt.kind is PhaseKind.RETREAT and after.phase.kind is not PhaseKind.RETREAT
-                       and not any(recorded_options.get(u) for u in recorded))
+    diffs: list[Difference] = []
+    retreat_skipped = nxt.kind is PhaseKind.RETREAT and after.phase.kind is not PhaseKind.RETREAT
+    if nxt.state.dislodged or (after.dislodged and after.phase.kind is PhaseKind.RETREAT):  # (most phases: none)
+        diffs, retreat_shown = _dislodged_differences(result, after, nxt)
+        retreat_skipped = retreat_skipped and not retreat_shown
     same_stage = nxt.phase is None or package_phase_name(after.phase) == nxt.name
     if not same_stage and not retreat_skipped:
         diffs.append(Difference("phase", "next phase", nxt.name, package_phase_name(after.phase)))
@@ -240,6 +256,31 @@ def _position_differences(rec: RecordedPhase, result: PhaseResult, nxt: Recorded
             diffs.append(Difference("centre", centre.upper(), recorded_owners.get(centre, "unowned"),
                                     ours_owners.get(centre, "unowned")))
     return diffs
+
+
+def _dislodged_differences(result: PhaseResult, after: State, nxt: RecordedPhase) -> tuple[list[Difference], bool]:
+    """The dislodged units and their retreat options of :func:`_position_differences`, and
+    whether the record gives a dislodged unit a retreat option."""
+    assert nxt.state is not None
+    retreat_options = result.retreat_options
+    diffs = []
+    ours_all = {d.unit for d in result.dislodgements}
+    ours_open = {d.unit for d in after.dislodged} if after.phase.kind is PhaseKind.RETREAT else set()
+    recorded = {d.unit for d in nxt.state.dislodged}
+    recorded_options = {u: _recorded_options(u, nxt.retreat_options.get(u.province, ())) for u in recorded
+                        if nxt.retreat_options_recorded}
+    for unit in sorted(recorded | ours_open, key=lambda u: (u.province, str(u))):
+        subject = f"{unit.power.upper()} {format_unit(unit)}"
+        if unit in recorded and unit not in ours_all:
+            diffs.append(Difference("dislodged", subject, "dislodged", "not dislodged"))
+        elif unit in ours_open and unit not in recorded:
+            diffs.append(Difference("dislodged", subject, "not dislodged (or no retreat)", "dislodged"))
+        elif unit in recorded_options:
+            ours = _options(unit, retreat_options.get(unit, ()))
+            if ours != recorded_options[unit]:
+                diffs.append(Difference("retreats", subject, " ".join(sorted(recorded_options[unit])) or "-",
+                                        " ".join(sorted(ours)) or "-"))
+    return diffs, any(recorded_options.get(u) for u in recorded)
 
 
 def ours_after(result: PhaseResult, nxt: RecordedPhase, rules: Rules) -> State:
@@ -272,13 +313,14 @@ def involved(rec: RecordedPhase, result: PhaseResult, diffs: list[Difference]) -
     those orders touch (one step further: the convoying fleets, the attacks on them, the
     supports ...), and our explanation of each."""
     touched, wider = involved_provinces(rec, diffs)
+    shown = {k for k in range(min(len(rec.orders), len(result.results))) if touched[k] & wider}
     try:
-        facts = explain(result)
+        facts = explain(result, shown)  # (only the orders involved: the others are not shown)
     except Exception as exc:  # noqa: BLE001 - an explanation must not sink the report
         facts = [[f"(no explanation: {type(exc).__name__}: {exc})"]] * len(result.results)
     orders, explanation = [], {}
     for k, ((order, text), r) in enumerate(zip(rec.orders, result.results)):
-        if touched[k] & wider:
+        if k in shown:
             label = f"{order.power.upper() if order.power else '?'}: {text}"
             orders.append(label)
             explanation[label] = [r.status + (f" ({r.detail})" if r.detail else "")] + [

@@ -15,6 +15,7 @@ from ..formats.records import RecordedGame, RecordedPhase, with_attackers
 from ..movement import MovementTrace, prescan
 from ..movement.prescan import Prescan, rescan
 from ..movement.turn import reread
+from ..orders import Order
 from ..results import PhaseResult
 from ..rules import ISSUES, Rules
 from ..state import State
@@ -91,6 +92,7 @@ class Judge:
         self._own_fields: dict[int, tuple[str, ...]] = {}  # _retreat_mark
         self._retreats: dict[_RetreatMark, _Key] = {}  # a retreat phase judged, by its _retreat_mark
         self._summaries: dict[int, tuple[Prescan, tuple[object, ...]]] = {}  # id of a prescan -> it, its _summary
+        self._orders: dict[int, list[Order]] = {}  # _orders_of
 
     def _playable(self, i: int) -> bool:
         rec = self.game.phases[i]
@@ -144,7 +146,8 @@ class Judge:
         """A phase's result depends only on the options of the issues it touches (and,
         for a retreat phase judged from our adjudication, those of its movement phase):
         results are cached by them, so trying an option re-judges only its phases."""
-        table = self._key_table(rules)
+        known = self._keys_by_rules.get(id(rules))  # (_key_table, inline: asked of every phase judged)
+        table = known[1] if known is not None and known[0] is rules else self._key_table(rules)
         key = table.get(i)
         if key is None:
             key = table[i] = self._make_key(i, rules)
@@ -174,6 +177,11 @@ class Judge:
     def judge(self, indices: list[int], rules: Rules) -> dict[int, Judged]:
         """(result, differences) of each phase under `rules`, movement turns solved in
         batches (one CP-SAT model for many turns; the same results as one by one)."""
+        if len(indices) == 1:  # the reports ask one phase at a time, mostly judged already
+            i = indices[0]
+            known = self.cache.get(self.key(i, rules))
+            if known is not None:
+                return {i: known}
         return self.judge_many([(indices, rules)])[0]
 
     def judge_many(self, asked: list[tuple[list[int], Rules]]) -> list[dict[int, Judged]]:
@@ -203,47 +211,52 @@ class Judge:
         """Judge (phase, rules) pairs in rounds, each round's movement turns in one batch;
         of the pairs of one movement phase with the same prescan (or none made yet), one
         is judged per round, so that the rest find it judged (:meth:`_same_as_judged`)."""
+        cache, from_ours, phases = self.cache, self._from_ours, self.game.phases
         while pairs:
-            todo: list[tuple[int, Rules, Prescan | None]] = []
+            todo: list[tuple[int, Rules, Prescan | None, _Key]] = []
             wait: list[tuple[int, Rules, Prescan | None]] = []
             solving: dict[int, list[tuple[object, ...] | None]] = {}  # phase -> prescans judged this round
             made_here: dict[int, list[tuple[Prescan, Rules]]] = {}  # phase -> prescans made this round
-            following: list[tuple[int, Rules, _RetreatMark]] = []  # retreats judged alike this round: taken over after it
+            following: list[tuple[_Key, Rules, _RetreatMark]] = []  # retreats judged alike this round: taken over after it
             retreats_here: set[_RetreatMark] = set()
             for i, rules, made in pairs:
-                if self.key(i, rules) in self.cache:
+                key = self.key(i, rules)
+                if key in cache:
                     continue
-                if self._needs_previous(i):
+                from_movement = i in from_ours  # (_needs_previous)
+                if from_movement:
                     mark = self._retreat_mark(i, rules)
                     if mark in self._retreats or mark in retreats_here:
-                        following.append((i, rules, mark))
+                        following.append((key, rules, mark))
                         continue
                     retreats_here.add(mark)
                 for other, scanned in made_here.get(i, []) if made is None else ():  # as one after the other
                     made = rescan(other, self.state(i, rules), scanned, rules)
                     if made is not None:
                         break
-                scan = self._same_as_judged(i, rules, made)
+                scan = self._same_as_judged(i, rules, made, key)
                 if scan is True:
                     continue
-                if isinstance(scan, Prescan):
-                    made_here.setdefault(i, []).append((scan, rules))
-                movement = self.game.phases[i].kind is PhaseKind.MOVEMENT and not self._needs_previous(i)
-                read = self._scan_mark(scan, rules)[0] if isinstance(scan, Prescan) else None
+                scanned_here = scan if isinstance(scan, Prescan) else None
+                if scanned_here is not None:
+                    made_here.setdefault(i, []).append((scanned_here, rules))
+                movement = phases[i].kind is PhaseKind.MOVEMENT and not from_movement
+                read = self._scan_mark(scanned_here, rules)[0] if scanned_here is not None else None
                 if movement and i in solving and (read is None or read in solving[i]):
-                    wait.append((i, rules, scan if isinstance(scan, Prescan) else None))  # judged in the next round
+                    wait.append((i, rules, scanned_here))  # judged in the next round
                     continue
                 solving.setdefault(i, []).append(read)
-                todo.append((i, rules, scan if isinstance(scan, Prescan) else None))
-            items = [(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules) for i, rules, _ in todo]
-            for (i, rules, _), result in zip(todo, adjudicate_many(items, scans=[scan for _, _, scan in todo])):
-                self.cache[self.key(i, rules)] = (result, self._compare(i, result, rules))
-                self._remember_scan(i, rules, result)
-                if self._needs_previous(i):
-                    self._retreats[self._retreat_mark(i, rules)] = self.key(i, rules)
-            for i, rules, mark in following:
-                result, diffs = self.cache[self._retreats[mark]]
-                self.cache[self.key(i, rules)] = (_with_rules(result, rules), diffs)
+                todo.append((i, rules, scanned_here, key))
+            items = [(self.state(i, rules), self._orders_of(i), rules) for i, rules, _, _ in todo]
+            for (i, rules, _, key), result in zip(todo, adjudicate_many(items, scans=[scan for _, _, scan, _ in todo])):
+                cache[key] = (result, self._compare(i, result, rules))
+                if i in from_ours:
+                    self._retreats[self._retreat_mark(i, rules)] = key
+                else:
+                    self._remember_scan(i, rules, result, key)
+            for key, rules, mark in following:
+                result, diffs = cache[self._retreats[mark]]
+                cache[key] = (_with_rules(result, rules), diffs)
             pairs = wait
 
     def _retreat_mark(self, i: int, rules: Rules) -> _RetreatMark:
@@ -277,7 +290,8 @@ class Judge:
                          if n in ISSUES and not n.startswith(NOT_IN_RECORDS)
                          for o in sorted(ISSUES[n].options) if o != final_rules.choice(n)])
 
-    def _same_as_judged(self, i: int, rules: Rules, made: Prescan | None = None) -> Prescan | bool:
+    def _same_as_judged(self, i: int, rules: Rules, made: Prescan | None = None,
+                        own: _Key | None = None) -> Prescan | bool:
         """A movement phase whose prescan under `rules` is one it had under rules judged
         already (same legal orders, matches, convoy routes, destinations), with the same
         model options, retreat rule and civil-disorder rule, has that result: it is taken
@@ -285,9 +299,9 @@ class Judge:
         option of 4.A.3 or 4.B can touch are such, and several options of 4.A.3 often
         read a phase alike. Else the prescan made (to be used for the adjudication), or
         False (nothing judged yet to compare with). `made`: the turn's prescan under
-        `rules`, made already."""
+        `rules`, made already; `own`: its :meth:`key` under `rules`, found already."""
         judged = self.scanned.get(i)
-        if not judged or self._needs_previous(i):
+        if not judged or i in self._from_ours:  # (_needs_previous)
             return made if made is not None else False
         scan = made
         unread: set[_Key] = set()  # judged turns rescan refused
@@ -299,14 +313,14 @@ class Judge:
                 break
             unread.add(key)
         if scan is None:
-            scan = prescan(self.state(i, rules), [o for o, _ in self.game.phases[i].orders], rules)
+            scan = prescan(self.state(i, rules), self._orders_of(i), rules)
         read, options = self._scan_mark(scan, rules)
+        mine = own if own is not None else self.key(i, rules)
         alike: list[_Key] = []  # judged turns read alike: the only ones reread can take (rescan gives their scan)
         for (seen_read, seen_options), key in judged:
             if seen_read == read:
                 if seen_options == options:
                     result, diffs = self.cache[key]
-                    mine = self.key(i, rules)
                     self.cache[mine] = (_with_rules(result, rules), diffs)
                     self._origins[mine] = self._origins.get(key, key)
                     return True
@@ -316,8 +330,8 @@ class Judge:
                 continue  # reread would ask rescan the same again, and be told None
             again = reread(self.cache[key][0], rules)
             if again is not None:
-                self.cache[self.key(i, rules)] = (again, self._compare(i, again, rules))
-                self._remember_scan(i, rules, again)
+                self.cache[mine] = (again, self._compare(i, again, rules))
+                self._remember_scan(i, rules, again, mine)
                 return True
         return scan
 
@@ -342,10 +356,18 @@ class Judge:
         return ((known[1], scan.problem, scan.verdicts, scan.dest_of),
                 (rules.model, rules.retreat_after_convoy, rules.civil_disorder))
 
-    def _remember_scan(self, i: int, rules: Rules, result: PhaseResult) -> None:
+    def _remember_scan(self, i: int, rules: Rules, result: PhaseResult, key: _Key) -> None:
+        """Keep a movement turn's reading (:meth:`_scan_mark`) with its `key` (under `rules`)."""
         trace = result.trace
         if isinstance(trace, MovementTrace) and not self._needs_previous(i):
-            self.scanned.setdefault(i, []).append((self._scan_mark(trace.scan, rules), self.key(i, rules)))
+            self.scanned.setdefault(i, []).append((self._scan_mark(trace.scan, rules), key))
+
+    def _orders_of(self, i: int) -> list[Order]:
+        """The orders of phase `i` as adjudicated (without their texts), listed once per phase."""
+        known = self._orders.get(i)
+        if known is None:
+            known = self._orders[i] = [o for o, _ in self.game.phases[i].orders]
+        return known
 
     def state(self, i: int, rules: Rules) -> State:
         """The position phase `i` is adjudicated from: the recorded one, and for a

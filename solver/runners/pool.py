@@ -12,15 +12,17 @@ task in the calling process with the same time limit and the same answers.
 
 from __future__ import annotations
 
-import multiprocessing
 import signal
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # multiprocessing is loaded by a pool when made: a run with one worker needs none
+    import multiprocessing.process
+    from multiprocessing.connection import Connection
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,8 @@ class Pool:
         self.workers = max(1, workers)
         self.timeout = timeout
         self.retries = retries
+        import multiprocessing
+
         self.context = multiprocessing.get_context("spawn")  # OR-Tools and fork do not mix
 
     def _spawn(self, attempts: int = 3) -> _Slot:
@@ -164,6 +168,8 @@ class Pool:
 
     def run(self, payloads: Sequence[Any]) -> Iterator[tuple[int, Any]]:
         """Yield (index, result or TaskFailure) for every payload, in completion order."""
+        from multiprocessing.connection import wait
+
         todo = list(range(len(payloads)))[::-1]
         tries = {i: 0 for i in range(len(payloads))}
         slots = [self._spawn() for _ in range(min(self.workers, len(payloads)))]
