@@ -176,18 +176,17 @@ def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
     if kind is PhaseKind.MOVEMENT:
         no_codes: tuple[str, ...] = ()
         for unit in before.units:
-            location = unit.location
-            province = location.province
+            province = unit.location.province
             codes = results.get(province, no_codes)
             if "dislodged" in codes:
                 continue
             order = orders.get(province)
             if type(order) is Move and MOVE_FAILURES.isdisjoint(codes):
-                location = order.dest
+                dest = order.dest
                 if unit.kind is UnitKind.ARMY:
-                    location = Location(location.province)
-                unit = Unit(unit.power, unit.kind, location)
-            expected[unit.power, unit.kind, location.province, location.coast] = unit  # _unit_key, inline
+                    dest = Location(dest.province)
+                unit = Unit(unit.power, unit.kind, dest)
+            expected[_unit_key(unit)] = unit
     elif kind is PhaseKind.RETREAT:
         expected = {_unit_key(u): u for u in before.units}
         for d in before.dislodged:
@@ -209,7 +208,7 @@ def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
                 if given.kind is not None:
                     unit = Unit(given.power or "?", given.kind, given.location)
                     expected[_unit_key(unit)] = unit
-    found = {(u.power, u.kind, u.location.province, u.location.coast): u for u in nxt.state.units}  # _unit_key
+    found = {_unit_key(u): u for u in nxt.state.units}
     problems = []
     if expected.keys() != found.keys():
         # fleets: the package may write a coast we did not know from the order (support/convoy drop coasts)
@@ -223,7 +222,7 @@ def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
             problems.append("found " + ", ".join(f"{u.power} {format_unit(u)}" for u in extra[:6]) + " unaccounted for")
     if kind is PhaseKind.MOVEMENT and nxt.state.dislodged:  # (without any, nothing is odd)
         marked = {u.province for u in before.units if "dislodged" in prev.results.get(u.province, ())}
-        standing = set(before.units) if nxt.state.dislodged else set()
+        standing = set(before.units)
         odd = [d.unit for d in nxt.state.dislodged if d.unit.province not in marked or d.unit not in standing]
         if odd:
             problems.append("dislodged " + ", ".join(format_unit(u) for u in odd) + " without a 'dislodged' result")
