@@ -43,6 +43,13 @@ class _Prescan:
     orders: list[Order] = field(default_factory=list)  # the orders given, then any implicit ones (4.E.3)
     dest_of_order: dict[int, Location] = field(default_factory=dict)  # legal move order -> its destination
     convoyers: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)  # (origin, dest) -> fleets ordered to convoy
+    may_convoy: list[tuple[Move, MoveOrder]] = field(default_factory=list, compare=False, repr=False)
+    """The army moves that can go by land and that DATC 4.A.3 may yet send by convoy (written
+    'via convoy', or a fleet is ordered to convoy them): the moves a reading of 4.A.3 decides
+    (:func:`_build_moves`), the others go by land under every reading."""
+    via_bound: bool | None = field(default=None, compare=False, repr=False)
+    """:func:`rescan`'s answer for this turn, once asked: may a reading's
+    :attr:`~dipsat.rules.AdjacentConvoy.via_binds` change it (:func:`_via_binding_matters`)?"""
 
 
 Prescan = _Prescan
@@ -332,30 +339,26 @@ def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Presc
     4.A.3 sends every army that can go by land the same way (4.A.3 only decides, at the
     end of :func:`_build_moves`, which of those moves try a convoy route, from what was
     settled before, and, through :attr:`~dipsat.rules.AdjacentConvoy.via_binds`, whether a
-    'via convoy' move no convoy could carry is legal). None where a new prescan is needed."""
+    'via convoy' move no convoy could carry is legal). None where a new prescan is needed.
+    The moves a reading of 4.A.3 decides are the scan's (:attr:`_Prescan.may_convoy`), and
+    whether 'via convoy' may bind in it is worked out once (:attr:`_Prescan.via_bound`)."""
     if rules is scanned:
         return scan
     if _prescan_readings(rules) != _prescan_readings(scanned):  # validate asks this for every turn it re-judges
         return None
-    if rules.adjacent_convoy is scanned.adjacent_convoy:
+    asked = rules.adjacent_convoy
+    if asked is scanned.adjacent_convoy:
         return scan
-    if rules.adjacent_convoy.via_binds is not scanned.adjacent_convoy.via_binds:
-        for order in scan.orders:  # only an army's 'via convoy' move can matter (checked inline: most are not)
-            if isinstance(order, Move) and order.via_convoy and _via_binding_matters(state, order):
-                return None  # the reading decides whether an impossible 'via convoy' is legal (legality.py)
-    p = scan.problem
-    units = list(state.units)
-    convoyers = scan.convoyers
-    for k, m in scan.move_of.items():
-        move = p.moves[m]
-        order = scan.orders[k]
-        assert isinstance(order, Move)
-        if not order.via_convoy and (move.origin, move.dest) not in convoyers:
-            continue  # by land in every reading of 4.A.3, as _build_moves has it
-        unit = units[move.unit]
-        if unit.kind is UnitKind.ARMY and state.map.can_move(unit.kind, unit.location, scan.dest_of[m]):
-            if adjacent_convoy(state, scan, units, order, move, rules) != (move.convoyed, move.fallback):
-                return None
+    if asked.via_binds is not scanned.adjacent_convoy.via_binds:
+        bound = scan.via_bound
+        if bound is None:  # only an army's 'via convoy' move can matter (checked inline: most are not)
+            bound = scan.via_bound = any(isinstance(order, Move) and order.via_convoy
+                                         and _via_binding_matters(state, order) for order in scan.orders)
+        if bound:
+            return None  # the reading decides whether an impossible 'via convoy' is legal (legality.py)
+    for order, move in scan.may_convoy:  # (most turns: none) as the problem has them, try a convoy or not?
+        if adjacent_convoy(state, scan, state.units, order, move, rules) != (move.convoyed, move.fallback):
+            return None
     return scan
 
 
@@ -392,8 +395,8 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
     convoyers = scan.convoyers
     for u, k, convoy, t in given.convoys:  # who is ordered to convoy which army where
         convoyers.setdefault((convoy.target.location.province, convoy.dest.province), []).append(units[u])
-    by_land: list[tuple[Move, MoveOrder]] = []  # the army moves over land 4.A.3 may yet send by convoy: else by
-    # land in every reading of 4.A.3 (not 'via convoy', no fleet ordered to convoy it)
+    by_land = scan.may_convoy  # the army moves over land 4.A.3 may yet send by convoy: else by land in every
+    # reading of 4.A.3 (not 'via convoy', no fleet ordered to convoy it)
     for u, k, order, land in given.moves:
         slot = slots[u]
         if land is None:  # checked in full: its destination (coast settled) kept, or an implicit move
