@@ -15,6 +15,7 @@ import enum
 import functools
 import tomllib
 import unicodedata
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,7 +78,8 @@ _ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
 (Python 3.11), and the prescan asks the map's moves of every unit."""
 
 _CACHED = (("location", 1024), ("fleet_locations", None), ("reachable_coasts", None),
-           ("_convoy_routes", 4096), ("convoy_reach", 4096), ("convoy_route_seas", 4096))  # bounded: the seas with fleets differ from game to game
+           ("_convoy_routes", 4096), ("convoy_reach", 4096), ("convoy_route_seas", 4096),  # bounded: the seas with
+           ("distances_to", 256), ("fleet_distance", 4096), ("army_distance", 4096))  # fleets differ from game to game
 """The methods of :class:`Map` each map caches for itself, with the size of the cache."""
 
 
@@ -310,6 +312,59 @@ class Map:
         if len(found) < 2:
             return tuple(found)
         return tuple(sorted((r for r in found if not any(o < r for o in found)), key=_route_order))
+
+    # --- distances (cached: the civil-disorder rule asks them every adjustment phase, DATC 4.D.8) ---
+    def distances_to(self, targets: frozenset[str]) -> dict[str, int]:
+        """Moves over land and sea (across any border, :meth:`neighbours`) from each
+        province to the nearest of `targets` (0 for a target itself); a province from
+        which none can be reached is left out. The table is the map's: read it, never
+        change it."""
+        out = {t: 0 for t in targets}
+        queue = deque(targets)  # breadth first: each province's distance is final when it is first reached
+        neighbours = self.neighbours
+        while queue:
+            here = queue.popleft()
+            for nxt in neighbours(here):
+                if nxt not in out:
+                    out[nxt] = out[here] + 1
+                    queue.append(nxt)
+        return out
+
+    def fleet_distance(self, start: Location, targets: frozenset[str]) -> int | None:
+        """Fleet moves from `start` to the nearest location in one of the provinces
+        `targets` (None: none can be reached)."""
+        adjacency = self.fleet_adjacency
+        seen = {start}
+        frontier = [start]
+        steps = 0
+        while frontier:
+            if any(loc.province in targets for loc in frontier):
+                return steps
+            steps += 1
+            reached = []
+            for loc in frontier:
+                for n in adjacency.get(loc, ()):
+                    if n not in seen:
+                        seen.add(n)
+                        reached.append(n)
+            frontier = reached
+        return None
+
+    def army_distance(self, start: str, targets: frozenset[str], seas: frozenset[str]) -> int | None:
+        """Army moves from `start` to the nearest of `targets`, a convoy along a chain of
+        the seas `seas` counting as one move (:meth:`convoy_reach`); None: none can be reached."""
+        seen = {start: 0}
+        queue = deque([start])
+        army_adjacency, reach = self.army_adjacency, self.convoy_reach
+        while queue:
+            here = queue.popleft()
+            if here in targets:
+                return seen[here]
+            for nxt in army_adjacency.get(here, frozenset()) | (reach(here, seas) - {here}):
+                if nxt not in seen:
+                    seen[nxt] = seen[here] + 1
+                    queue.append(nxt)
+        return None
 
     # --- names -----------------------------------------------------------
     def province_title(self, pid: str) -> str:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections import Counter, deque
+import functools
+from collections import Counter
 from collections.abc import Mapping
 from operator import attrgetter, itemgetter
 
@@ -323,91 +324,49 @@ UNREACHABLE = 99
 
 
 def removal_distances(state: State, units: list[Unit], reading: CivilDisorderRemoval) -> dict[Unit, int]:
-    """Each unit's distance as the DATC 4.D.8 reading counts it (UNREACHABLE: never there)."""
+    """Each unit's distance as the DATC 4.D.8 reading counts it (UNREACHABLE: never there),
+    from the map's distances (:meth:`~dipsat.maps.Map.distances_to` and the like)."""
     power = units[0].power
+    the_map = state.map
     if reading is CivilDisorderRemoval.R2000:  # 2000: to the home country, over land and sea
-        land_and_sea = _distances(state, set(state.variant.power(power).country), units)
+        land_and_sea = the_map.distances_to(frozenset(state.variant.power(power).country))
         return {u: land_and_sea.get(u.province, UNREACHABLE) for u in units}
     if reading is CivilDisorderRemoval.R2023:  # 2023: to the nearest owned centre, over land and sea
-        land_and_sea = _distances(state, set(state.centres_of(power)), units)
+        land_and_sea = the_map.distances_to(frozenset(state.centres_of(power)))
         return {u: land_and_sea.get(u.province, UNREACHABLE) for u in units}
-    homes = set(state.variant.power(power).home_centres)  # DATC v2.x: to the home supply centres
-    land_and_sea = _distances(state, homes, units)
+    homes = frozenset(state.variant.power(power).home_centres)  # DATC v2.x: to the home supply centres
+    land_and_sea = the_map.distances_to(homes)
     out = {}
+    seas: frozenset[str] | None = None  # the seas a convoy may cross, found when an army asks
     for u in units:
+        found: int | None
         if u.kind is UnitKind.WING or reading in (CivilDisorderRemoval.LAND_AND_SEA, CivilDisorderRemoval.GODIP):
-            out[u] = land_and_sea.get(u.province, UNREACHABLE)  # v2 e: both kinds over land and sea
+            found = land_and_sea.get(u.province)  # v2 e: both kinds over land and sea
         elif u.kind is UnitKind.FLEET:
-            out[u] = _fleet_distance(state, u, homes)  # v2 a-d: fleets move as fleets
+            found = the_map.fleet_distance(u.location, homes)  # v2 a-d: fleets move as fleets
         elif reading in (CivilDisorderRemoval.ARMIES_AT_SEA, CivilDisorderRemoval.DIPLOMACY):
-            out[u] = land_and_sea.get(u.province, UNREACHABLE)  # v2 d: armies also move as fleets
-        else:
-            out[u] = _army_distance_by_convoy(state, u, homes, reading)  # v2 a-c: a convoy is one move
+            found = land_and_sea.get(u.province)  # v2 d: armies also move as fleets
+        else:  # v2 a-c: a convoy is one move
+            if seas is None:
+                seas = _convoy_seas(state, power, reading)
+            found = the_map.army_distance(u.province, homes, seas)
+        out[u] = UNREACHABLE if found is None else found
     return out
 
 
+@functools.lru_cache(maxsize=1024)  # a pure function of a province's name, asked every adjustment phase
 def _alphabetical(title: str) -> str:
     """A name for alphabetical order: case, spaces, dots and hyphens ignored (DATC v2.x 4.D.8)."""
     return "".join(ch for ch in title.casefold() if ch.isalnum())
 
 
-def _army_distance_by_convoy(state: State, unit: Unit, targets: set[str], reading: CivilDisorderRemoval) -> int:
-    """Army moves to the nearest target, a convoy counting as one move (DATC v2.x 4.D.8 a-c):
-    through any sea (a), seas with a fleet of the unit's power (b) or with any fleet (c)."""
+def _convoy_seas(state: State, power: Power, reading: CivilDisorderRemoval) -> frozenset[str]:
+    """The seas a convoy may cross where an army's distance counts a convoy as one move (DATC
+    v2.x 4.D.8 a-c): any sea (a), seas with a fleet of the unit's power (b) or with any fleet (c)."""
     the_map = state.map
     fleets_at_sea = [u for u in state.units if u.kind is UnitKind.FLEET and u.province in the_map.sea_provinces]
     if reading is CivilDisorderRemoval.OWN_FLEETS:
-        seas = frozenset(u.province for u in fleets_at_sea if u.power == unit.power)
-    elif reading is CivilDisorderRemoval.ANY_FLEETS:
-        seas = frozenset(u.province for u in fleets_at_sea)
-    else:
-        seas = the_map.sea_provinces
-    seen = {unit.province: 0}
-    queue = deque([unit.province])
-    while queue:
-        here = queue.popleft()
-        if here in targets:
-            return seen[here]
-        # by land, or by one convoy along a chain of those seas to a coast (Map.convoy_reach)
-        for nxt in sorted(the_map.army_adjacency.get(here, frozenset()) | (the_map.convoy_reach(here, seas) - {here})):
-            if nxt not in seen:
-                seen[nxt] = seen[here] + 1
-                queue.append(nxt)
-    return UNREACHABLE
-
-
-def _fleet_distance(state: State, unit: Unit, targets: set[str]) -> int:
-    """Fleet moves from the unit to the nearest target province (UNREACHABLE: none reachable)."""
-    adjacency = state.map.fleet_adjacency
-    seen = {unit.location}
-    frontier = [unit.location]
-    steps = 0
-    while frontier:
-        if any(loc.province in targets for loc in frontier):
-            return steps
-        steps += 1
-        reached = []
-        for loc in frontier:
-            for n in sorted(adjacency.get(loc, ())):
-                if n not in seen:
-                    seen.add(n)
-                    reached.append(n)
-        frontier = reached
-    return UNREACHABLE
-
-
-def _distances(state: State, targets: set[str], wanted: list[Unit]) -> dict[str, int]:
-    """Moves to the nearest target, over land and sea, from each province the search
-    reaches before it has reached every unit `wanted` (breadth first: those are final)."""
-    out = {t: 0 for t in targets}
-    left = {u.province for u in wanted} - out.keys()
-    queue = deque(targets)
-    neighbours = state.map.neighbours
-    while queue and left:
-        here = queue.popleft()
-        for nxt in neighbours(here):
-            if nxt not in out:
-                out[nxt] = out[here] + 1
-                queue.append(nxt)
-                left.discard(nxt)
-    return out
+        return frozenset(u.province for u in fleets_at_sea if u.power == power)
+    if reading is CivilDisorderRemoval.ANY_FLEETS:
+        return frozenset(u.province for u in fleets_at_sea)
+    return the_map.sea_provinces

@@ -114,3 +114,39 @@ def test_where_a_unit_can_stand(name):
                 if expected:
                     stood.add(kind)
     assert stood == set(UnitKind)
+
+
+def _relaxed(nodes, edges, targets):
+    """Shortest distances to `targets` by relaxation until nothing changes (Bellman-Ford):
+    an oracle independent of the maps' breadth-first searches."""
+    dist = {n: (0 if n in targets else None) for n in nodes}
+    changed = True
+    while changed:
+        changed = False
+        for a in nodes:
+            for b in edges(a):
+                if dist.get(b) is not None and (dist[a] is None or dist[b] + 1 < dist[a]):
+                    dist[a], changed = dist[b] + 1, True
+    return dist
+
+
+@pytest.mark.parametrize("name", ["standard", "modern"])
+def test_the_maps_distances_are_shortest_paths(name):
+    # DATC 4.D.8's distances, as the civil-disorder rule reads them from the map's tables
+    v = dipsat.load_variant(name)
+    m = v.map
+    some_fleets = frozenset(sorted(m.sea_provinces)[::3])  # a convoy along these seas only
+    for power in v.powers[:4]:
+        homes = frozenset(power.home_centres)
+        land_and_sea = _relaxed(list(m.provinces), m.neighbours, homes)
+        table = m.distances_to(homes)
+        assert {p: d for p, d in land_and_sea.items() if d is not None} == table
+        fleets = _relaxed(list(m.fleet_adjacency), lambda loc: m.fleet_adjacency.get(loc, ()),
+                          {loc for loc in m.fleet_adjacency if loc.province in homes})
+        for loc, d in fleets.items():
+            assert m.fleet_distance(loc, homes) == d, (power.name, loc)
+        for seas in (m.sea_provinces, some_fleets):
+            armies = _relaxed(list(m.army_adjacency), lambda p: m.army_adjacency.get(p, frozenset())
+                              | (m.convoy_reach(p, seas) - {p}), homes)
+            for p, d in armies.items():
+                assert m.army_distance(p, homes, seas) == d, (power.name, p)
