@@ -60,3 +60,56 @@ def test_a_solving_process_starts_no_openblas_thread(setting, threads):
     out = subprocess.run([sys.executable, "-c", _PROBE, str(datc)], env=env, capture_output=True, text=True,
                          check=True)
     assert int(out.stdout.strip().splitlines()[-1]) == threads
+
+
+CORPUS = Path(__file__).resolve().parent.parent / "cases" / "corpus" / "random_games.jsonl.gz"
+
+
+def _command(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "dipsat.cli", *args], capture_output=True, text=True)
+
+
+def test_the_command_ends_with_everything_written(tmp_path):
+    """`dipsat` ends its process at once after a command (end_at_once): what it printed and
+    the report it wrote are complete, as the same command run in this process gives them."""
+    import gzip
+
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as games:
+        (tmp_path / "three.jsonl").write_text("".join(next(games) for _ in range(3)), encoding="utf-8")
+    args = ["validate", str(tmp_path / "three.jsonl"), "--workers", "1"]
+    ours = CliRunner().invoke(main, [*args, "--report", str(tmp_path / "in.jsonl")])
+    done = _command(*args, "--report", str(tmp_path / "out.jsonl"))
+    assert (done.returncode, done.stdout) == (ours.exit_code, ours.output)
+    assert (tmp_path / "out.jsonl").read_bytes() == (tmp_path / "in.jsonl").read_bytes()
+
+
+def test_the_command_keeps_its_exit_status_and_error():
+    done = _command("validate", "no/such/file.jsonl")
+    assert done.returncode == 2 and "no/such/file.jsonl" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_ending_at_once_flushes_and_keeps_the_status():
+    code = "import sys; from dipsat.runners.runtime import end_at_once; print('written', end=''); end_at_once(3)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (3, "written")
+
+
+def test_nothing_is_skipped_while_something_else_may_run(monkeypatch):
+    """Each guard alone keeps the process (were one missing, this test's process would end)."""
+    import threading
+
+    from dipsat.runners import runtime
+
+    class Closed:
+        def flush(self) -> None:
+            raise BrokenPipeError
+
+    monkeypatch.delitem(sys.modules, "multiprocessing", raising=False)
+    monkeypatch.setattr(threading, "active_count", lambda: 2)  # another thread: the usual exit
+    runtime.end_at_once(0)
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    monkeypatch.setitem(sys.modules, "multiprocessing", object())  # worker processes may run: the usual exit
+    runtime.end_at_once(0)
+    monkeypatch.delitem(sys.modules, "multiprocessing")
+    monkeypatch.setattr(sys, "stdout", Closed())  # a stream that cannot be flushed: the usual exit reports it
+    runtime.end_at_once(0)

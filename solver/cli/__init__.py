@@ -15,7 +15,7 @@ import click
 
 from .. import __version__
 from ..errors import DipsatError
-from ..runners.runtime import one_blas_thread, tune_for_batches
+from ..runners.runtime import end_at_once, one_blas_thread, tune_for_batches
 from ..rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Profile, Rules
 from .draw import area_option, size_option
 from .positions import _initial_position, _input_or_exit, _load_position, _orders_position, _Position, \
@@ -56,6 +56,18 @@ def main() -> None:
     """dipsat: a Diplomacy adjudicator built on the CP-SAT constraint solver."""
     tune_for_batches()
     one_blas_thread()
+
+
+def run() -> None:
+    """The ``dipsat`` command (and ``python -m dipsat.cli``): :func:`main`, whose process then
+    ends at once (:func:`~dipsat.runners.runtime.end_at_once`: the heap of a batch command is
+    not torn down object by object). An error escapes as it would from :func:`main`."""
+    try:
+        main()
+    except SystemExit as done:  # (click ends every command so, its status in it)
+        if done.code is None or isinstance(done.code, int):
+            end_at_once(done.code)
+        raise
 
 
 @main.command("cases")

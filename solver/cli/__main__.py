@@ -1,5 +1,5 @@
 """``python -m dipsat.cli``: the command line."""
 
-from . import main
+from . import run
 
-main()
+run()

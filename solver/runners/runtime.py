@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
+import threading
 from collections.abc import Callable
 
 BATCH_GC_THRESHOLDS = (100_000, 20, 100)
@@ -54,3 +56,27 @@ def long_lived_heap(active: bool = True) -> tuple[Callable[[], None], Callable[[
     invokes it. A judge holds no reference cycle: a frozen object that dies meanwhile is
     freed by its reference count all the same. Not `active`: two functions doing nothing."""
     return (gc.freeze, gc.unfreeze) if active else (_nothing, _nothing)
+
+
+def end_at_once(code: int | None) -> None:
+    """End the process with the exit status `code` (None: 0) without tearing its heap down,
+    where nothing is left to finish; else return, and the caller exits as usual.
+
+    A batch command keeps what it made alive to its end (an archive's judges, their results
+    cached): hundreds of thousands of objects that the interpreter's shutdown frees one by
+    one, with a last pass of the collector over them, all to no purpose as the process ends
+    (0.2 s of CPU after a 4.5 s ``dipsat validate`` of the bundled corpus). For the command
+    line only (:func:`dipsat.cli.run`), once its command has returned: everything it wrote
+    is written and its files closed (click closes the command's context first); the
+    standard streams are flushed here. Nothing is skipped where another thread or a worker
+    process may still run (multiprocessing loaded), or where the streams cannot be flushed
+    (a closed pipe: the usual shutdown reports it)."""
+    if threading.active_count() > 1 or "multiprocessing" in sys.modules:
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code or 0)
+
