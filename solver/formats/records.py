@@ -23,6 +23,7 @@ rejects nothing: an adjudicator's bug writes such positions, and the phase is ju
 
 from __future__ import annotations
 
+import functools
 import operator
 from dataclasses import dataclass, field
 from typing import Any
@@ -128,15 +129,17 @@ def format_unit(unit: Unit) -> str:
     return f"{unit.kind} {format_location(unit.location)}"
 
 
-def next_phase_names(phase: Phase) -> set[str]:
+@functools.lru_cache(maxsize=1024)  # asked twice for each phase of a record read (a pure function)
+def next_phase_names(phase: Phase) -> frozenset[str]:
     """The names the phase after `phase` may have (phases with nothing to do skipped)."""
     y = phase.year
     if phase.kind is PhaseKind.ADJUSTMENT:
-        return {f"S{y + 1}M", "COMPLETED"}
+        return frozenset({f"S{y + 1}M", "COMPLETED"})
     if phase.season is Season.SPRING:
-        return {f"S{y}R", f"F{y}M", "COMPLETED"} if phase.kind is PhaseKind.MOVEMENT else {f"F{y}M", "COMPLETED"}
+        return frozenset({f"S{y}R", f"F{y}M", "COMPLETED"} if phase.kind is PhaseKind.MOVEMENT
+                         else {f"F{y}M", "COMPLETED"})
     base = {f"W{y}A", f"S{y + 1}M", "COMPLETED"}
-    return base | {f"F{y}R"} if phase.kind is PhaseKind.MOVEMENT else base
+    return frozenset(base | {f"F{y}R"} if phase.kind is PhaseKind.MOVEMENT else base)
 
 
 # --- the record against itself, by its result codes -------------------------------------------
@@ -213,8 +216,8 @@ def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
     problems = _unit_problems(expected_units, nxt.state.units)
     if kind is PhaseKind.MOVEMENT and nxt.state.dislodged:  # (without any, nothing is odd)
         marked = {u.province for u in before.units if "dislodged" in prev.results.get(u.province, ())}
-        standing = set(before.units)
-        odd = [d.unit for d in nxt.state.dislodged if d.unit.province not in marked or d.unit not in standing]
+        standing = {_unit_key(u) for u in before.units}
+        odd = [d.unit for d in nxt.state.dislodged if d.unit.province not in marked or _unit_key(d.unit) not in standing]
         if odd:
             problems.append("dislodged " + ", ".join(format_unit(u) for u in odd) + " without a 'dislodged' result")
     elif nxt.state.dislodged:
