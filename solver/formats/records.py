@@ -23,6 +23,8 @@ rejects nothing: an adjudicator's bug writes such positions, and the phase is ju
 
 from __future__ import annotations
 
+import functools
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,15 +129,17 @@ def format_unit(unit: Unit) -> str:
     return f"{unit.kind} {format_location(unit.location)}"
 
 
-def next_phase_names(phase: Phase) -> set[str]:
+@functools.lru_cache(maxsize=1024)  # asked twice for each phase of a record read (a pure function)
+def next_phase_names(phase: Phase) -> frozenset[str]:
     """The names the phase after `phase` may have (phases with nothing to do skipped)."""
     y = phase.year
     if phase.kind is PhaseKind.ADJUSTMENT:
-        return {f"S{y + 1}M", "COMPLETED"}
+        return frozenset({f"S{y + 1}M", "COMPLETED"})
     if phase.season is Season.SPRING:
-        return {f"S{y}R", f"F{y}M", "COMPLETED"} if phase.kind is PhaseKind.MOVEMENT else {f"F{y}M", "COMPLETED"}
+        return frozenset({f"S{y}R", f"F{y}M", "COMPLETED"} if phase.kind is PhaseKind.MOVEMENT
+                         else {f"F{y}M", "COMPLETED"})
     base = {f"W{y}A", f"S{y + 1}M", "COMPLETED"}
-    return base | {f"F{y}R"} if phase.kind is PhaseKind.MOVEMENT else base
+    return frozenset(base | {f"F{y}R"} if phase.kind is PhaseKind.MOVEMENT else base)
 
 
 # --- the record against itself, by its result codes -------------------------------------------
@@ -150,6 +154,8 @@ def _unit_key(unit: Unit) -> _UnitKey:
     location = unit.location
     return unit.power, unit.kind, location.province, location.coast
 
+
+_PROVINCE_OF_UNIT = operator.attrgetter("location.province")  # a state's units are in its order
 
 
 def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
@@ -169,10 +175,10 @@ def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
         return None  # nothing was ordered or recorded: nothing to replay
     assert nxt.state is not None
     before = prev.state
-    expected: dict[_UnitKey, Unit] = {}  # the units expected, by _unit_key (a unit's value: hashed in C)
     kind = prev.phase.kind
     orders = {o.unit.location.province: o for o, _ in prev.orders if not isinstance(o, (Build, Waive))}
     results = prev.results
+    expected_units: list[Unit] = []  # the units expected (a unit may be there twice)
     if kind is PhaseKind.MOVEMENT:
         no_codes: tuple[str, ...] = ()
         for unit in before.units:
@@ -186,44 +192,32 @@ def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
                 if unit.kind is UnitKind.ARMY:
                     dest = Location(dest.province)
                 unit = Unit(unit.power, unit.kind, dest)
-            expected[_unit_key(unit)] = unit
+            expected_units.append(unit)
     elif kind is PhaseKind.RETREAT:
-        expected = {_unit_key(u): u for u in before.units}
+        expected_units.extend(before.units)
         for d in before.dislodged:
             codes = results.get(d.unit.province, ())
             order = orders.get(d.unit.province)
             if isinstance(order, Retreat) and not (set(codes) & {"disband", "bounce", "void"}):
                 dest = order.dest if d.unit.kind is UnitKind.FLEET else Location(order.dest.province)
-                unit = Unit(d.unit.power, d.unit.kind, dest)
-                expected[_unit_key(unit)] = unit
+                expected_units.append(Unit(d.unit.power, d.unit.kind, dest))
     else:
-        expected = {_unit_key(u): u for u in before.units}
         for unit in before.units:
-            recorded = results.get(unit.province)
-            order = orders.get(unit.province)
-            if recorded and set(recorded) == {""} and (order is None or isinstance(order, Remove)):
-                expected.pop(_unit_key(unit), None)  # removed as ordered, or by the civil-disorder rule
+            recorded = results.get(unit.location.province)
+            if recorded and set(recorded) == {""}:
+                order = orders.get(unit.location.province)
+                if order is None or isinstance(order, Remove):
+                    continue  # removed as ordered, or by the civil-disorder rule
+            expected_units.append(unit)
         for given, _ in prev.orders:
             if isinstance(given, Build) and set(results.get(given.location.province, ("void",))) <= {""}:
                 if given.kind is not None:
-                    unit = Unit(given.power or "?", given.kind, given.location)
-                    expected[_unit_key(unit)] = unit
-    found = {_unit_key(u): u for u in nxt.state.units}
-    problems = []
-    if expected.keys() != found.keys():
-        # fleets: the package may write a coast we did not know from the order (support/convoy drop coasts)
-        loose = {k[:3] for k in found}
-        missing = sorted((u for k, u in expected.items() if k not in found and k[:3] not in loose), key=str)
-        extra_keys = {k[:3] for k in expected}
-        extra = sorted((u for k, u in found.items() if k not in expected and k[:3] not in extra_keys), key=str)
-        if missing:
-            problems.append("expected " + ", ".join(f"{u.power} {format_unit(u)}" for u in missing[:6]))
-        if extra:
-            problems.append("found " + ", ".join(f"{u.power} {format_unit(u)}" for u in extra[:6]) + " unaccounted for")
+                    expected_units.append(Unit(given.power or "?", given.kind, given.location))
+    problems = _unit_problems(expected_units, nxt.state.units)
     if kind is PhaseKind.MOVEMENT and nxt.state.dislodged:  # (without any, nothing is odd)
         marked = {u.province for u in before.units if "dislodged" in prev.results.get(u.province, ())}
-        standing = set(before.units)
-        odd = [d.unit for d in nxt.state.dislodged if d.unit.province not in marked or d.unit not in standing]
+        standing = {_unit_key(u) for u in before.units}
+        odd = [d.unit for d in nxt.state.dislodged if d.unit.province not in marked or _unit_key(d.unit) not in standing]
         if odd:
             problems.append("dislodged " + ", ".join(format_unit(u) for u in odd) + " without a 'dislodged' result")
     elif nxt.state.dislodged:
@@ -243,6 +237,29 @@ def contradiction(prev: RecordedPhase, nxt: RecordedPhase) -> str | None:
     if not problems:
         return None
     return f"position contradicts the recorded result of {prev.name}: " + "; ".join(problems)
+
+
+def _unit_problems(expected_units: list[Unit], units: tuple[Unit, ...]) -> list[str]:
+    """The units expected (one may be there twice) that are not among `units` (a state's),
+    and those of `units` not expected: a fleet's coast aside, which the package may write
+    where the order did not say it (supports and convoys drop coasts)."""
+    # the common case, hashing no unit: the units expected, put in a state's order, are its
+    # units (one a province; the units a reader makes of one text are one object)
+    if tuple(sorted(expected_units, key=_PROVINCE_OF_UNIT)) == units:
+        return []
+    expected = {_unit_key(u): u for u in expected_units}
+    found = {_unit_key(u): u for u in units}
+    problems = []
+    if expected.keys() != found.keys():
+        loose = {k[:3] for k in found}
+        missing = sorted((u for k, u in expected.items() if k not in found and k[:3] not in loose), key=str)
+        extra_keys = {k[:3] for k in expected}
+        extra = sorted((u for k, u in found.items() if k not in expected and k[:3] not in extra_keys), key=str)
+        if missing:
+            problems.append("expected " + ", ".join(f"{u.power} {format_unit(u)}" for u in missing[:6]))
+        if extra:
+            problems.append("found " + ", ".join(f"{u.power} {format_unit(u)}" for u in extra[:6]) + " unaccounted for")
+    return problems
 
 
 # --- the record against itself, without result codes --------------------------------------------
