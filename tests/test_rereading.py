@@ -129,3 +129,32 @@ def test_a_prescan_taken_over_across_readings_of_via_convoy_is_the_prescan():
                     seen["legality differs"] += 1  # a 'via convoy' move legal under one reading only
                     assert matters, (case_id, first, option)
     assert seen["taken over"] > 50 and seen["scanned again"] > 10 and seen["legality differs"] > 0
+
+
+def test_a_prescan_taken_over_across_options_a_turn_does_not_ask_about_is_the_prescan():
+    """DATC 4.A.1 and 4.B.4 are read by the prescan only where a turn's orders ask (the DPTG's
+    own routes first, a coast in a matched support): rules that differ only in options a turn
+    did not ask about take its prescan over (READ_WHEN_ASKED), and that must be the prescan
+    those rules make, for every pair of readings of both (with every reading of 4.A.3 too)."""
+    seen: Counter[str] = Counter()
+    for case_id, state, orders, rules in MOVEMENT:
+        readings = [Rules.profile(rules.profile_name, {**rules.overrides, "4.A.1": a, "4.B.4": b})
+                    for a in sorted(ISSUES["4.A.1"].options) for b in sorted(ISSUES["4.B.4"].options)]
+        readings += [_with(rules, "4.A.3", option) for option in sorted(ISSUES["4.A.3"].options)]
+        fresh = [prescan(state, orders, reading) for reading in readings]
+        for scanned, scan in zip(readings, fresh):
+            for reading, wanted in zip(readings, fresh):
+                taken = rescan(scan, state, scanned, reading)
+                if taken is None:
+                    seen["scanned again"] += 1
+                    continue
+                assert taken == wanted, (case_id, str(scanned), str(reading))
+                if scanned.support_coast is not reading.support_coast:
+                    seen["4.B.4 not asked"] += 1
+                if scanned.multi_route_disruption is not reading.multi_route_disruption:
+                    seen["4.A.1 not asked"] += 1
+        n = len(ISSUES["4.A.1"].options) * len(ISSUES["4.B.4"].options)
+        if any(scan != fresh[0] for scan in fresh[1:n]):
+            seen["a turn the two options change"] += 1
+    assert seen["4.B.4 not asked"] > 10_000 and seen["4.A.1 not asked"] > 10_000
+    assert seen["scanned again"] > 1000 and seen["a turn the two options change"] >= 5

@@ -13,7 +13,7 @@ from ..frozen import maker
 from ..orders import Convoy, Move, Order, SupportMove
 from ..outcomes import Void, VoidCode
 from ..results import new_result
-from ..rules import AdjacentConvoy, ConvoyPathSpecification, MultiRouteDisruption, Rules
+from ..rules import ISSUES, AdjacentConvoy, ConvoyPathSpecification, MultiRouteDisruption, Rules
 from ..state import State
 
 if TYPE_CHECKING:
@@ -26,6 +26,9 @@ _PATH_ALLOWED, _PATH_REQUIRED = ConvoyPathSpecification.ALLOWED, ConvoyPathSpeci
 _OWN_ROUTES_FIRST = MultiRouteDisruption.DPTG
 """The readings of DATC 4.A.6 and 4.A.1 asked about every turn with a convoy, read once (a
 member read off its enum goes through the metaclass's attribute hook)."""
+MULTI_ROUTE = ISSUES["4.A.1"].field
+"""The option whose DPTG reading :func:`route_convoys` asks about where it can matter (noted
+in the prescan's ``read``, as :data:`~.prescan.READ_WHEN_ASKED` says)."""
 
 
 def adjacent_convoy(state: State, scan: Prescan, units: Sequence[Unit], order: Move,
@@ -145,10 +148,13 @@ def route_convoys(state: State, scan: Prescan, rules: Rules, units: Sequence[Uni
         if (allowed and path) or required:
             # 4.A.6 b/c: the army goes only along the path written in its order
             routes = [r for r in routes if path and r == frozenset(path)]
-        if own_first:
+        if len(routes) > 1:
             # 4.A.1 dptg: routes with foreign fleets are skipped when the army's own fleets make one
             own = [r for r in routes if all(units[p.convoys[fleets[s]].unit].power == move.power for s in r)]
-            routes = own or routes
+            if own and len(own) < len(routes):  # (the reading is asked: rescan must not take it as read)
+                scan.read.add(MULTI_ROUTE)
+                if own_first:
+                    routes = own
         move.routes = [tuple(sorted([fleets[s] for s in route])) for route in routes]
         for route in move.routes:
             used.update(route)

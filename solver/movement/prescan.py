@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import MoveOrder, Problem, SupportOrder, UnitSlot
-from .convoys import adjacent_convoy, drop_void_convoys, match_convoys, route_convoys
+from .convoys import MULTI_ROUTE, adjacent_convoy, drop_void_convoys, match_convoys, route_convoys
 from .designation import drop_weak_orders, one_order, ordered_unit, strict_designations
 from .legality import (Reach, can_move_somehow, convoy_problem_of, default_coast, impassable_problem, move_destination,
                        order_problem, via_convoy_problem)
@@ -50,6 +50,9 @@ class _Prescan:
     via_bound: bool | None = field(default=None, compare=False, repr=False)
     """:func:`rescan`'s answer for this turn, once asked: may a reading's
     :attr:`~dipsat.rules.AdjacentConvoy.via_binds` change it (:func:`_via_binding_matters`)?"""
+    read: set[str] = field(default_factory=set, compare=False, repr=False)
+    """Which of the options of :data:`READ_WHEN_ASKED` this turn's orders made the prescan
+    ask about: the others cannot change it (:func:`rescan`)."""
 
 
 Prescan = _Prescan
@@ -331,6 +334,17 @@ DATC cases)."""
 
 _prescan_readings = operator.attrgetter(*PRESCAN_OPTIONS)  # Rules -> its readings of PRESCAN_OPTIONS
 
+_SUPPORT_COAST = ISSUES["4.B.4"].field  # the option :func:`_coast_mismatch` reads
+READ_WHEN_ASKED = frozenset((MULTI_ROUTE, _SUPPORT_COAST))
+"""The options of :data:`PRESCAN_OPTIONS` that only some turns make the prescan ask about, and
+that it notes in :attr:`_Prescan.read` when they do: DATC 4.B.4, asked where a support
+matched to a move to a coast does not name that coast (:func:`_coast_mismatch`), and
+4.A.1, whose DPTG reading asks where an army has a convoy route of its own fleets alone
+and one with a foreign fleet (:func:`~.convoys.route_convoys`). Rules that differ only in
+options a turn did not ask about give it the same prescan: validate's inference asks every
+option of both for every turn with a convoy or a support (a test checks :func:`rescan`
+against a new prescan on the DATC cases and the corpus)."""
+
 
 def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Prescan | None:
     """The prescan of a turn under `rules`, taken from `scan` (its prescan under `scanned`,
@@ -344,8 +358,11 @@ def rescan(scan: _Prescan, state: State, scanned: Rules, rules: Rules) -> _Presc
     whether 'via convoy' may bind in it is worked out once (:attr:`_Prescan.via_bound`)."""
     if rules is scanned:
         return scan
-    if _prescan_readings(rules) != _prescan_readings(scanned):  # validate asks this for every turn it re-judges
-        return None
+    readings, scanned_readings = _prescan_readings(rules), _prescan_readings(scanned)
+    if readings != scanned_readings:  # validate asks this for every turn it re-judges
+        for name, reading, other in zip(PRESCAN_OPTIONS, readings, scanned_readings):
+            if reading is not other and (name not in READ_WHEN_ASKED or name in scan.read):
+                return None  # a reading this turn asks about differs
     asked = rules.adjacent_convoy
     if asked is scanned.adjacent_convoy:
         return scan
@@ -491,18 +508,20 @@ def _coast_mismatch(state: State, order: SupportMove, target_move: int, scan: _P
     or the move goes to one, does not match it (DATC 4.B.4, 6.B.9), or None."""
     move = scan.problem.moves[target_move]
     dest = scan.dest_of[target_move]
+    if dest.coast is None or order.dest.coast == dest.coast:
+        return None  # the coast it names is the move's, or the move goes to none: every reading matches it
+    scan.read.add(_SUPPORT_COAST)  # the reading of 4.B.4 decides (rescan must not take it as read)
     choice = rules.support_coast
     if choice is SupportCoast.IGNORED:
         return None  # 4.B.4 v2 e (the DPTG): a coast in a support order is ignored
-    if order.dest.coast is not None and dest.coast is not None and order.dest.coast != dest.coast:
+    if order.dest.coast is not None:
         return Void(VoidCode.COAST, f"the supported fleet moves to {dest}, not {order.dest} (DATC 6.B.9)")
-    if order.dest.coast is None and dest.coast is not None:
-        foreign = move.power != supporter.power
-        if choice is SupportCoast.DEFAULT_COAST and dest != default_coast(state.map, dest.province):
-            return Void(VoidCode.COAST, f"the support means the default coast "
-                                        f"{default_coast(state.map, dest.province)}, not {dest} (DATC 4.B.4 v2 b)")
-        if (choice is SupportCoast.REQUIRED or (choice is SupportCoast.OWN_ONLY and foreign)
-                or (choice is SupportCoast.UNAMBIGUOUS and foreign  # 4.B.4 v2 c: or the fleet has one coast to go to
-                    and len(state.map.reachable_coasts(state.units[move.unit].location, dest.province)) > 1)):
-            return Void(VoidCode.COAST, f"the support does not name the coast of {dest} (DATC 4.B.4 {choice})")
+    foreign = move.power != supporter.power
+    if choice is SupportCoast.DEFAULT_COAST and dest != default_coast(state.map, dest.province):
+        return Void(VoidCode.COAST, f"the support means the default coast "
+                                    f"{default_coast(state.map, dest.province)}, not {dest} (DATC 4.B.4 v2 b)")
+    if (choice is SupportCoast.REQUIRED or (choice is SupportCoast.OWN_ONLY and foreign)
+            or (choice is SupportCoast.UNAMBIGUOUS and foreign  # 4.B.4 v2 c: or the fleet has one coast to go to
+                and len(state.map.reachable_coasts(state.units[move.unit].location, dest.province)) > 1)):
+        return Void(VoidCode.COAST, f"the support does not name the coast of {dest} (DATC 4.B.4 {choice})")
     return None
