@@ -254,6 +254,46 @@ def test_skipping_the_solver_for_a_folded_model_changes_no_result():
     assert turns > 1000 and 0 < folded < turns
 
 
+def _thorough(monkeypatch) -> None:
+    """Every solver call with the parameters of a search that may steer the answer."""
+    full = cpsat._parameters
+    monkeypatch.setattr(cpsat, "_parameters", lambda all_solutions=False, search_free=False: full(
+        all_solutions=all_solutions))
+
+
+@pytest.mark.slow
+def test_the_search_free_parameters_change_no_result(monkeypatch):
+    # A model with one solution, and an enumeration that sees every solution, give the same
+    # answer whatever the search: the driver solves them without CP-SAT's search aids
+    # (cpsat._parameters). Every bundled case and corpus turn CP-SAT settles gives the same
+    # values, strengths, calls, resolutions and backup rules with the aids as without.
+    unfolded = [(name, problem, rules) for name, problem, rules in _movement_problems()
+                if not driver.folded(driver.Encoding(problem, rules.model))]
+    light = [driver.solve(problem, rules) for _, problem, rules in unfolded]
+    _thorough(monkeypatch)
+    for (name, problem, rules), solved in zip(unfolded, light):
+        assert solved == driver.solve(problem, rules), name
+    assert len(unfolded) > 100 and sum(solved.resolutions is not None for solved in light) > 30
+
+
+def test_an_enumeration_stopped_at_its_cap_is_searched_again_with_every_aid(monkeypatch):
+    # Which solutions a capped enumeration keeps depends on the search: the driver searches
+    # again with the aids, so the kept ones are those it has always kept.
+    state, orders, rules = _seven_rings()
+    enc = Encoding(prescan(state, orders, rules).problem, rules.model)
+    part = sorted(enc.deps)
+    searches = []
+    enumerate_solutions = cpsat.enumerate_solutions
+    monkeypatch.setattr(cpsat, "enumerate_solutions", lambda *args, **kwargs: searches.append(
+        kwargs.get("search_free", False)) or enumerate_solutions(*args, **kwargs))
+    found = driver._enumerate(enc, part, limit=5)
+    assert found.capped and len(found.solutions) == 5 and searches == [True, False]
+    complete = driver._enumerate(enc, part, limit=200)
+    assert not complete.capped and len(complete.solutions) == 128 and searches[2:] == [True]
+    _thorough(monkeypatch)
+    assert driver._enumerate(enc, part, limit=5) == found
+
+
 def test_a_folded_model_has_no_variable_and_an_open_one_is_solved():
     state, orders, rules = _datc("6.A.1")
     enc = Encoding(prescan(state, orders, rules).problem, rules.model)

@@ -25,7 +25,10 @@ TIME_LIMIT = 10.0
 :class:`SolverError`, not a result."""
 
 
-def _parameters(*, all_solutions: bool = False) -> cmh.SatParameters:
+def _parameters(*, all_solutions: bool = False, search_free: bool = False) -> cmh.SatParameters:
+    """The solver's parameters. `search_free`: for a call whose answer cannot depend on how
+    the search goes (a model with exactly one solution; an enumeration that sees every
+    solution), which may skip the search aids that matter only to hard models."""
     parameters = cmh.SatParameters()
     parameters.num_workers = 1  # one worker: a turn's model is too small to share out
     parameters.max_time_in_seconds = TIME_LIMIT
@@ -34,6 +37,14 @@ def _parameters(*, all_solutions: bool = False) -> cmh.SatParameters:
     parameters.cp_model_presolve = False
     parameters.linearization_level = 0
     parameters.enumerate_all_solutions = all_solutions
+    if search_free:
+        # Symmetry detection, probing and inprocessing cost most of a small call's time
+        # (a 5-boolean model: 0.13 -> 0.07 ms; scripts/bench_solver_parameters.py). Where
+        # several answers are possible (an infeasibility core, an enumeration stopped at its
+        # cap) they steer which one comes out, so those calls keep them.
+        parameters.symmetry_level = 0
+        parameters.cp_model_probing_level = 0
+        parameters.use_sat_inprocessing = False
     return parameters
 
 
@@ -60,8 +71,9 @@ def status_message(status: cmh.CpSolverStatus, model: PhaseModel, what: str) -> 
 
 
 def solve(model: PhaseModel, what: str) -> list[int]:
-    """One solution of a model that must have one (a list indexed by variable index)."""
-    response = _run(model, _parameters())
+    """The solution of a model that has exactly one (a list indexed by variable index): a
+    turn's model without a cycle, or several such in one (batch mode)."""
+    response = _run(model, _parameters(search_free=True))
     status = response.status
     if status not in (cmh.CpSolverStatus.OPTIMAL, cmh.CpSolverStatus.FEASIBLE):
         raise SolverError(status_message(status, model, what))
@@ -95,12 +107,16 @@ class _Enumerator(cmh.SolutionCallback):
             self.StopSearch()
 
 
-def enumerate_solutions(model: PhaseModel, on_solution: Callable[[list[int]], bool], what: str) -> None:
+def enumerate_solutions(model: PhaseModel, on_solution: Callable[[list[int]], bool], what: str,
+                        search_free: bool = False) -> bool:
     """Hand every solution of `model` (a list indexed by variable index) to `on_solution`
-    until it returns False. A search that neither saw every solution nor was stopped so
-    is a :class:`SolverError`."""
+    until it returns False; whether it did (the search was stopped). A search that neither
+    saw every solution nor was stopped so is a :class:`SolverError`. `search_free`: the
+    parameters of a search whose answer cannot depend on it (:func:`_parameters`): the
+    caller searches again without it where `on_solution` stopped the search."""
     enumerator = _Enumerator(on_solution)
-    status = _run(model, _parameters(all_solutions=True), enumerator).status
+    status = _run(model, _parameters(all_solutions=True, search_free=search_free), enumerator).status
     complete = status in (cmh.CpSolverStatus.OPTIMAL, cmh.CpSolverStatus.INFEASIBLE)  # every solution seen
     if not complete and not enumerator.stopped:
         raise SolverError(status_message(status, model, what))
+    return enumerator.stopped

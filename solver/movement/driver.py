@@ -524,7 +524,13 @@ def _enumerate(enc: Encoding, keys: list[Decision] | None = None, limit: int | N
     decision), up to `limit` (default: MAX_RESOLUTIONS), with the strengths of each."""
     from .cpsat import enumerate_solutions  # OR-Tools: imported by the first turn that needs the solver
 
-    collector = _Collector(enc, keys, MAX_RESOLUTIONS if limit is None else limit)
-    enumerate_solutions(enc.model, collector.add, "enumerating resolutions")
+    limit = MAX_RESOLUTIONS if limit is None else limit
+    collector = _Collector(enc, keys, limit)
+    if enumerate_solutions(enc.model, collector.add, "enumerating resolutions", search_free=True):
+        # Stopped at the cap: which solutions were kept depends on the search, so the search
+        # with every aid decides, as it always has (a search that saw every solution keeps
+        # them all, in their own order, whatever the parameters).
+        collector = _Collector(enc, keys, limit)
+        enumerate_solutions(enc.model, collector.add, "enumerating resolutions")
     ordered = [collector.found[k] for k in sorted(collector.found)]
     return _Found(ordered, keys, collector.capped)
