@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Union
 
 from .board import Location, Power, Unit, UnitKind
+from .frozen import direct_init
 
 if TYPE_CHECKING:
     from .state import State
 
 
+@direct_init  # made for the orders of every phase read (a record's, a case's, a paste's)
 @dataclass(frozen=True, slots=True)
 class UnitRef:
     """A unit as an order names it: ``A par``, ``F stp/sc``, ``Turkish F con``."""
@@ -30,12 +32,14 @@ class UnitRef:
         return self.location.province
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Hold:
     unit: UnitRef
     power: Power | None = None
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Move:
     unit: UnitRef
@@ -46,6 +50,7 @@ class Move:
     """Seas of a written-out convoy path, ``A yor - nth - bel`` (DATC 4.A.6)."""
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class SupportHold:
     unit: UnitRef
@@ -53,6 +58,7 @@ class SupportHold:
     power: Power | None = None
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class SupportMove:
     unit: UnitRef
@@ -61,6 +67,7 @@ class SupportMove:
     power: Power | None = None
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Convoy:
     unit: UnitRef
@@ -69,6 +76,7 @@ class Convoy:
     power: Power | None = None
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Retreat:
     unit: UnitRef
@@ -76,12 +84,14 @@ class Retreat:
     power: Power | None = None
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Disband:
     unit: UnitRef
     power: Power | None = None
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Build:
     location: Location
@@ -89,12 +99,14 @@ class Build:
     power: Power | None = None
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Remove:
     unit: UnitRef
     power: Power | None = None
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Waive:
     power: Power | None = None

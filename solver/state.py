@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -59,6 +59,11 @@ class State:
     def unit_at(self, province: str) -> Unit | None:
         return self._index.get(province)
 
+    @property
+    def units_by_province(self) -> Mapping[str, Unit]:
+        """The unit in each province (one of two in one province: a record may have them)."""
+        return self._index
+
     def units_of(self, power: Power) -> tuple[Unit, ...]:
         return tuple(u for u in self.units if u.power == power)
 
@@ -78,15 +83,20 @@ class State:
 
     @classmethod
     def in_order(cls, variant: Variant, phase: Phase, units: tuple[Unit, ...], owners: tuple[tuple[str, Power], ...],
-                 dislodged: tuple[Dislodged, ...] = (), standoffs: frozenset[str] = frozenset()) -> State:
+                 dislodged: tuple[Dislodged, ...] = (), standoffs: frozenset[str] = frozenset(),
+                 by_province: dict[str, Unit] | None = None) -> State:
         """A new state from collections already in their one order (units and dislodged units
         by place, centres by name: as a state keeps them), not sorted again: phase logic that
         keeps them so makes the state after every phase this way. The same value as
-        ``State(...)`` makes of them."""
+        ``State(...)`` makes of them. `by_province`: the unit in each province, where the
+        caller has it (a reader of positions, one unit a province): the state's, not made again
+        (the caller changes it no more)."""
         new = object.__new__(cls)
         values = new.__dict__  # the fields in their order, as __init__ sets them
         values["variant"], values["phase"], values["units"], values["owners"] = variant, phase, units, owners
         values["dislodged"], values["standoffs"] = dislodged, standoffs
+        if by_province is not None:
+            values["_index"] = by_province  # (the cached property's value)
         return new
 
     def with_(self, **changes: Any) -> State:

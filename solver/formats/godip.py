@@ -216,7 +216,7 @@ class _Reader:
                 entry.state = State.in_order(
                     self.variant, entry.phase, in_place_order(units.values(), one_an_area=True),
                     tuple(sorted(owners.items())),
-                    tuple(Dislodged(u) for u in in_place_order(dislodged.values(), one_an_area=True)))
+                    tuple(Dislodged(u) for u in in_place_order(dislodged.values(), one_an_area=True)), by_province=units)
                 self.orders(entry, order_lines)
             self.phases.append(entry)
 
