@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -58,6 +58,12 @@ class State:
 
     def unit_at(self, province: str) -> Unit | None:
         return self._index.get(province)
+
+    @property
+    def units_by_province(self) -> Mapping[str, Unit]:
+        """The unit in each province: :meth:`unit_at` as one mapping, for callers that look
+        up many (its ``get`` is a call of C, not of Python)."""
+        return self._index
 
     def units_of(self, power: Power) -> tuple[Unit, ...]:
         return tuple(u for u in self.units if u.power == power)
