@@ -61,7 +61,9 @@ class State:
 
     @property
     def units_by_province(self) -> Mapping[str, Unit]:
-        """The unit in each province (one of two in one province: a record may have them)."""
+        """The unit in each province: :meth:`unit_at` as one mapping, for callers that look
+        up many (its ``get`` is a call of C, not of Python); one of two in one province (a
+        record may have them)."""
         return self._index
 
     def units_of(self, power: Power) -> tuple[Unit, ...]:

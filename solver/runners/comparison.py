@@ -61,7 +61,6 @@ class RecordedCodes:
         results = rec.results
         first = self.first
         rows = self.rows
-        kinds = _KINDS
         for k, (order, _) in enumerate(rec.orders):
             if isinstance(order, Build):  # (ordered_province, inline)
                 p = order.location.province
@@ -71,43 +70,41 @@ class RecordedCodes:
                 p = order.unit.location.province
             first.setdefault(p, k)
             codes = results.get(p, ())
-            order_kind = kinds.get(type(order), _OTHER)
-            agreeing: frozenset[type] = frozenset()
             if kind is PhaseKind.MOVEMENT:
-                recorded = _recorded_movement_class(order_kind, codes)
-                agreeing = _AGREEING[order_kind, recorded]
-            elif kind is PhaseKind.RETREAT:
+                order_kind = _KINDS.get(type(order), _OTHER)
+                recorded, agreeing = _movement_reading(order_kind, codes)
+                rows.append((k, p, order, recorded, order_kind, agreeing))
+                continue
+            if kind is PhaseKind.RETREAT:
                 recorded = "disband" if ({"disband", "bounce"} & set(codes)) else "void" if "void" in codes else (
                     "disband" if isinstance(order, Disband) else "retreats")
             else:
                 recorded = ("built" if isinstance(order, Build) else "removed") if codes and set(codes) == {""} else "void"
-            rows.append((k, p, order, recorded, order_kind, agreeing))
+            rows.append((k, p, order, recorded, _kind_of(order), frozenset()))
 
 
 def _order_differences(rec: RecordedPhase, result: PhaseResult, codes: RecordedCodes) -> list[Difference]:
-    state = rec.state
-    assert state is not None
     kind = rec.kind
     texts = OrderTexts(rec)
     results = result.results
     n = len(results)
-    by_province: dict[str, OrderResult] | None = None  # each province's first order's result, when asked
     diffs = []
-    for k, p, order, recorded, order_kind, agreeing in codes.rows:
-        if k >= n:
-            break
-        r = results[k]
-        if kind is PhaseKind.MOVEMENT:
-            outcome = r.outcome
+    if kind is PhaseKind.MOVEMENT:  # (most rows: a loop of its own, without the other kinds' tests)
+        for k, p, order, recorded, order_kind, agreeing in codes.rows:
+            if k >= n:
+                break
+            outcome = results[k].outcome
             if type(outcome) in agreeing:
                 continue  # (most orders: our class is the recorded one)
             ours = _class_of(order_kind, outcome.succeeds, outcome.code)
-            if recorded != ours:
-                if by_province is None:
-                    by_province = {q: results[j] for q, j in codes.first.items() if j < n}
-                if not _immaterial(rec, order, recorded, ours, by_province):
-                    diffs.append(Difference("order", texts[k], recorded, ours))
-        elif kind is PhaseKind.RETREAT:
+            if recorded != ours and not _immaterial(rec, order, recorded, ours, codes.first, results):
+                diffs.append(Difference("order", texts[k], recorded, ours))
+        return diffs
+    for k, p, order, recorded, _, _ in codes.rows:
+        if k >= n:
+            break
+        r = results[k]
+        if kind is PhaseKind.RETREAT:
             ours = ("disband" if isinstance(order, Disband) and r.succeeded else "retreats" if r.succeeded
                     else "disband" if r.reason is Reason.BOUNCED else "void")
             if recorded != ours:
@@ -132,9 +129,16 @@ class OrderTexts:
 
 
 @functools.lru_cache(maxsize=1024)
-def _recorded_movement_class(order_kind: int, codes: tuple[str, ...]) -> str:
+def _movement_reading(order_kind: int, codes: tuple[str, ...]) -> tuple[str, frozenset[type]]:
     """How the record classes a movement order of `order_kind` (:func:`_kind_of`) with these
-    codes (a pure function of few distinct arguments: memoised)."""
+    codes, and the outcome classes we class so too (:data:`_AGREEING`): a pure function of
+    few distinct arguments, memoised."""
+    recorded = _recorded_movement_class(order_kind, codes)
+    return recorded, _AGREEING[order_kind, recorded]
+
+
+def _recorded_movement_class(order_kind: int, codes: tuple[str, ...]) -> str:
+    """How the record classes a movement order of `order_kind` (:func:`_kind_of`) with these codes."""
     c = set(codes)
     if order_kind == _MOVE:
         return "no convoy" if c & {"no convoy", "disrupted"} else "bounce" if "bounce" in c else (
@@ -197,16 +201,18 @@ def movement_class(order: Order, status: Status) -> str:
     return _our_movement_class(order, status)  # type: ignore[arg-type]  # it reads .succeeded and .reason only
 
 
-def _immaterial(rec: RecordedPhase, order: Order, recorded: str, ours: str,
-                by_province: dict[str, OrderResult]) -> bool:
-    """The known reporting differences of the package (see the module docstring)."""
+def _immaterial(rec: RecordedPhase, order: Order, recorded: str, ours: str, first: dict[str, int],
+                results: tuple[OrderResult, ...]) -> bool:
+    """The known reporting differences of the package (see the module docstring). `first`:
+    each province's first order (:attr:`RecordedCodes.first`), `results`: ours."""
     state = rec.state
     assert state is not None
     if isinstance(order, (SupportHold, SupportMove, Convoy)):
         # Orders for an army whose convoy failed (on either side) cannot matter; the
         # army's own outcome and every unit's dislodgement are compared elsewhere.
         target = order.target.province
-        target_ours = by_province.get(target)
+        j = first.get(target)
+        target_ours = results[j] if j is not None and j < len(results) else None  # (its first order's)
         if set(rec.results.get(target, ())) & {"no convoy", "disrupted"} or (
                 target_ours is not None and target_ours.reason in (Reason.NO_PATH, Reason.PARADOX)):
             return True
@@ -238,14 +244,13 @@ def _position_differences(rec: RecordedPhase, result: PhaseResult, nxt: Recorded
     if not same_stage and not retreat_skipped:
         diffs.append(Difference("phase", "next phase", nxt.name, package_phase_name(after.phase)))
     # units and centres are kept in one order (State): equal tuples, nothing to list (most phases)
-    ours_units = recorded_units = set[Unit]()
     if after.units != nxt.state.units:
         ours_units, recorded_units = set(after.units), set(nxt.state.units)
-    for unit in sorted(ours_units ^ recorded_units, key=lambda u: (u.province, str(u))):
-        where = "recorded" if unit in recorded_units else "ours"
-        diffs.append(Difference("unit", f"{unit.power.upper()} {format_unit(unit)}",
-                                "present" if where == "recorded" else "absent",
-                                "present" if where == "ours" else "absent"))
+        for unit in sorted(ours_units ^ recorded_units, key=lambda u: (u.province, str(u))):
+            where = "recorded" if unit in recorded_units else "ours"
+            diffs.append(Difference("unit", f"{unit.power.upper()} {format_unit(unit)}",
+                                    "present" if where == "recorded" else "absent",
+                                    "present" if where == "ours" else "absent"))
     if not same_stage:
         return diffs  # centres change at the adjustment phase: not comparable across stages
     if after.owners == nxt.state.owners:

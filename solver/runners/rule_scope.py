@@ -15,9 +15,9 @@ fleets, and a ``via convoy`` move with no convoying fleet is 4.A.3's question).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-from ..board import Location, PhaseKind, UnitKind
+from ..board import Location, PhaseKind, Unit, UnitKind
 from ..adjustments import adjustment_deltas
 from ..maps import ProvinceKind
 from ..orders import (Build, Convoy, Disband, Move, Order, Remove, Retreat, SupportHold, SupportMove, Waive,
@@ -32,10 +32,10 @@ def issues_touched(state: State, orders: Iterable[Order]) -> frozenset[str]:
     the result of `orders` in `state` (a superset; see the module docstring)."""
     orders = list(orders)
     kind = state.phase.kind
-    out: set[str] = set()
-    out |= _designation_issues(state, orders)
+    units = state.units_by_province  # (read once: the tests below look up units by province many times)
+    out, ordered = _designation_issues(state, orders, units)
     if kind is PhaseKind.MOVEMENT:
-        out |= _movement_issues(state, orders)
+        out |= _movement_issues(state, orders, units, ordered)
     elif kind is PhaseKind.RETREAT:
         out |= _retreat_issues(state, orders)
     else:
@@ -43,48 +43,51 @@ def issues_touched(state: State, orders: Iterable[Order]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _designation_issues(state: State, orders: list[Order]) -> set[str]:
+def _designation_issues(state: State, orders: list[Order], units: Mapping[str, Unit]) -> tuple[set[str], set[str]]:
     """4.C: a missing or wrong unit kind or nationality; 4.B.5: the wrong coast of the
-    ordered unit; 4.B.6: a coast where there is none; 4.D.3: several orders to one unit."""
+    ordered unit; 4.B.6: a coast where there is none; 4.D.3: several orders to one unit.
+    And the provinces of the units ordered (:func:`_movement_issues` asks them too)."""
     out: set[str] = set()
     dislodged = {d.unit.province: d.unit for d in state.dislodged} if state.phase.kind is PhaseKind.RETREAT else {}
-    unit_of = dislodged.get if dislodged else state.unit_at  # the unit an order goes to
+    unit_of = dislodged.get if dislodged else units.get  # the unit an order goes to
     provinces = state.map.provinces
     ordered: set[str] = set()
     for order in orders:
         if isinstance(order, (Build, Waive)):
             continue
         ref = order.unit
-        if ref.location.province in ordered:
+        where = ref.location
+        if where.province in ordered:
             out.add("4.D.3")  # 4.D.3: multiple orders to the same unit
-        ordered.add(ref.location.province)
-        unit = unit_of(ref.location.province)
+        ordered.add(where.province)
+        unit = unit_of(where.province)
         if unit is None:
             continue
         if ref.kind is not unit.kind:
             out.add("4.C.1" if ref.kind is None else "4.C.2")
-        if ref.location.coast is not None and ref.location.coast != unit.location.coast:
+        if where.coast is not None and where.coast != unit.location.coast:
             out.add("4.B.5")
         if isinstance(order, (SupportHold, SupportMove, Convoy)):
-            target = state.unit_at(order.target.location.province)
+            target = units.get(order.target.location.province)
             if target is not None:
                 if order.target.kind is not target.kind:
                     out.add("4.C.1" if order.target.kind is None else "4.C.2")
                 if target.power != unit.power:
                     out.add("4.C.5" if order.target.power is None else "4.C.6")
-        dest = getattr(order, "dest", None)
-        if isinstance(dest, Location) and dest.coast is not None:
-            if dest.province in provinces and not provinces[dest.province].coasts:
+        if isinstance(order, (Move, SupportMove, Convoy, Retreat)) and order.dest.coast is not None:
+            dest = order.dest.province
+            if dest in provinces and not provinces[dest].coasts:
                 out.add("4.B.6")  # 4.B.6: a coast for an area that has none
             if isinstance(order, Move) and unit.kind is not UnitKind.FLEET:
                 out.add("4.B.6")  # an army ordered to a coast
-    return out
+    return out, ordered
 
 
-def _movement_issues(state: State, orders: list[Order]) -> set[str]:
+def _movement_issues(state: State, orders: list[Order], units: Mapping[str, Unit], ordered: set[str]) -> set[str]:
+    """The issues of moves, supports and convoys; `ordered`: the provinces of the units ordered."""
     out: set[str] = set()
     the_map = state.map
-    unit_at = state.unit_at
+    unit_at = units.get
     moves: dict[str, Move] = {}  # the last move ordered to each unit
     convoys: list[Convoy] = []
     supports: list[SupportHold | SupportMove] = []
@@ -100,22 +103,8 @@ def _movement_issues(state: State, orders: list[Order]) -> set[str]:
     convoyed: dict[tuple[str, str], list[Convoy]] = {}
     for c in convoys:
         convoyed.setdefault((c.target.province, c.dest.province), []).append(c)
-    convoying = {c.unit.province for c in convoys}
-    for (origin, dest), fleets in convoyed.items():
-        if len(fleets) > 1:
-            out.add("4.A.1")  # several convoying fleets: more than one route may exist
-        fleet_provinces = {c.unit.province for c in fleets}
-        if any(m.dest.province in fleet_provinces for m in moves.values()):
-            out.add("4.A.2")  # a convoying fleet is attacked: disruption, paradoxes
-        if any(o.unit.location.province == dest and _supported_area(o) in convoying for o in supports):
-            out.add("4.A.2")  # the army attacks a unit supporting an action where a convoying fleet is
-        defender = unit_at(dest)
-        back = moves.get(dest)
-        if back is not None and back.dest.province == origin:
-            out.add("4.A.7")  # a convoyed army and a unit moving the opposite way
-        if defender is not None and any(isinstance(o, SupportMove) and o.unit.province == dest
-                                        and o.dest.province == origin for o in supports):
-            out.add("4.A.4")  # a convoyed army attacks a unit supporting an attack on its own origin
+    if convoyed:
+        out |= _convoy_issues(convoyed, moves, supports, units)
     for move in moves.values():
         unit = unit_at(move.unit.location.province)
         if unit is None:
@@ -134,7 +123,6 @@ def _movement_issues(state: State, orders: list[Order]) -> set[str]:
                 elif to.coast is not None and to not in reachable:
                     out.add("4.B.3")  # an impossible coast
     ordering: set[str | None] | None = None  # the powers that gave an order (found when asked)
-    ordered: set[str] | None = None  # the provinces of the units ordered (found when asked)
     for order in (*supports, *convoys):
         target = unit_at(order.target.location.province)
         if target is None:
@@ -145,26 +133,41 @@ def _movement_issues(state: State, orders: list[Order]) -> set[str]:
                 out.add("4.B.4")  # a support into a split-coast area, with a coast or without (4.B.4 v2 e: ignored)
         if isinstance(order, SupportHold):
             if ordering is None:
-                ordering = {order_power(state, o) for o in orders} - {None}
+                ordering = {o.power or order_power(state, o) for o in orders} - {None}  # (a call only if no power)
             if target.power not in ordering:
                 out.add("4.D.9")  # hold support for a unit in civil disorder
         else:
             supporter = unit_at(order.unit.location.province)
-            if supporter is not None and target.power == supporter.power:
-                if ordered is None:
-                    ordered = {o.unit.province for o in orders if not isinstance(o, (Build, Waive))}
-                if target.location.province not in ordered:
-                    out.add("4.E.3")  # an unordered unit its own power supports or convoys
+            if supporter is not None and target.power == supporter.power and target.location.province not in ordered:
+                out.add("4.E.3")  # an unordered unit its own power supports or convoys
     return out
 
 
-def _supported_area(order: Order) -> str | None:
-    """The area a support is for: the supported unit's (to hold) or its destination."""
-    if isinstance(order, SupportHold):
-        return order.target.province
-    if isinstance(order, SupportMove):
-        return order.dest.province
-    return None
+def _convoy_issues(convoyed: dict[tuple[str, str], list[Convoy]], moves: dict[str, Move],
+                   supports: list[SupportHold | SupportMove], units: Mapping[str, Unit]) -> set[str]:
+    """The issues of the convoys ordered (`convoyed`: by the army's origin and destination),
+    each route checked against sets of the moves and supports made once."""
+    out: set[str] = set()
+    convoying = {c.unit.location.province for cs in convoyed.values() for c in cs}
+    attacked = {m.dest.province for m in moves.values()}
+    # the units supporting a hold or a move into the area of a convoying fleet
+    supporting_convoying = {o.unit.location.province for o in supports
+                            if (o.dest if isinstance(o, SupportMove) else o.target.location).province in convoying}
+    # (supporter, destination) of each support of a move
+    supported_attacks = {(o.unit.location.province, o.dest.province) for o in supports if isinstance(o, SupportMove)}
+    for (origin, dest), fleets in convoyed.items():
+        if len(fleets) > 1:
+            out.add("4.A.1")  # several convoying fleets: more than one route may exist
+        if any(c.unit.location.province in attacked for c in fleets):
+            out.add("4.A.2")  # a convoying fleet is attacked: disruption, paradoxes
+        if dest in supporting_convoying:
+            out.add("4.A.2")  # the army attacks a unit supporting an action where a convoying fleet is
+        back = moves.get(dest)
+        if back is not None and back.dest.province == origin:
+            out.add("4.A.7")  # a convoyed army and a unit moving the opposite way
+        if (dest, origin) in supported_attacks and dest in units:
+            out.add("4.A.4")  # a convoyed army attacks a unit supporting an attack on its own origin
+    return out
 
 
 def _retreat_issues(state: State, orders: list[Order]) -> set[str]:
