@@ -265,9 +265,12 @@ function checkOrdersSoon() {
   }, 500);
 }
 
+const PHASE_PARTS = ["season", "year", "kind"];
+
 async function draw() {
   const s = inputs();
   const asked = ++page.asked;
+  const typed = PHASE_PARTS.map((part) => $(`#${part}`).value);  // the phase's boxes as this drawing was asked
   try {
     const data = await call("/api/draw", request(s));
     if (asked !== page.asked) return;  // the inputs changed since: a later answer shows them
@@ -277,7 +280,9 @@ async function draw() {
     showRejected(data.rejected, data.input.orders, data.input.unread);
     fillPowers(data.powers);
     fillSetups(data.setups);
-    for (const part of ["season", "year", "kind"]) $(`#${part}`).value = String(data.state.phase[part]);
+    PHASE_PARTS.forEach((part, i) => {  // the phase drawn, but not over a box changed since it was asked
+      if ($(`#${part}`).value === typed[i]) $(`#${part}`).value = String(data.state.phase[part]);
+    });
     $("#note").textContent = [data.input.note ? `Position: ${data.input.note}.` : "", playersNote(data.input)].join(" ").trim();
     status(`${data.input.name}: ${data.state.units.length} units`);
   } catch (error) {
@@ -757,8 +762,8 @@ async function start() {
     }
     updatePermalink();
   });
-  for (const part of ["#season", "#year", "#kind"]) {  // the season, year and kind of the phase to play
-    $(part).addEventListener("change", () => {
+  for (const part of PHASE_PARTS) {  // the season, year and kind of the phase to play
+    $(`#${part}`).addEventListener("change", () => {
       if (!page.drawn) return;
       const state = editableState();
       state.phase = {year: Number($("#year").value), season: $("#season").value, kind: $("#kind").value};
