@@ -239,7 +239,7 @@ class _Reader:
         for index, raw in enumerate(self.raw_phases):
             name = raw.get("name") if isinstance(raw, dict) else None
             label = str(name) if isinstance(name, str) else f"#{index}"
-            entry = RecordedPhase(index, label, raw=raw if isinstance(raw, dict) else {})
+            entry = RecordedPhase(index, label)
             try:
                 if not isinstance(raw, dict):
                     raise self.fail(label, f"expected a phase object, found {type(raw).__name__}")

@@ -27,7 +27,6 @@ import functools
 import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from ..errors import DipsatError
@@ -82,7 +81,6 @@ class RecordedPhase:
     adjudication (:func:`position_contradiction`), or "". A buggy adjudicator writes
     such records: the phase is judged (a disagreement), the next one from its own
     position; only what no adjudicator could write rejects a phase."""
-    raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def kind(self) -> PhaseKind | None:
