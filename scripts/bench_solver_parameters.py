@@ -37,12 +37,13 @@ from dipsat.runners.runtime import tune_for_batches
 CORPUS = Path(__file__).resolve().parent.parent / "cases" / "corpus" / "random_games.jsonl.gz"
 
 
+SEARCH_FREE: Callable[..., object] = cpsat._parameters
+"""The driver's parameters: without the search aids where the answer cannot depend on them."""
+
+
 def _thorough(all_solutions: bool = False, search_free: bool = False) -> object:
     """The parameters with the search aids whatever the call (as before they were dropped)."""
     return SEARCH_FREE(all_solutions=all_solutions)
-
-
-SEARCH_FREE: Callable[..., object] = cpsat._parameters
 
 
 def small_model_ms(search_free: bool, number: int = 2000) -> float:
