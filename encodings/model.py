@@ -6,11 +6,16 @@ are already being defined (a cycle). When what a definition reads already fixes
 its value (the partial-information step of DATC 5.E), the decision is fixed to
 that constant instead of being encoded in full: the model keeps only the
 decisions that can matter, and a fixed decision depends on nothing.
+
+A decision read while it is being defined is read as its literal, so a definition may
+stay open only because it read a decision that then folded. Building the model again
+with the constants the first building fixed (``seeds``) folds such a definition too: that
+is DATC 5.E's partial-information step taken again with what the first step learnt.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence, Set as AbstractSet
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set as AbstractSet
 from typing import TYPE_CHECKING, TypeAlias, TypeVar, TypeVarTuple, cast
 
 from . import move, path, support
@@ -42,14 +47,18 @@ class Encoding:
     decisions through :meth:`cond`, which records the dependency edge.
     With ``assumptions`` every definition is guarded by a literal (for paradox
     cores) and nothing is folded. A shared ``model`` takes the constraints of several
-    turns (batch mode). Every constraint is made through :meth:`enforce` (the ``add*``
-    methods), which attaches these enforcement literals as the constraint is made.
+    turns (batch mode). ``seeds``: decisions an earlier building of the same turn fixed
+    (each a constant whatever the open decisions it read); a definition that reads one of
+    them while it is being defined reads that constant, not its literal. Every constraint
+    is made through :meth:`enforce` (the ``add*`` methods), which attaches these
+    enforcement literals as the constraint is made.
     """
 
     def __init__(self, problem: Problem, options: ModelOptions, overrides: dict[Decision, bool] | None = None,
                  roots: Iterable[Decision] | None = None, assumptions: bool = False,
-                 model: cp_model.CpModel | None = None) -> None:
+                 model: cp_model.CpModel | None = None, seeds: Mapping[Decision, bool] | None = None) -> None:
         self.problem = problem
+        self._seeds = seeds or None
         self.options = options  # the rule options the definitions read (DATC 4.A.1, 4.A.2, 4.A.4, 4.A.7)
         self.overrides = dict(overrides) if overrides else {}
         self._model = model  # batches share one model; else made when first needed (:attr:`model`)
@@ -73,6 +82,7 @@ class Encoding:
         self.assumed: dict[Decision, cp_model.IntVar] = {}  # per decision: its definition holds
         self._assumptions = assumptions
         self._fold = not assumptions
+        assert self._fold or not seeds, "a paradox core's definitions read no constant"
         state = self._state
         if roots is None and self._fold and not self.overrides:
             self._define_roots(problem)
@@ -164,9 +174,10 @@ class Encoding:
         """A decision as a condition: its value when already fixed, else its literal.
 
         Reading an open decision from a definition records a dependency (:meth:`_note`,
-        inlined: the hottest call). Reading a fixed one records none: a constant depends
-        on nothing, so an edge to it can close no cycle and joins no parts (the driver's
-        :func:`~dipsat.movement.driver.has_cycle` and parts see the same graph)."""
+        inlined: the hottest call); a seed is read as its constant. Reading a fixed one
+        records none: a constant depends on nothing, so an edge to it can close no cycle and
+        joins no parts (the driver's :func:`~dipsat.movement.driver.has_cycle` and parts see
+        the same graph)."""
         kind, i = key
         state = self._state[kind]
         value = state[i]
@@ -200,6 +211,8 @@ class Encoding:
                 self._pending.append(key)
         elif value is not _OPEN:
             return value is True  # fixed: the state is its value
+        if self._seeds is not None and key in self._seeds:
+            return self._seeds[key]  # open here, but fixed by an earlier building: the constant
         for collector in self._collecting:
             collector.append(key)
         current = self._current

@@ -93,14 +93,18 @@ class Solved:
 
 def solve(problem: Problem, rules: Rules, shortcut: bool = True) -> Solved:
     """The turn's decisions. With `shortcut`, a model whose constant folding fixed every
-    decision (:func:`folded`) is not handed to CP-SAT: its one solution is the decisions'
-    known values (``tests/test_driver.py`` checks that results are the same without it)."""
+    decision (:func:`folded`, at once or :func:`folded_again`) is not handed to CP-SAT: its
+    one solution is the decisions' known values (``tests/test_driver.py`` checks that
+    results are the same without it)."""
     enc = Encoding(problem, rules.model)
     if shortcut and folded(enc):  # every decision fixed: each depends on nothing, so there is no cycle
         return _folded(enc)
-    if not has_cycle(enc.deps):
-        return Solved(*_solve_once(enc), 1, None)  # one model settled: solved
-    return _solve_cyclic(problem, rules, enc)
+    if has_cycle(enc.deps):
+        return _solve_cyclic(problem, rules, enc)
+    again = folded_again(problem, rules.model, enc) if shortcut else None
+    if again is not None:
+        return _folded(again)
+    return Solved(*_solve_once(enc), 1, None)  # one model settled: solved
 
 
 def folded(enc: Encoding) -> bool:
@@ -116,6 +120,25 @@ def folded(enc: Encoding) -> bool:
         return True
     proto = model.proto  # each literal of a known decision has one constraint: literal == value
     return len(proto.variables) == len(enc.lits) == len(proto.constraints)
+
+
+def folded_again(problem: Problem, options: ModelOptions, enc: Encoding) -> Encoding | None:
+    """The turn's model built again with the decisions `enc` fixed as constants (``seeds``:
+    :class:`~dipsat.encodings.model.Encoding`), until it is :func:`folded`; None when a
+    building fixes nothing new. For a turn whose first building left decisions open with no
+    cycle among them: a decision read while it was being defined was read as its literal,
+    and the definitions that read it stayed open though it then folded. Each building is
+    the same folding, with more decisions known: a seed is a constant whatever the open
+    decisions it read, so the last model is the proof as a first one is; each building
+    must fix again every decision the one before it fixed, to the same value."""
+    known = enc.known
+    while True:
+        again = Encoding(problem, options, seeds=known)
+        if folded(again):
+            return again if known.items() <= again.known.items() else None
+        if len(again.known) <= len(known) or not known.items() <= again.known.items():
+            return None  # nothing new fixed: CP-SAT settles the first model
+        known = again.known
 
 
 def _folded(enc: Encoding) -> Solved:
@@ -136,9 +159,10 @@ def _folded_solution(enc: Encoding) -> list[int]:
 def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
     """Many turns, their CP-SAT models solved as one (batch mode). Each turn is encoded on
     its own first: a turn whose folding fixed every decision needs no solver
-    (:func:`folded`, as in :func:`solve`), and a turn with a cycle is solved on its own (it
-    may need several resolutions or a backup rule). The rest are encoded again into one
-    shared model and solved by one call (each has one solution: no cycle)."""
+    (:func:`folded`, at once or :func:`folded_again`, as in :func:`solve`), and a turn
+    with a cycle is solved on its own (it may need several resolutions or a backup rule).
+    The rest are encoded again into one shared model and solved by one call (each has one
+    solution: no cycle)."""
     out: list[Solved | None] = [None] * len(items)
     shared: list[int] = []
     for i, (problem, rules) in enumerate(items):
@@ -147,6 +171,8 @@ def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
             out[i] = _folded(enc)
         elif has_cycle(enc.deps):
             out[i] = _solve_cyclic(problem, rules, enc)
+        elif (again := folded_again(problem, rules.model, enc)) is not None:
+            out[i] = _folded(again)
         else:
             shared.append(i)
     if shared:
