@@ -2,13 +2,15 @@
 
 Under every rules profile and on both bundled maps: after any phase at most one unit
 stands in each province, every unit is accounted for (moved, stayed, dislodged or
-disbanded), and batch mode (:func:`dipsat.adjudicator.adjudicate_many`) gives the
-same results as one phase at a time. The positions and orders come from
+disbanded), a movement turn settled by constant folding gives what CP-SAT gives for its
+model, and batch mode (:func:`dipsat.adjudicator.adjudicate_many`) gives the same results
+as one phase at a time. The positions and orders come from
 :mod:`dipsat.runners.invariants` (``scripts/fuzz.py`` runs the same check for longer).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -16,8 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dipsat
-from dipsat.runners.invariants import batch_problems, random_phases
+from dipsat.movement import driver
+from dipsat.runners.invariants import batch_problems, folding_problems, random_phases
 from dipsat.rules import PROFILES, Rules
+
+from .conftest import case_position, datc_case
 
 VARIANTS = [dipsat.load_variant("standard"), dipsat.load_variant("modern")]
 
@@ -33,6 +38,23 @@ def test_every_phase_keeps_the_invariants(profile: str, seed: int) -> None:
     items = random_phases(random.Random(seed), VARIANTS, Rules.profile(profile))
     problems = batch_problems(items)
     assert not problems, f"seed {seed}: {problems}"
+
+
+def test_a_folding_that_departs_from_the_model_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check is proven by the bug it catches: DATC 6.F.19 folds when built again
+    (driver.folded_again); with one folded decision read wrong, the CP-SAT solution of the
+    same model tells it."""
+    state, orders, rules = case_position(datc_case("6.F.19"))
+    assert not folding_problems(state, orders, rules)
+    folded = driver._folded
+
+    def flipped(enc: driver.Encoding) -> driver.Solved:
+        solved = folded(enc)
+        key = max(solved.values)
+        return dataclasses.replace(solved, values={**solved.values, key: not solved.values[key]})
+
+    monkeypatch.setattr(driver, "_folded", flipped)
+    assert folding_problems(state, orders, rules)
 
 
 def test_an_identical_copy_of_an_order_shares_its_outcome() -> None:

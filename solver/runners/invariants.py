@@ -9,7 +9,11 @@ invariants that hold under every rules profile, whatever the orders:
   retreat, and it stands at the destination), stayed (same place), was dislodged
   (it waits to retreat) or was disbanded / removed; no unit appears from nowhere
   (a new unit needs a successful build);
-- every order has exactly one result.
+- every order has exactly one result;
+- a movement turn's decisions, strengths and resolutions are the same whether the
+  solver is skipped where constant folding fixed every decision (at once or built
+  again: :func:`~dipsat.movement.driver.folded_again`) or CP-SAT settles the model
+  (:func:`folding_problems`).
 
 :func:`random_state` and :func:`random_orders` make dense random positions (both
 bundled maps, every phase kind) and random orders, legal and illegal (moves to
@@ -449,12 +453,28 @@ def random_phases(rng: random.Random, variants: list[Variant], rules: Rules) -> 
     return items
 
 
+def folding_problems(state: State, orders: list[Order], rules: Rules) -> list[str]:
+    """Whether a movement turn's model solved by CP-SAT gives what the driver gives with the
+    solver skipped where constant folding fixed every decision (the same values,
+    strengths, calls, resolutions and backup rules)."""
+    from ..movement.driver import solve
+    from ..movement.prescan import prescan
+
+    problem = prescan(state, orders, rules).problem
+    if solve(problem, rules) != solve(problem, rules, shortcut=False):
+        return ["the folded decisions differ from the model's solution (driver.solve with shortcut=False)"]
+    return []
+
+
 def batch_problems(items: list[tuple[State, list[Order], Rules]]) -> list[str]:
-    """Every broken invariant of `items` adjudicated one by one, and whether batch mode
+    """Every broken invariant of `items` adjudicated one by one (with :func:`folding_problems`
+    for the movement turns), and whether batch mode
     (:func:`dipsat.adjudicator.adjudicate_many`) gives the same results."""
     one_by_one = [adjudicate(state, orders, rules) for state, orders, rules in items]
     problems = [f"{state.variant.name} {state.phase} under {rules}: {p}"
-                for (state, orders, rules), result in zip(items, one_by_one) for p in phase_problems(result, orders)]
+                for (state, orders, rules), result in zip(items, one_by_one)
+                for p in phase_problems(result, orders)
+                + (folding_problems(state, orders, rules) if state.phase.kind is PhaseKind.MOVEMENT else [])]
     if adjudicate_many(items) != one_by_one:
         problems.append("batch mode (adjudicate_many) differs from one phase at a time")
     return problems
