@@ -323,6 +323,10 @@ def test_a_turn_left_open_without_a_cycle_folds_when_built_again(monkeypatch):
     assert solved == driver.solve(problem, rules, shortcut=False) and calls == ["movement model"]
     # a seed is read only while its decision is open: with none, the second building is the first
     assert driver.Encoding(problem, rules.model, seeds={}).known == enc.known
+    # past its buildings, the turn goes to CP-SAT as before, with the same answer
+    monkeypatch.setattr(driver, "REBUILDS", 0)
+    assert driver.folded_again(problem, rules.model, enc) is None
+    assert driver.solve(problem, rules) == solved and calls == ["movement model"] * 2
 
 
 def test_a_folded_model_has_no_variable_and_an_open_one_is_solved():

@@ -36,6 +36,10 @@ from ..encodings.options import ModelOptions
 MAX_RESOLUTIONS = 64
 """Resolutions enumerated per independent part; a part with more is reported as capped
 (:attr:`Resolutions.capped`: the count is then a lower bound), never silently cut."""
+REBUILDS = 3
+"""Buildings of an acyclic turn left open by its first one (:func:`folded_again`) before
+CP-SAT settles it: every such turn of the bundled cases and corpus folds in one or two,
+of random dense positions in one."""
 CYCLE_LIMIT = 64
 """Resolutions of one cycle when choosing its backup rule, which needs them all: a cycle
 with more is a :class:`SolverError`."""
@@ -130,15 +134,17 @@ def folded_again(problem: Problem, options: ModelOptions, enc: Encoding) -> Enco
     and the definitions that read it stayed open though it then folded. Each building is
     the same folding, with more decisions known: a seed is a constant whatever the open
     decisions it read, so the last model is the proof as a first one is; each building
-    must fix again every decision the one before it fixed, to the same value."""
+    must fix again every decision the one before it fixed, to the same value. At most
+    :data:`REBUILDS` buildings: each costs about what a solver call does."""
     known = enc.known
-    while True:
+    for _ in range(REBUILDS):
         again = Encoding(problem, options, seeds=known)
         if folded(again):
             return again if known.items() <= again.known.items() else None
         if len(again.known) <= len(known) or not known.items() <= again.known.items():
             return None  # nothing new fixed: CP-SAT settles the first model
         known = again.known
+    return None
 
 
 def _folded(enc: Encoding) -> Solved:
