@@ -104,7 +104,7 @@ def solve(problem: Problem, rules: Rules, shortcut: bool = True) -> Solved:
     if shortcut and folded(enc):  # every decision fixed: each depends on nothing, so there is no cycle
         return _folded(enc)
     if has_cycle(enc.deps):
-        return _solve_cyclic(problem, rules, enc)
+        return _solve_cyclic(problem, rules, enc, shortcut)
     again = folded_again(problem, rules.model, enc) if shortcut else None
     if again is not None:
         return _folded(again)
@@ -192,8 +192,9 @@ def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
     return cast(list[Solved], out)
 
 
-def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
-    """A turn with a cycle, part by part (see the module docstring)."""
+def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding, shortcut: bool = True) -> Solved:
+    """A turn with a cycle, part by part (see the module docstring). `shortcut`: as
+    :func:`solve`'s, for each model enumerated (:func:`_enumerate`)."""
     options = rules.model
     known = dict(enc.known)
     cyclic, _ = _parts(enc.deps, known)
@@ -206,17 +207,17 @@ def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding) -> Solved:
     final: _Found | None = None  # a whole-board enumeration with exactly one resolution
     for part in cyclic:
         part_enc = enc if alone else _part_encoding(problem, options, known, part)
-        found = _enumerate(part_enc, part)
+        found = _enumerate(part_enc, part, shortcut=shortcut)
         calls += 1
         parts.append(tuple(found.resolutions()))
         capped = capped or found.capped
         if len(found.solutions) != 1 or found.capped:
-            found, more = _settle(problem, rules, part, part_enc, known, overrides, backups, alone)
+            found, more = _settle(problem, rules, part, part_enc, known, overrides, backups, alone, shortcut)
             calls += more
         if alone:
             final = found
     if final is None:  # several parts: the whole board under the backup rules, which must settle it
-        final = _enumerate(Encoding(problem, options, overrides) if overrides else enc, limit=1)
+        final = _enumerate(Encoding(problem, options, overrides) if overrides else enc, limit=1, shortcut=shortcut)
         calls += 1
     if len(final.solutions) != 1 or final.capped:
         raise SolverError(f"{'several' if final.capped else 'no'} resolutions after the backup rules "
@@ -250,7 +251,7 @@ def _resolutions(problem: Problem, options: ModelOptions, enc: Encoding) -> tupl
 
 def _settle(problem: Problem, rules: Rules, part: list[Decision], current: Encoding, known: dict[Decision, bool],
             overrides: dict[Decision, bool], backups: list[Backup],
-            whole: bool) -> tuple[_Found, int]:
+            whole: bool, shortcut: bool = True) -> tuple[_Found, int]:
     """The backup rules (DATC 5.B.9) for one independent part without exactly one
     resolution, one cycle at a time, dependencies first, until it has exactly one.
     `current` encodes the part (`whole`: the whole board, the part being its only one).
@@ -260,7 +261,7 @@ def _settle(problem: Problem, rules: Rules, part: list[Decision], current: Encod
     while True:
         for component in cyclic_components(current.deps):
             sub = _part_encoding(problem, rules.model, {**known, **overrides}, component, part)
-            found = _enumerate(sub, component, limit=CYCLE_LIMIT)
+            found = _enumerate(sub, component, limit=CYCLE_LIMIT, shortcut=shortcut)
             calls += 1
             if found.capped:
                 raise SolverError(f"a cycle of {len(component)} decisions has more than {CYCLE_LIMIT} "
@@ -276,7 +277,7 @@ def _settle(problem: Problem, rules: Rules, part: list[Decision], current: Encod
         board = Encoding(problem, rules.model, overrides)  # what the backup rules settle beyond their own
         known = {**board.known, **overrides}
         current = board if whole else _part_encoding(problem, rules.model, known, part)
-        found = _enumerate(current, None if whole else part)
+        found = _enumerate(current, None if whole else part, shortcut=shortcut)
         calls += 1
         if len(found.solutions) == 1 and not found.capped:
             return found, calls
@@ -551,9 +552,15 @@ class _Collector:
         return True
 
 
-def _enumerate(enc: Encoding, keys: list[Decision] | None = None, limit: int | None = None) -> _Found:
+def _enumerate(enc: Encoding, keys: list[Decision] | None = None, limit: int | None = None,
+               shortcut: bool = True) -> _Found:
     """Every consistent resolution of an encoding, told apart by `keys` (default: every
-    decision), up to `limit` (default: MAX_RESOLUTIONS), with the strengths of each."""
+    decision), up to `limit` (default: MAX_RESOLUTIONS), with the strengths of each. With
+    `shortcut`, a :func:`folded` model (most often the board under a backup rule) is not
+    handed to CP-SAT: its one resolution is the decisions' known values, as in :func:`solve`
+    (and counted as one call, as there)."""
+    if shortcut and folded(enc):
+        return _Found([_read(enc, _folded_solution(enc))], keys, False)
     from .cpsat import enumerate_solutions  # OR-Tools: imported by the first turn that needs the solver
 
     limit = MAX_RESOLUTIONS if limit is None else limit
