@@ -139,10 +139,12 @@ def folded_again(problem: Problem, options: ModelOptions, enc: Encoding) -> Enco
     known = enc.known
     for _ in range(REBUILDS):
         again = Encoding(problem, options, seeds=known)
+        if not known.items() <= again.known.items():
+            return None  # a decision fixed before is not fixed again: CP-SAT settles the first model
         if folded(again):
-            return again if known.items() <= again.known.items() else None
-        if len(again.known) <= len(known) or not known.items() <= again.known.items():
-            return None  # nothing new fixed: CP-SAT settles the first model
+            return again
+        if len(again.known) == len(known):
+            return None  # nothing new fixed
         known = again.known
     return None
 
