@@ -214,7 +214,8 @@ def _solve_cyclic(problem: Problem, rules: Rules, enc: Encoding, shortcut: bool 
         parts.append(tuple(found.resolutions()))
         capped = capped or found.capped
         if len(found.solutions) != 1 or found.capped:
-            found, more = _settle(problem, rules, part, part_enc, known, overrides, backups, alone, shortcut)
+            found, more = _settle(problem, rules, part, part_enc, known, overrides, backups, alone, shortcut,
+                                  enumerated=found)
             calls += more
         if alone:
             final = found
@@ -253,17 +254,26 @@ def _resolutions(problem: Problem, options: ModelOptions, enc: Encoding) -> tupl
 
 def _settle(problem: Problem, rules: Rules, part: list[Decision], current: Encoding, known: dict[Decision, bool],
             overrides: dict[Decision, bool], backups: list[Backup],
-            whole: bool, shortcut: bool = True) -> tuple[_Found, int]:
+            whole: bool, shortcut: bool = True, enumerated: _Found | None = None) -> tuple[_Found, int]:
     """The backup rules (DATC 5.B.9) for one independent part without exactly one
     resolution, one cycle at a time, dependencies first, until it has exactly one.
     `current` encodes the part (`whole`: the whole board, the part being its only one).
     Adds to `overrides` and `backups`; returns the last enumeration (of the part, or of
-    the whole board) and the solver calls made."""
+    the whole board) and the solver calls made.
+
+    `enumerated`: the part's resolutions, enumerated from `current` already. Where the part
+    is a single cycle, that is the enumeration the cycle's own model would give before any
+    backup rule (:func:`_same_resolutions`), so with `shortcut` it is not searched again:
+    counted as the call it spares, as a folded model's is."""
     calls = 0
     while True:
-        for component in cyclic_components(current.deps):
-            sub = _part_encoding(problem, rules.model, {**known, **overrides}, component, part)
-            found = _enumerate(sub, component, limit=CYCLE_LIMIT, shortcut=shortcut)
+        components = cyclic_components(current.deps)
+        for component in components:
+            if shortcut and enumerated is not None and _same_resolutions(components, part, enumerated):
+                found = enumerated
+            else:
+                sub = _part_encoding(problem, rules.model, {**known, **overrides}, component, part)
+                found = _enumerate(sub, component, limit=CYCLE_LIMIT, shortcut=shortcut)
             calls += 1
             if found.capped:
                 raise SolverError(f"a cycle of {len(component)} decisions has more than {CYCLE_LIMIT} "
@@ -276,6 +286,7 @@ def _settle(problem: Problem, rules: Rules, part: list[Decision], current: Encod
                 break
         else:
             raise SolverError(f"{len(part)} decisions without exactly one resolution but no cycle to settle")
+        enumerated = None  # a backup rule now settles part of it: its cycles are enumerated anew
         board = Encoding(problem, rules.model, overrides)  # what the backup rules settle beyond their own
         known = {**board.known, **overrides}
         current = board if whole else _part_encoding(problem, rules.model, known, part)
@@ -283,6 +294,24 @@ def _settle(problem: Problem, rules: Rules, part: list[Decision], current: Encod
         calls += 1
         if len(found.solutions) == 1 and not found.capped:
             return found, calls
+
+
+def _same_resolutions(components: list[list[Decision]], part: list[Decision], enumerated: _Found) -> bool:
+    """Are the resolutions `enumerated` over `part`, before any backup rule, those its cycle
+    would have on its own (:func:`_settle`'s enumeration of it), as far as a backup rule
+    reads them (the set of their values on the cycle: :func:`_backup`)?
+
+    So where the part holds the only cycle (`components`, the cycles of the model
+    enumerated) and the enumeration saw all its resolutions within :data:`CYCLE_LIMIT`.
+    The part's other decisions then have no cycle: those the cycle reads read nothing of
+    it, and those that read it take one value for each of its resolutions. So each
+    resolution of the part is one of the cycle's, extended in one way, and the cycle's own
+    model (what it reads, from the same settled decisions) has the same ones; a decision
+    it folds that the part's model left open is fixed to the one value every resolution
+    gives it. The whole board's model, enumerated over its only part, is the part's model
+    with more decisions, each in a part of its own with no cycle: one value each."""
+    return (len(components) == 1 and set(components[0]) <= set(part) and not enumerated.capped
+            and len(enumerated.solutions) <= CYCLE_LIMIT)
 
 
 def _part_encoding(problem: Problem, options: ModelOptions, fixed: dict[Decision, bool], roots: list[Decision],
