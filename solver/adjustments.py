@@ -73,14 +73,18 @@ def adjudicate_adjustments(state: State, orders: list[Order], rules: Rules,
     units = list(state.units)
     powers = [p.name for p in state.variant.powers]
     disorder: list[DisorderRemoval] = []
-    owner = [_power_of(state, order) for order in orders]  # whose adjustments each order counts toward
-    for k, order in enumerate(orders):
-        power = owner[k]
-        if silent and power is not None and power in silent:
+    by_owner: dict[Power, list[int]] = {}  # each power's orders to adjudicate, in the order given
+    for k, order in enumerate(orders):  # (a power's adjustments give results to its own orders only)
+        power = _power_of(state, order)  # whose adjustments the order counts toward
+        if power is None:
+            continue
+        if silent and power in silent:
             results[k] = OrderResult(order, None, Illegal(IllegalCode.SILENCED, silent[power]))
+        else:
+            by_owner.setdefault(power, []).append(k)
     deltas = adjustment_deltas(state)
     for power in powers:
-        mine = [k for k, p in enumerate(owner) if p == power and k not in results]
+        mine = by_owner.get(power, [])
         delta = deltas.get(power, 0)
         if delta > 0:
             units += _builds(state, orders, mine, delta, rules, results)
@@ -89,10 +93,12 @@ def adjudicate_adjustments(state: State, orders: list[Order], rules: Rules,
             gone = {u.province for u in removed}  # a unit's area is read first: a set of strings hashes in C
             units = [u for u in units if u.province not in gone or u not in removed]
         for k in mine:
-            results.setdefault(k, OrderResult(orders[k], None, Illegal(
-                IllegalCode.ADJUSTMENT, f"{power} has no {'builds' if delta <= 0 else 'removals'} to make")))
+            if k not in results:  # (the result made only where it is the one kept)
+                results[k] = OrderResult(orders[k], None, Illegal(
+                    IllegalCode.ADJUSTMENT, f"{power} has no {'builds' if delta <= 0 else 'removals'} to make"))
     for k, order in enumerate(orders):
-        results.setdefault(k, OrderResult(order, None, _unowned(state, order)))
+        if k not in results:
+            results[k] = OrderResult(order, None, _unowned(state, order))
     after = after_adjustments(state, tuple(units))
     return PhaseResult(state, after, tuple(results[k] for k in range(len(orders))), rules,
                        civil_disorder=tuple(disorder))
