@@ -35,7 +35,7 @@ from ..runners.inputs import (Item, Judging, iter_items, printable, report_line,
                              validate_item)
 from ..runners.inference import ARCHIVE, INFER_MODES, PILOT, Inference, archive_readings
 from ..runners.pool import Pool, TaskFailure, call_with_limit, dask_map
-from ..runners.runtime import long_lived_heap
+from ..runners.runtime import import_solver, long_lived_heap
 from ..rules import DEFAULT_PROFILE, PROFILES, Rules, RulesError
 
 if TYPE_CHECKING:
@@ -81,10 +81,8 @@ def _judge(task: tuple[Item, Judging]) -> GameReport:
 def _warm_up() -> None:
     """Import the judging code and the solver before the first record: the time limit is
     the record's, not the imports' (``dipsat`` loads OR-Tools only when first asked)."""
-    import importlib
-
-    for module in ("dipsat.runners.validate", "dipsat.encodings.phase_model", "dipsat.movement.cpsat"):
-        importlib.import_module(module)
+    importlib.import_module("dipsat.runners.validate")
+    import_solver()
 
 
 def _judge_within(task: tuple[Item, Judging, float]) -> GameReport | TaskFailure:

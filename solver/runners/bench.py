@@ -224,9 +224,11 @@ def time_workers(texts: list[str], rules: Rules, workers: int) -> float:
     """Phases per second over the games with `workers` processes (batch mode in each),
     from the first worker's start to the last one's end (process start-up excluded)."""
     from .pool import Pool, TaskFailure
+    from .runtime import import_solver
 
     chunks = [texts[i::workers] for i in range(workers)]  # one share per worker: parse, then time
-    results = [r for _, r in Pool(_worker_chunk, workers).run([(c, str(rules)) for c in chunks if c])]
+    pool = Pool(_worker_chunk, workers, warm_up=import_solver)  # the import of OR-Tools is start-up too
+    results = [r for _, r in pool.run([(c, str(rules)) for c in chunks if c])]
     done: list[tuple[int, float, float]] = [r for r in results if not isinstance(r, TaskFailure)]
     phases = sum(n for n, _, _ in done)
     wall = max(e for _, _, e in done) - min(s for _, s, _ in done)

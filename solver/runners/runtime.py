@@ -41,6 +41,21 @@ def one_blas_thread() -> None:
 
 
 
+SOLVER_MODULES = ("dipsat.encodings.phase_model", "dipsat.movement.cpsat")
+"""The modules that load OR-Tools, which ``dipsat`` imports only when a turn first needs
+the solver (about 0.16 s)."""
+
+
+def import_solver() -> None:
+    """Load the solver now, not within the first turn that needs it: a picklable pool
+    warm-up (:class:`~dipsat.runners.pool.Pool`), so that a worker's time limits and
+    timings count its work, not the import."""
+    import importlib
+
+    for module in SOLVER_MODULES:
+        importlib.import_module(module)
+
+
 def _nothing() -> None:
     pass
 
