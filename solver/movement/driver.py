@@ -262,9 +262,9 @@ def _settle(problem: Problem, rules: Rules, part: list[Decision], current: Encod
     the whole board) and the solver calls made.
 
     `enumerated`: the part's resolutions, enumerated from `current` already. Where the part
-    is a single cycle, that is the enumeration the cycle's own model would give before any
-    backup rule (:func:`_same_resolutions`), so with `shortcut` it is not searched again:
-    counted as the call it spares, as a folded model's is."""
+    holds a single cycle, those are the cycle's own resolutions before any backup rule
+    (:func:`_same_resolutions`), so with `shortcut` the cycle is not searched again: the
+    enumeration is counted as the call it spares, as a folded model's is."""
     calls = 0
     while True:
         components = cyclic_components(current.deps)
