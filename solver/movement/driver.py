@@ -101,14 +101,23 @@ def solve(problem: Problem, rules: Rules, shortcut: bool = True) -> Solved:
     one solution is the decisions' known values (``tests/test_driver.py`` checks that
     results are the same without it)."""
     enc = Encoding(problem, rules.model)
+    solved = _settled_alone(problem, rules, enc, shortcut)
+    if solved is not None:
+        return solved
+    return Solved(*_solve_once(enc), 1, None)  # one model settled: solved
+
+
+def _settled_alone(problem: Problem, rules: Rules, enc: Encoding, shortcut: bool = True) -> Solved | None:
+    """The decisions of a turn encoded as `enc` that is not one model solved once: folded
+    (with `shortcut`: at once, or :func:`folded_again`), or with a cycle
+    (:func:`_solve_cyclic`). None for an acyclic turn left open, which :func:`solve` solves
+    on its own and :func:`solve_batch` in the batch's shared model."""
     if shortcut and folded(enc):  # every decision fixed: each depends on nothing, so there is no cycle
         return _folded(enc)
     if has_cycle(enc.deps):
         return _solve_cyclic(problem, rules, enc, shortcut)
     again = folded_again(problem, rules.model, enc) if shortcut else None
-    if again is not None:
-        return _folded(again)
-    return Solved(*_solve_once(enc), 1, None)  # one model settled: solved
+    return None if again is None else _folded(again)
 
 
 def folded(enc: Encoding) -> bool:
@@ -174,14 +183,8 @@ def solve_batch(items: list[tuple[Problem, Rules]]) -> list[Solved]:
     out: list[Solved | None] = [None] * len(items)
     shared: list[int] = []
     for i, (problem, rules) in enumerate(items):
-        enc = Encoding(problem, rules.model)
-        if folded(enc):
-            out[i] = _folded(enc)
-        elif has_cycle(enc.deps):
-            out[i] = _solve_cyclic(problem, rules, enc)
-        elif (again := folded_again(problem, rules.model, enc)) is not None:
-            out[i] = _folded(again)
-        else:
+        out[i] = _settled_alone(problem, rules, Encoding(problem, rules.model))
+        if out[i] is None:
             shared.append(i)
     if shared:
         from ..encodings.phase_model import PhaseModel  # OR-Tools: a batch is solved
@@ -268,9 +271,12 @@ def _settle(problem: Problem, rules: Rules, part: list[Decision], current: Encod
     calls = 0
     while True:
         components = cyclic_components(current.deps)
+        # the part's one cycle: its resolutions are the part's, enumerated already
+        reused = enumerated if shortcut and enumerated is not None and \
+            _same_resolutions(components, part, enumerated) else None
         for component in components:
-            if shortcut and enumerated is not None and _same_resolutions(components, part, enumerated):
-                found = enumerated
+            if reused is not None:
+                found = reused
             else:
                 sub = _part_encoding(problem, rules.model, {**known, **overrides}, component, part)
                 found = _enumerate(sub, component, limit=CYCLE_LIMIT, shortcut=shortcut)
