@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import compress
 from operator import attrgetter
 
@@ -23,7 +23,7 @@ class UnitSlot:
     power: str
     fleet: bool = False
     move: int | None = None  # its valid move order, if any
-    hold_supports: list[int] = field(default_factory=list)  # matched supports to hold it
+    hold_supports: Sequence[int] = ()  # matched supports to hold it (a list once it has one: most have none)
 
 
 @dataclass(slots=True)
@@ -35,8 +35,8 @@ class MoveOrder:
     power: str
     convoyed: bool  # tries the convoy route (DATC 4.A.3 decided in the prescan)
     fallback: bool = False  # takes the land route when no convoy route is alive (4.A.3 options)
-    supports: list[int] = field(default_factory=list)  # matched supports of this move
-    routes: list[tuple[int, ...]] = field(default_factory=list)  # convoy orders per minimal route
+    supports: Sequence[int] = ()  # matched supports of this move (a list once it has one: most have none)
+    routes: Sequence[tuple[int, ...]] = ()  # convoy orders per minimal route
     opposite: int | None = None  # the move from our destination to our origin, by any route
 
     @property

@@ -23,7 +23,6 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from collections.abc import Callable
-from functools import partial
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeAlias, TypeVar, Union, overload
 
 from .board import Location, Unit
@@ -99,46 +98,60 @@ A = TypeVar("A")
 B = TypeVar("B")
 
 
-class Later(partial[T]):
+_NO_ARG: object = object()
+"""A :class:`Later` cell's argument not given (its reader takes fewer)."""
+
+
+class Later(Generic[T]):
     """A part of an outcome read off the solved model only when it is first asked for (a
     validator that compares result codes never builds the strengths behind them): a typed
     cell that reads its value once and keeps it. The outcome holding it never changes.
 
     ``Later(read)``, ``Later(read, arg)`` or ``Later(read, arg, arg2)`` (a function and its
     arguments, e.g. a method, its object and an index: cheaper to keep than a closure or a
-    bound method): the value is ``read()``, ``read(arg)`` or ``read(arg, arg2)``. A cell is
-    a :class:`functools.partial` of its reader, made in C without a Python ``__init__``: one
-    is made for every move of every phase. It keeps its reader once read too (a partial's
-    arguments are fixed), as an unread cell does: the turn's reader lives as long as its
-    outcomes; a pickled cell carries only its value."""
+    bound method): the value is ``read()``, ``read(arg)`` or ``read(arg, arg2)``. One is
+    made for every move of every phase, so a cell is one slotted object: no argument tuple,
+    no instance dict. It keeps its reader once read too, as an unread cell does: the
+    turn's reader lives as long as its outcomes; a pickled cell carries only its value."""
 
-    _value: T  # set by the first read
+    __slots__ = ("_read", "_arg", "_arg2", "_value")  # _value: set by the first read
 
-    if TYPE_CHECKING:  # the readers a cell takes (partial itself takes any arguments)
-        @overload
-        def __new__(cls, read: Callable[[], T], /) -> Later[T]: ...
+    _read: Callable[..., T]
+    _arg: object
+    _arg2: object
+    _value: T
 
-        @overload
-        def __new__(cls, read: Callable[[A], T], arg: A, /) -> Later[T]: ...
+    @overload
+    def __init__(self, read: Callable[[], T], /) -> None: ...
 
-        @overload
-        def __new__(cls, read: Callable[[A, B], T], arg: A, arg2: B, /) -> Later[T]: ...
+    @overload
+    def __init__(self, read: Callable[[A], T], arg: A, /) -> None: ...
 
-        def __new__(cls, read: Callable[..., T], /, *args: object) -> Later[T]:
-            return super().__new__(cls, read, *args)
+    @overload
+    def __init__(self, read: Callable[[A, B], T], arg: A, arg2: B, /) -> None: ...
+
+    def __init__(self, read: Callable[..., T], arg: object = _NO_ARG, arg2: object = _NO_ARG, /) -> None:
+        self._read, self._arg, self._arg2 = read, arg, arg2
 
     @classmethod
     def ready(cls, value: T) -> Later[T]:
         """A cell already read (what a pickled outcome carries: no reader crosses processes)."""
         cell: Later[T] = cls(lambda: value)
-        cell.get()
+        cell._value = value
         return cell
 
     def get(self) -> T:
         try:
             return self._value
         except AttributeError:  # not read yet
-            value = self._value = self()
+            arg = self._arg
+            if arg is _NO_ARG:
+                value = self._read()
+            elif self._arg2 is _NO_ARG:
+                value = self._read(arg)
+            else:
+                value = self._read(arg, self._arg2)
+            self._value = value
             return value
 
     def __reduce__(self) -> tuple[object, tuple[T]]:
@@ -149,6 +162,12 @@ class Later(partial[T]):
 
     def __hash__(self) -> int:
         return hash(self.get())
+
+    def __repr__(self) -> str:
+        try:
+            return f"Later.ready({self._value!r})"
+        except AttributeError:
+            return "Later(<not read yet>)"
 
 
 def _read(value: T | Later[T]) -> T:

@@ -58,9 +58,9 @@ def test_a_frozen_dataclass_stays_frozen_equal_and_hashable():
 def test_the_prescans_values_are_what_their_classes_make():
     army = Unit(UnitKind.ARMY, Location("par"), "France")
     _same(maker(UnitSlot, "index", "province", "power", "fleet")(3, "par", "France", False),
-          UnitSlot(3, "par", "France", False, None, []))
+          UnitSlot(3, "par", "France", False, None, ()))
     _same(maker(MoveOrder, "index", "unit", "origin", "dest", "power", "convoyed")(0, 3, "par", "bur", "France", False),
-          MoveOrder(0, 3, "par", "bur", "France", False, False, [], []))
+          MoveOrder(0, 3, "par", "bur", "France", False, False, (), ()))
     support = maker(SupportOrder, "index", "unit", "province", "power", "target")(1, 2, "pic", "France", 3)
     assert support.move is None
     _same(maker(Problem, "units", "moves", "supports", "convoys", "unit_at", "moves_into")([], [], [], [], {}, {}),

@@ -480,7 +480,8 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
             slot = slots[u]
             s = len(supports)
             supports.append(_new_hold_support(s, u, slot.province, slot.power, order.target.location.province))
-            slots[target].hold_supports.append(s)
+            held = slots[target]
+            held.hold_supports = [*held.hold_supports, s]
         else:
             if target_move is None:
                 verdicts[k] = new_result(order, units[u], _SUPPORTED_UNIT_STAYS)
@@ -498,7 +499,8 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
             slot = slots[u]
             s = len(supports)
             supports.append(_new_support(s, u, slot.province, slot.power, dest.province, target_move))
-            moves[target_move].supports.append(s)
+            supported = moves[target_move]
+            supported.supports = [*supported.supports, s]
         support_of[k] = s
 
 

@@ -14,7 +14,7 @@ definitions the model was built from (:class:`dipsat.encodings.values.Values`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import compress, repeat
 from operator import not_
 from typing import TYPE_CHECKING
@@ -133,7 +133,7 @@ class Resolution:
         return Stance.HOLDS
 
     # --- strengths ------------------------------------------------------------------------
-    def parts(self, supports: list[int], against: int | None = None) -> tuple[SupportPart, ...]:
+    def parts(self, supports: Sequence[int], against: int | None = None) -> tuple[SupportPart, ...]:
         """Each support's part: counted, or not and why. `against`: the unit the strength
         attacks, whose own power's supports do not count against it (DATC 5.B.8), also when
         the move is of that power too (its attack strength is then 0 whatever counts)."""

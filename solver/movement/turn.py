@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import filterfalse
 
 from ..board import Power, Unit
 from .driver import Solved, solve, solve_batch
@@ -21,7 +20,7 @@ from ..orders import Build, Order, Waive
 from ..phases import after_movement
 from .prescan import _Prescan, prescan, rescan
 from .resolution import Resolution
-from ..results import OrderResult, PhaseResult
+from ..results import OrderResult, PhaseResult, new_result
 from ..rules import (Rules)
 from ..state import State
 
@@ -98,25 +97,29 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
 def _order_results(orders: list[Order], scan: _Prescan, reading: Resolution, units: list[Unit]) -> tuple[OrderResult, ...]:
     """Each order's result: its verdict from the prescan, or its outcome read off the
     solution (:mod:`.resolution`), by kind: the moves, supports and convoys of the problem,
-    then the holds (given or implicit) and any identical copy of a unit's kept order."""
+    then the holds (each unit's order that is none of those) and any identical copy of a
+    unit's kept order."""
     p, n = scan.problem, len(orders)
-    made: dict[int, OrderResult] = {}  # order index -> its result
+    made: list[OrderResult | None] = [None] * n  # by order index
     for kind, read, of in ((p.moves, reading.move, scan.move_of), (p.supports, reading.support, scan.support_of),
                            (p.convoys, reading.convoy, scan.convoy_of)):
         for k, i in of.items():
             if k < n:  # else an implicit order (DATC 4.E.3 a): no order given, no result
-                made[k] = OrderResult(orders[k], units[kind[i].unit], read(i))
-    made.update(scan.verdicts)  # the prescan's verdict first (a convoy on no route stays in the problem)
-    if len(made) < n:
-        for k in filterfalse(made.__contains__, range(n)):
-            made[k] = _other_result(k, orders, scan, reading, units)
-    return tuple(map(made.__getitem__, range(n)))
+                made[k] = new_result(orders[k], units[kind[i].unit], read(i))
+    for k, verdict in scan.verdicts.items():  # the prescan's verdict first (a convoy on no route stays in the problem)
+        if k < n:
+            made[k] = verdict
+    for u, kept in scan.chosen.items():  # the order a unit acts on that is no move, support or convoy: it holds
+        if kept is not None and kept < n and made[kept] is None:
+            made[kept] = new_result(orders[kept], units[u], reading.hold(u))
+    for k in [k for k, result in enumerate(made) if result is None]:  # (not `None in made`: that calls __eq__)
+        made[k] = _other_result(k, orders, scan, reading, units)
+    return tuple(made)  # type: ignore[arg-type]  # every order has its result
 
 
 def _other_result(k: int, orders: list[Order], scan: _Prescan, reading: Resolution, units: list[Unit]) -> OrderResult:
-    """The result of an order that got no verdict and is not the move, support or convoy
-    of its unit kept in the problem: a hold (given or implicit), or an identical copy of
-    the unit's kept order (with the kept order's outcome)."""
+    """The result of an order that got no verdict and is not the order its unit acts on: an
+    identical copy of the unit's kept order (with the kept order's outcome), else a hold."""
     order = orders[k]
     assert not isinstance(order, (Build, Waive))  # an order with no unit gets a verdict in the prescan
     u = scan.problem.unit_at[order.unit.location.province]
