@@ -12,6 +12,7 @@ task in the calling process with the same time limit and the same answers.
 
 from __future__ import annotations
 
+import gc
 import signal
 import threading
 import time
@@ -67,16 +68,41 @@ def call_with_limit(fn: Callable[[Any], Any], payload: Any, timeout: float | Non
 
 
 def _call_with_alarm(fn: Callable[[Any], Any], payload: Any, timeout: float) -> Any:
+    # An exception raised in a gc callback or a finalizer cannot propagate: Python hands it to
+    # sys.unraisablehook (where pytest, for one, turns it into an error). So the alarm is held
+    # back while the collector runs, and fires again as soon as it is done; the alarm also
+    # repeats, for one raised in a finalizer outside a collection.
     running = True
+    collecting = False
+    held = False
 
     def late(signum: int, frame: Any) -> None:
-        if running:
-            raise _Late()
+        nonlocal held
+        if not running:
+            return
+        if collecting or (frame is not None and frame.f_code in (gc_start.__code__, gc_stop.__code__)):
+            held = True
+            return
+        raise _Late()
+
+    def gc_start(phase: str, info: dict[str, int]) -> None:  # first of the collector's callbacks
+        nonlocal collecting
+        if phase == "start":
+            collecting = True
+
+    def gc_stop(phase: str, info: dict[str, int]) -> None:  # last of them
+        nonlocal collecting, held
+        if phase == "stop":
+            collecting = False
+            if held:
+                held = False
+                signal.setitimer(signal.ITIMER_REAL, 0.001, 0.5)  # fires in the code the collection interrupted
 
     previous = signal.signal(signal.SIGALRM, late)
+    gc.callbacks.insert(0, gc_start)
+    gc.callbacks.append(gc_stop)
     try:
         try:
-            # the alarm repeats: one raised where nobody can see it (a gc callback, a __del__) comes back
             signal.setitimer(signal.ITIMER_REAL, timeout, 0.5)
             result = _call(fn, payload)
         except _Late:
@@ -88,6 +114,8 @@ def _call_with_alarm(fn: Callable[[Any], Any], payload: Any, timeout: float) -> 
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+        gc.callbacks.remove(gc_start)
+        gc.callbacks.remove(gc_stop)
     return result
 
 
