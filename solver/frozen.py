@@ -66,7 +66,7 @@ def direct_init(cls: type[V]) -> type[V]:
             params.append(f"{f.name}={default}")
             value = f.name
         if slotted:
-            namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__  # the slot's member descriptor
+            namespace[f"_set_{f.name}"] = _slot(cls, f.name).__set__  # the slot's member descriptor
             body.append(f"_set_{f.name}(self, {value})")
         else:
             body.append(f"d[{f.name!r}] = {value}")
@@ -78,6 +78,14 @@ def direct_init(cls: type[V]) -> type[V]:
     return cls
 
 
+def _slot(cls: type, name: str) -> Any:
+    """The member descriptor of slot `name`, from the class in `cls`'s MRO that declares it."""
+    for base in cls.__mro__:
+        if name in base.__dict__.get("__slots__", ()):
+            return base.__dict__[name]
+    raise TypeError(f"{cls.__name__}.{name}: not a slot")
+
+
 def maker(cls: type[V], *given: str) -> Callable[..., V]:
     """A function making a `cls` (a dataclass made many times a turn: the prescan's problem
     values and verdicts) from the fields `given`, passed by position in that order, every
@@ -85,22 +93,27 @@ def maker(cls: type[V], *given: str) -> Callable[..., V]:
     A class's ``__init__`` written in Python is entered from C, in an interpreter frame of
     its own: most of the cost of a small object, and the prescan makes one a unit and one
     an order every turn. Made from the class's fields, so a field added with a default
-    gets it here too. A frozen class is one with an instance dict, written as
-    :func:`direct_init` writes it."""
+    gets it here too. A frozen class is written past its guard as :func:`direct_init`
+    writes it: into its instance dict, or through its slots' own setters."""
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a dataclass: fields() raises otherwise
     missing = set(given) - {f.name for f in fields}
     slotted = "__slots__" in vars(cls)
     frozen = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
-    if missing or hasattr(cls, "__post_init__") or (slotted and frozen):
+    if missing or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: no field {sorted(missing)}, or not a plain dataclass")
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     by_dict = frozen and not slotted  # past the frozen guard: into the instance dict
+    by_slot = frozen and slotted  # past the frozen guard: through each slot's own setter
     body = ["    into = made.__dict__\n"] if by_dict else []
     for f in fields:
         value = f.name if f.name in given else _default(f, namespace)
         if value is None:
             raise TypeError(f"{cls.__name__}.{f.name}: no default, and not given")
-        body.append(f"    into[{f.name!r}] = {value}\n" if by_dict else f"    made.{f.name} = {value}\n")
+        if by_slot:
+            namespace[f"_set_{f.name}"] = _slot(cls, f.name).__set__
+            body.append(f"    _set_{f.name}(made, {value})\n")
+        else:
+            body.append(f"    into[{f.name!r}] = {value}\n" if by_dict else f"    made.{f.name} = {value}\n")
     exec(f"def make_{cls.__name__}({', '.join(given)}):\n    made = _new(_cls)\n" + "".join(body)
          + "    return made\n", namespace)  # as dataclasses makes __init__
     made: Callable[..., V] = namespace[f"make_{cls.__name__}"]

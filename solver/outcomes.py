@@ -179,10 +179,12 @@ def _read_optional(value: T | Later[T] | None) -> T | None:
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OutcomeBase:
     """What every outcome says: whether the order succeeded, its result code and its short
-    note. The outcomes themselves are the closed set :data:`Outcome`."""
+    note. The outcomes themselves are the closed set :data:`Outcome`. Every outcome is
+    slotted: a turn makes one an order, and a result keeps them all (an instance dict
+    would be a second object each, and twice the memory)."""
 
     succeeds: ClassVar[bool] = True
     code: ClassVar[Reason | None] = None
@@ -196,13 +198,13 @@ class OutcomeBase:
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Succeeds(OutcomeBase):
     """An order that simply succeeds (a hold that stands, a retreat or build made ...)."""
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Illegal(OutcomeBase):
     """DATC 4.E.1: an order that cannot be carried out; it is ignored and the unit holds."""
 
@@ -217,7 +219,7 @@ class Illegal(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Void(OutcomeBase):
     """A support or convoy that matches no order: it has no effect (the unit holds)."""
 
@@ -263,7 +265,7 @@ def _facts_of(value: Facts) -> MoveFacts | None:
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Moves(OutcomeBase):
     """DATC 5.B.1: the attack beats the resistance and every prevent strength (or a
     circular movement's backup rule moves it, DATC 5.B.9)."""
@@ -281,7 +283,7 @@ class Moves(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Bounced(OutcomeBase):
     """DATC 5.B.1: some opposing strength is at least the attack: `by` names them."""
 
@@ -306,7 +308,7 @@ class Bounced(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NoPath(OutcomeBase):
     """DATC 5.B.4: no convoy route of convoying fleets carries the army (attack 0)."""
 
@@ -325,7 +327,7 @@ class NoPath(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Paradox(OutcomeBase):
     """Settled by a backup rule (DATC 4.A.2, 5.B.9): a move or convoy in a paradox.
 
@@ -362,7 +364,7 @@ class Paradox(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Given(OutcomeBase):
     """DATC 5.B.2: the support is neither cut nor dislodged."""
 
@@ -385,7 +387,7 @@ class Given(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cut(OutcomeBase):
     """DATC 5.B.2: an attack on the supporting unit cut the support."""
 
@@ -405,7 +407,7 @@ class Cut(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SupportDislodged(OutcomeBase):
     """DATC 5.B.2: the supporting unit was dislodged (the support fails)."""
 
@@ -426,13 +428,13 @@ class SupportDislodged(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Convoys(OutcomeBase):
     """DATC 5.B.3: the convoying fleet is not dislodged."""
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ConvoyDislodged(OutcomeBase):
     """DATC 5.B.3: the convoying fleet was dislodged."""
 
@@ -446,7 +448,7 @@ class ConvoyDislodged(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Holds(OutcomeBase):
     """A unit that holds (or whose move, support or convoy order left it in place) stands."""
 
@@ -459,7 +461,7 @@ class Holds(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HoldDislodged(OutcomeBase):
     """The unit was dislodged where it held (DATC 5.A)."""
 
@@ -483,7 +485,7 @@ class RetreatCode(enum.Enum):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RetreatRefused(Illegal):
     """A retreat to an area the unit may not go to: an illegal order, the unit is disbanded."""
 
@@ -491,7 +493,7 @@ class RetreatRefused(Illegal):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Retreats(OutcomeBase):
     """The unit retreats to `to`."""
 
@@ -499,13 +501,13 @@ class Retreats(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Disbands(OutcomeBase):
     """The dislodged unit is disbanded as ordered."""
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RetreatBounced(OutcomeBase):
     """Several units retreat to one area: all are disbanded (DATC 6.H)."""
 
@@ -535,7 +537,7 @@ class BuildRefusedCode(enum.Enum):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BuildRefused(Illegal):
     """A build that cannot be made (an illegal order: nothing is built)."""
 
@@ -543,7 +545,7 @@ class BuildRefused(Illegal):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Built(OutcomeBase):
     """A unit is built (or a build waived)."""
 
@@ -551,7 +553,7 @@ class Built(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NoBuildsLeft(OutcomeBase):
     """A legal build beyond the power's builds (DATC 4.D.4)."""
 
@@ -564,13 +566,13 @@ class NoBuildsLeft(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Removed(OutcomeBase):
     """The unit is removed as ordered."""
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NoRemovalsLeft(OutcomeBase):
     """A removal beyond the removals the power must make (DATC 4.D.6)."""
 
@@ -583,7 +585,7 @@ class NoRemovalsLeft(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Waived(OutcomeBase):
     """A build waived (DATC 4.D.7 a)."""
 

@@ -19,7 +19,7 @@ __all__ = ["OrderResult", "PhaseResult", "Reason"]
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OrderResult:
     """One order as given, the unit it went to, and its outcome (a value naming what
     decided it, :mod:`dipsat.outcomes`)."""
