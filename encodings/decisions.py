@@ -10,11 +10,13 @@ order), prints and hashes as the pair of that word and the index. Importing this
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from types import MappingProxyType
 from typing import TypeAlias
 
 __all__ = ["ATTACK", "BackupRule", "CONVOY", "DISLODGED", "Decision", "DecisionKind", "HEAD_TO_HEAD", "MOVE", "PATH",
-           "PREVENT", "RESISTING", "SUPPORT", "TermKey", "TermKind"]
+           "PREVENT", "RESISTING", "SUPPORT", "TermKey", "TermKind", "decision_keys", "term_keys"]
 
 
 class DecisionKind(StrEnum):
@@ -56,6 +58,33 @@ TermKey: TypeAlias = tuple[TermKind, int]
 
 ATTACK, PREVENT, RESISTING, HEAD_TO_HEAD = (TermKind.ATTACK, TermKind.PREVENT, TermKind.RESISTING,
                                             TermKind.HEAD_TO_HEAD)
+
+PREMADE = 256
+"""Keys made once, at import, for every index below this (more than a board of any map has
+units). A turn's result keeps the keys of its decisions and strengths (in its solution's
+values and strengths): premade, they are objects shared by every turn, not new memory in
+each (issue 22: batch mode holds 64 turns' results at once, and pays for their memory)."""
+
+_DECISION_KEYS: Mapping[DecisionKind, tuple[Decision, ...]] = MappingProxyType(
+    {kind: tuple((kind, i) for i in range(PREMADE)) for kind in DecisionKind})
+_TERM_KEYS: Mapping[TermKind, tuple[TermKey, ...]] = MappingProxyType(
+    {kind: tuple((kind, i) for i in range(PREMADE)) for kind in TermKind})
+
+
+def decision_keys(units: int) -> Mapping[DecisionKind, tuple[Decision, ...]]:
+    """Each kind's decision keys by index, ``keys[MOVE][m] == (MOVE, m)``, for a problem of
+    `units` units (no index of a move, support or convoy reaches it: each is a unit's order):
+    the premade ones where they are enough."""
+    if units <= PREMADE:
+        return _DECISION_KEYS
+    return {kind: tuple((kind, i) for i in range(units)) for kind in DecisionKind}
+
+
+def term_keys(units: int) -> Mapping[TermKind, tuple[TermKey, ...]]:
+    """Each kind's term keys by move index, as :func:`decision_keys` gives decisions'."""
+    if units <= PREMADE:
+        return _TERM_KEYS
+    return {kind: tuple((kind, i) for i in range(units)) for kind in TermKind}
 
 
 class BackupRule(StrEnum):

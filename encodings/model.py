@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence, Set as Abstra
 from typing import TYPE_CHECKING, TypeAlias, TypeVar, TypeVarTuple, cast
 
 from . import move, path, support
-from .decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision, DecisionKind, TermKey
+from .decisions import (ATTACK, CONVOY, DISLODGED, MOVE, PATH, PREVENT, RESISTING, SUPPORT, Decision, DecisionKind,
+                        TermKey, decision_keys, term_keys)
 from .literals import Condition, negate
 from .options import ModelOptions
 from .problem import Problem
@@ -71,6 +72,11 @@ class Encoding:
             MOVE: [None] * len(problem.moves), SUPPORT: [None] * len(problem.supports),
             DISLODGED: [None] * len(problem.units), PATH: [None] * len(problem.moves),
             CONVOY: [None] * len(problem.convoys)}
+        size = max(len(problem.units), len(problem.moves), len(problem.supports), len(problem.convoys))
+        self._keys = decision_keys(size)  # the keys a decision is kept under, made once (:func:`decision_keys`)
+        terms = term_keys(size)
+        self.attack_keys, self.resisting_keys, self.prevent_keys = terms[ATTACK], terms[RESISTING], terms[PREVENT]
+        """The keys of the moves' strengths by move index, as the rule families keep them."""
         self._order: list[Decision] = []  # the decisions read, in the order first read (:attr:`deps`)
         self._edges: dict[Decision, set[Decision]] = {}  # the open decisions a definition reads, where it reads any
         self.cache: dict[TermKey, object] = {}  # the terms read by several definitions (:meth:`memo`)
@@ -104,9 +110,10 @@ class Encoding:
         for kind, indices in problem.decision_indices():
             values = state[kind]
             define = _DEFINITIONS[kind]
+            keys = self._keys[kind]
             for i in indices:
                 if values[i] is None:  # most are defined already, as what an earlier root read
-                    key = self._current = (kind, i)
+                    key = self._current = keys[i]
                     values[i] = _OPEN
                     read(key)
                     value = define(self, i)
@@ -183,6 +190,7 @@ class Encoding:
         value = state[i]
         if value is None:  # first read: define it
             state[i] = _OPEN
+            key = self._keys[kind][i]  # the key kept from here on: made once (the reader's is built to read)
             self._order.append(key)
             if self._fold:
                 # :meth:`_define` without what only paradox cores need (no guard, no enforcement

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .decisions import ATTACK, DISLODGED, MOVE, RESISTING
+from .decisions import DISLODGED, MOVE
 from .strength import ZERO, attack_strength, prevent_strength, resisting_strength
 
 if TYPE_CHECKING:
@@ -18,9 +18,9 @@ def define_move(enc: Encoding, m: int) -> bool | None:
     u = problem.unit_at.get(move.dest)
     occupant = None if u is None else problem.units[u]
     terms = enc.strengths  # the move's own strengths, read by this definition only: kept, not memoized
-    attack = terms[(ATTACK, m)] = attack_strength(enc, m, move, occupant)
+    attack = terms[enc.attack_keys[m]] = attack_strength(enc, m, move, occupant)
     # 5.B.1: the defend strength head to head, else the hold strength (5.B.5: 0 in an empty area)
-    resisting = terms[(RESISTING, m)] = ZERO if occupant is None else resisting_strength(enc, m, move, occupant)
+    resisting = terms[enc.resisting_keys[m]] = ZERO if occupant is None else resisting_strength(enc, m, move, occupant)
     into = problem.moves_into[move.dest]
     if len(into) == 1:  # m alone moves there: only the resistance to beat
         if attack.hi <= resisting.lo:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .decisions import HEAD_TO_HEAD, MOVE, PATH, PREVENT, SUPPORT
+from .decisions import HEAD_TO_HEAD, MOVE, PATH, SUPPORT
 from .literals import Condition, Reads, negate
 from .options import DislodgedUnitEffect
 
@@ -211,7 +211,7 @@ def prevent_strength(enc: Encoding, m: int) -> Term:
 
     Under DATC 4.A.7 a, a unit dislodged from the area it moves to prevents
     nothing there even without a head-to-head battle."""
-    return enc.memo((PREVENT, m), _prevent_strength, enc, m)
+    return enc.memo(enc.prevent_keys[m], _prevent_strength, enc, m)
 
 
 def _prevent_strength(enc: Encoding, m: int) -> Term:
