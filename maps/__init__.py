@@ -414,6 +414,11 @@ class Variant:
         raise KeyError(name)
 
     @functools.cached_property
+    def power_order(self) -> tuple[Power, ...]:
+        """The powers' names, in the variant's order (the order adjustments are made in)."""
+        return tuple(info.name for info in self.powers)
+
+    @functools.cached_property
     def home_of(self) -> dict[str, Power]:
         return {c: info.name for info in self.powers for c in info.home_centres}
 

@@ -11,7 +11,7 @@ from operator import itemgetter
 
 from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from .rules import RetreatAfterConvoy, Rules
-from .state import Dislodged, State
+from .state import Dislodged, State, in_place_order
 
 _SPRING, _FALL = Season.SPRING, Season.FALL
 _MOVEMENT, _RETREAT, _ADJUSTMENT = PhaseKind.MOVEMENT, PhaseKind.RETREAT, PhaseKind.ADJUSTMENT
@@ -78,11 +78,14 @@ def after_retreats(state: State, units: tuple[Unit, ...] | None = None) -> State
                           owners_after_fall(state, units))
 
 
-def after_adjustments(state: State, units: tuple[Unit, ...] | None = None) -> State:
+def after_adjustments(state: State, units: tuple[Unit, ...] | None = None, ordered: bool = False) -> State:
     """The state after the adjustment phase, with `units` (default: the state's; in any
-    order: they are put in place order)."""
+    order: they are put in place order, unless `ordered` says they are in it already)."""
     phase = Phase(state.phase.year + 1, _SPRING, _MOVEMENT)
-    return state.with_(phase=phase) if units is None else state.with_(phase=phase, units=units)
+    if units is None:
+        return state.with_(phase=phase)
+    return State.in_order(state.variant, phase, units if ordered else in_place_order(units), state.owners,
+                          state.dislodged, state.standoffs)
 
 
 def owners_after_fall(state: State, units: tuple[Unit, ...]) -> tuple[tuple[str, str], ...]:

@@ -28,6 +28,8 @@ def impassable_problem(the_map: Map, order: Order) -> Illegal | None:
     illegal (DATC 4.E.1): no unit can stand in, enter, support into or retreat to it."""
     provinces = the_map.provinces
     if isinstance(order, (Build, Waive)):
+        if isinstance(order, Build) and order.location.province in provinces:
+            return None  # the common case: a build names one area, on the board
         return _impassable_named(the_map, order)
     dest = getattr(order, "dest", None)
     target = getattr(order, "target", None)
