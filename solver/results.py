@@ -53,7 +53,7 @@ for every order that does not reach the model."""
 
 
 @direct_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PhaseResult:
     """The result of adjudicating one phase."""
 

@@ -152,7 +152,7 @@ def route_convoys(state: State, scan: Prescan, rules: Rules, units: Sequence[Uni
             # 4.A.1 dptg: routes with foreign fleets are skipped when the army's own fleets make one
             own = [r for r in routes if all(units[p.convoys[fleets[s]].unit].power == move.power for s in r)]
             if own and len(own) < len(routes):  # (the reading is asked: rescan must not take it as read)
-                scan.read.add(MULTI_ROUTE)
+                scan.read |= {MULTI_ROUTE}
                 if own_first:
                     routes = own
         move.routes = [tuple(sorted([fleets[s] for s in route])) for route in routes]

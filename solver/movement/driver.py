@@ -82,7 +82,7 @@ class Resolutions:
             yield resolution
 
 
-@dataclass
+@dataclass(slots=True)
 class Solved:
     """What the driver found for a turn: every decision's value, the strengths the model
     built (by :class:`~dipsat.encodings.decisions.TermKind` and move), the solver calls

@@ -29,7 +29,7 @@ from ..rules import ISSUES, AdjacentConvoy, CivilDisorderHoldSupport, ImplicitOr
 from ..state import State
 
 
-@dataclass
+@dataclass(slots=True)
 class _Prescan:
     """What the prescan decided: the problem plus how each given order maps onto it."""
 
@@ -50,7 +50,7 @@ class _Prescan:
     via_bound: bool | None = field(default=None, compare=False, repr=False)
     """:func:`rescan`'s answer for this turn, once asked: may a reading's
     :attr:`~dipsat.rules.AdjacentConvoy.via_binds` change it (:func:`_via_binding_matters`)?"""
-    read: set[str] = field(default_factory=set, compare=False, repr=False)
+    read: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
     """Which of the options of :data:`READ_WHEN_ASKED` this turn's orders made the prescan
     ask about: the others cannot change it (:func:`rescan`)."""
 
@@ -512,7 +512,7 @@ def _coast_mismatch(state: State, order: SupportMove, target_move: int, scan: _P
     dest = scan.dest_of[target_move]
     if dest.coast is None or order.dest.coast == dest.coast:
         return None  # the coast it names is the move's, or the move goes to none: every reading matches it
-    scan.read.add(_SUPPORT_COAST)  # the reading of 4.B.4 decides (rescan must not take it as read)
+    scan.read |= {_SUPPORT_COAST}  # the reading of 4.B.4 decides (rescan must not take it as read)
     choice = rules.support_coast
     if choice is SupportCoast.IGNORED:
         return None  # 4.B.4 v2 e (the DPTG): a coast in a support order is ignored

@@ -25,7 +25,7 @@ from ..rules import (Rules)
 from ..state import State
 
 
-@dataclass
+@dataclass(slots=True)
 class MovementTrace:
     """What an explanation reads: the orders, the prescan and the solved model."""
 

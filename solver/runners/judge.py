@@ -5,6 +5,7 @@ judges kept between the passes of an archive run (:class:`Retained`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 from ..adjudicator import adjudicate_many
@@ -556,7 +557,10 @@ def _with_rules(result: PhaseResult, rules: Rules) -> PhaseResult:
     fields copied as they are, without replace's work per field: thousands of turns an
     archive run takes over from a reading judged already)."""
     new = object.__new__(PhaseResult)
-    values = new.__dict__  # a new value being made: frozen from here on
-    values.update(result.__dict__)
-    values["rules"] = rules
+    for name, set_field in _RESULT_FIELDS:  # a new value being made: frozen from here on
+        set_field(new, rules if name == "rules" else getattr(result, name))
     return new
+
+
+_RESULT_FIELDS = tuple((f.name, getattr(PhaseResult, f.name).__set__) for f in dataclasses.fields(PhaseResult))
+"""Each field of a result, with its slot's setter (past the frozen guard)."""
