@@ -66,11 +66,14 @@ def reach(root: object, seen: set[int], by_type: collections.Counter[str] | None
 
 
 def _resolution(result: Any) -> Any:
-    """The turn's resolution, which the outcomes' lazy cells read (None if none has one)."""
+    """The turn's resolution, which the outcomes read their lazy fields with (None if none has one)."""
     for r in result.results:
+        reader = getattr(r.outcome, "_reader", None)
+        if reader is not None:
+            return reader
         for name in getattr(type(r.outcome), "__slots__", ()):
             cell = getattr(r.outcome, name, None)
-            if isinstance(cell, Later) and hasattr(cell, "_arg"):
+            if isinstance(cell, Later) and hasattr(getattr(cell, "_arg", None), "__dict__"):
                 return cell._arg
     return None
 

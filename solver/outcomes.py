@@ -12,7 +12,9 @@ and adjustment outcomes come from :mod:`dipsat.retreats` and
 (:mod:`dipsat.movement.legality`, :mod:`dipsat.movement.turn`). Everything else -- the text
 report, ``--explain``, JSON, case files, validation reports, board pictures --
 only formats these values. A fact read off the model only when asked for sits in a
-:class:`Later` cell: the outcome itself never changes after it is made.
+:class:`Later` cell, or, for the outcomes every move and holding unit gets, in the outcome's
+own field, read by the turn's :class:`TurnReader` the first time (:data:`UNREAD`): what an
+outcome says never changes after it is made.
 
 ``str(outcome)`` is the short note the text report prints beside a result
 (``attack 2 vs hold 1``); :mod:`dipsat.printers.explain` says it in full.
@@ -21,9 +23,9 @@ only formats these values. A fact read off the model only when asked for sits in
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, Generic, TypeAlias, TypeVar, Union, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeAlias, TypeVar, Union, overload
 
 from .board import Location, Unit
 from .facts import (AttackNote, Cutter, Dislodgement, MoveFacts, MoveRef, NoCut, Opposition, PreventFact, Resistance,
@@ -178,6 +180,58 @@ def _read_optional(value: T | Later[T] | None) -> T | None:
     return value.get() if isinstance(value, Later) else value
 
 
+class TurnReader(Protocol):
+    """What reads a movement turn's facts off its solved model when an outcome is asked for
+    them (:class:`~dipsat.movement.resolution.Resolution`): by the problem's move or unit index."""
+
+    def move_facts(self, m: int) -> MoveFacts: ...
+
+    def culprits(self, m: int) -> tuple[Opposition, ...]: ...
+
+    def hold_strength(self, u: int) -> Strength: ...
+
+
+UNREAD: Any = Later(lambda: None)
+"""A lazy field not read yet: the outcome's reader (a :class:`TurnReader`) reads it, by the
+outcome's index, when it is first asked for, and the outcome keeps it. The outcomes a turn
+makes for every move and holding unit (:class:`Moves`, :class:`Bounced`, :class:`NoPath`,
+:class:`Holds`) read this way rather than through a :class:`Later` cell each: no second
+object an order, in a result that keeps them all. Equality, hashing and pickling read the
+field first, as a cell's do."""
+
+
+def _lazy(outcome: Any, name: str, read: str) -> Any:
+    """The value of the lazy field `name`: read the first time (:data:`UNREAD`) by the
+    outcome's reader, its :class:`TurnReader` method `read` at the outcome's index, then kept
+    in the field (past the frozen guard: what the outcome says does not change)."""
+    value = getattr(outcome, name)
+    if value is UNREAD:
+        value = getattr(outcome._reader, read)(outcome._index)
+        object.__setattr__(outcome, name, value)
+    return value
+
+
+class _ReadWhenAsked:
+    """An outcome with fields read when asked for (:data:`UNREAD`): it equals, hashes and
+    pickles as what its fields say, read (:meth:`said`), not as how far they are read."""
+
+    __slots__ = ()
+
+    def said(self) -> tuple[object, ...]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.said() == other.said()  # (the same class)
+
+    def __hash__(self) -> int:
+        return hash(self.said())
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        return self.__class__, self.said()  # what it says, read: no reader crosses processes
+
+
 @direct_init
 @dataclass(frozen=True, slots=True)
 class OutcomeBase:
@@ -265,17 +319,22 @@ def _facts_of(value: Facts) -> MoveFacts | None:
 
 
 @direct_init
-@dataclass(frozen=True, slots=True)
-class Moves(OutcomeBase):
+@dataclass(frozen=True, slots=True, eq=False)
+class Moves(_ReadWhenAsked, OutcomeBase):
     """DATC 5.B.1: the attack beats the resistance and every prevent strength (or a
     circular movement's backup rule moves it, DATC 5.B.9)."""
 
     _facts: Facts = None
+    _reader: TurnReader | None = field(default=None, repr=False, compare=False)
+    _index: int = field(default=0, repr=False, compare=False)
 
     @property
     def facts(self) -> MoveFacts | None:
         """What the solved model says about the move, read when asked for."""
-        return _facts_of(self._facts)
+        return _facts_of(_lazy(self, "_facts", "move_facts"))
+
+    def said(self) -> tuple[object, ...]:
+        return (self.facts,)
 
     @property
     def detail(self) -> str:
@@ -283,24 +342,29 @@ class Moves(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True, slots=True)
-class Bounced(OutcomeBase):
+@dataclass(frozen=True, slots=True, eq=False)
+class Bounced(_ReadWhenAsked, OutcomeBase):
     """DATC 5.B.1: some opposing strength is at least the attack: `by` names them."""
 
     succeeds: ClassVar[bool] = False
     code: ClassVar[Reason | None] = Reason.BOUNCED
     _facts: Facts = None
     _by: tuple[Opposition, ...] | Later[tuple[Opposition, ...]] = ()
+    _reader: TurnReader | None = field(default=None, repr=False, compare=False)
+    _index: int = field(default=0, repr=False, compare=False)
 
     @property
     def by(self) -> tuple[Opposition, ...]:
         """The opposing strengths at least the attack (the culprits), read when asked for."""
-        return _read(self._by)
+        return _read(_lazy(self, "_by", "culprits"))
 
     @property
     def facts(self) -> MoveFacts | None:
         """What the solved model says about the move, read when asked for."""
-        return _facts_of(self._facts)
+        return _facts_of(_lazy(self, "_facts", "move_facts"))
+
+    def said(self) -> tuple[object, ...]:
+        return self.facts, self.by
 
     @property
     def detail(self) -> str:
@@ -308,18 +372,23 @@ class Bounced(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True, slots=True)
-class NoPath(OutcomeBase):
+@dataclass(frozen=True, slots=True, eq=False)
+class NoPath(_ReadWhenAsked, OutcomeBase):
     """DATC 5.B.4: no convoy route of convoying fleets carries the army (attack 0)."""
 
     succeeds: ClassVar[bool] = False
     code: ClassVar[Reason | None] = Reason.NO_PATH
     _facts: Facts = None
+    _reader: TurnReader | None = field(default=None, repr=False, compare=False)
+    _index: int = field(default=0, repr=False, compare=False)
 
     @property
     def facts(self) -> MoveFacts | None:
         """What the solved model says about the move, read when asked for."""
-        return _facts_of(self._facts)
+        return _facts_of(_lazy(self, "_facts", "move_facts"))
+
+    def said(self) -> tuple[object, ...]:
+        return (self.facts,)
 
     @property
     def detail(self) -> str:
@@ -448,16 +517,21 @@ class ConvoyDislodged(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True, slots=True)
-class Holds(OutcomeBase):
+@dataclass(frozen=True, slots=True, eq=False)
+class Holds(_ReadWhenAsked, OutcomeBase):
     """A unit that holds (or whose move, support or convoy order left it in place) stands."""
 
     _hold: Strength | Later[Strength] | None = None
+    _reader: TurnReader | None = field(default=None, repr=False, compare=False)
+    _index: int = field(default=0, repr=False, compare=False)  # the unit's
 
     @property
     def hold(self) -> Strength | None:
         """The unit's hold strength with the supports that counted (DATC 5.B.5), read when asked for."""
-        return _read_optional(self._hold)
+        return _read_optional(_lazy(self, "_hold", "hold_strength"))
+
+    def said(self) -> tuple[object, ...]:
+        return (self.hold,)
 
 
 @direct_init

@@ -1,12 +1,12 @@
-"""The outcome values themselves: a closed set with a JSON kind each, facts read once and
-never written into the frozen outcome, pickled with what was read."""
+"""The outcome values themselves: a closed set with a JSON kind each, facts read once when
+first asked for, pickled with what was read."""
 
 from __future__ import annotations
 
 import pickle
 
 from dipsat.formats.outcome_json import KINDS, outcome_json
-from dipsat.outcomes import OUTCOME_TYPES, Bounced, Later, Moves, Opposition
+from dipsat.outcomes import OUTCOME_TYPES, UNREAD, Bounced, Holds, Later, Moves, NoPath, Opposition
 
 
 def test_every_outcome_class_has_exactly_one_json_kind() -> None:
@@ -35,3 +35,38 @@ def test_an_outcome_pickles_with_its_facts_read_and_compares_equal() -> None:
     assert back == outcome and back.by == outcome.by
     assert outcome_json(back)["by"] == [{"strength": None, "unit": None, "order": None, "head_to_head": False,
                                          "own_unit": True}]
+
+
+class _Reader:
+    """A turn's reader (as :class:`dipsat.movement.resolution.Resolution` is), counting its reads."""
+
+    def __init__(self) -> None:
+        self.reads: list[tuple[str, int]] = []
+
+    def move_facts(self, m: int) -> None:  # (no MoveFacts: what an outcome keeps, not what it is)
+        self.reads.append(("facts", m))
+
+    def culprits(self, m: int) -> tuple[Opposition, ...]:
+        self.reads.append(("culprits", m))
+        return (Opposition(None, own_unit=True),)
+
+    def hold_strength(self, u: int) -> None:
+        self.reads.append(("hold", u))
+
+
+def test_an_outcome_read_by_its_turn_is_the_outcome_made_with_its_values() -> None:
+    """Moves, Bounced, NoPath and Holds read their facts through the turn's reader, by index,
+    with no cell of their own: read once, and equal, hashed and pickled as the same outcome
+    made with the values."""
+    reader = _Reader()
+    lazy = [Moves(UNREAD, reader, 2), Bounced(UNREAD, UNREAD, reader, 3), NoPath(UNREAD, reader, 4),
+            Holds(UNREAD, reader, 5)]
+    made = [Moves(None), Bounced(None, (Opposition(None, own_unit=True),)), NoPath(None), Holds(None)]
+    assert reader.reads == [] and [o.code for o in lazy] == [o.code for o in made]  # a result code reads nothing
+    assert lazy == made and [hash(o) for o in lazy] == [hash(o) for o in made]
+    assert sorted(reader.reads) == [("culprits", 3), ("facts", 2), ("facts", 3), ("facts", 4), ("hold", 5)]
+    assert lazy == made and lazy[1].by == made[1].by
+    assert len(reader.reads) == 5  # read once each
+    back = [pickle.loads(pickle.dumps(o)) for o in lazy]
+    assert back == made and all(getattr(o, "_reader") is None for o in back)  # no reader crosses processes
+    assert Moves(UNREAD, _Reader(), 2) != Bounced(UNREAD, UNREAD, _Reader(), 2)

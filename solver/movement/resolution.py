@@ -28,7 +28,7 @@ from ..encodings.values import Values
 from ..outcomes import (AttackNote, Bounced, Later, NoCut, ConvoyDislodged, Convoys, Cut, Cutter, Dislodgement, Given,
                        HoldDislodged, Holds, MoveFacts, MoveRef, Moves, NoPath, Notes, Opposition, Outcome, Paradox,
                        PreventFact, Resistance, Route, Stance, Strength, StrengthKind, SupportDislodged, SupportFailure,
-                       SupportPart, ZeroReason)
+                       SupportPart, UNREAD, ZeroReason)
 
 if TYPE_CHECKING:  # the driver passes its values in; no import at run time
     from .driver import Solved
@@ -217,22 +217,23 @@ class Resolution:
                          self.prevent(m) if own else None)
 
     def move(self, m: int) -> Outcome:
-        facts = Later(Resolution.move_facts, self, m)  # read when asked for: results codes need none of it
+        # the facts are read when asked for (results codes need none of them): by this reader
         if self.succeeded[m]:
-            return Moves(facts)
+            return Moves(UNREAD, self, m)
         move = self.p.moves[m]
         backup_keys = self.backup_keys
         rule = (backup_keys.get((MOVE, m)) or backup_keys.get((PATH, m))) if backup_keys else None
         if rule is not None and rule.decides_moves:
-            return Paradox(rule, PARADOX_RULES[rule], facts)
+            return Paradox(rule, PARADOX_RULES[rule], Later(Resolution.move_facts, self, m))
         if move.convoyed and not move.fallback and not self.d.path(m):  # convoy only: no convoy route
             convoys = [(CONVOY, c) for route in move.routes for c in route]
             paradox = next((backup_keys[k] for k in convoys if k in backup_keys), None)
             if paradox is not None:  # its convoy was cancelled by the backup rule
                 return Paradox(paradox, f"its convoy is cancelled by the {paradox.capitalize()} rule: the "
-                                        f"convoying fleets of the paradox hold (DATC 4.A.2, 5.B.9)", facts)
-            return NoPath(facts)
-        return Bounced(facts, Later(Resolution.culprits, self, m))
+                                        f"convoying fleets of the paradox hold (DATC 4.A.2, 5.B.9)",
+                               Later(Resolution.move_facts, self, m))
+            return NoPath(UNREAD, self, m)
+        return Bounced(UNREAD, UNREAD, self, m)
 
     def culprits(self, m: int) -> tuple[Opposition, ...]:
         """The opposing strengths that stopped move m, each naming its unit."""
@@ -350,7 +351,7 @@ class Resolution:
     def hold(self, u: int) -> Outcome:
         if u in self.dislodger:
             return HoldDislodged(self.dislodgement(u))
-        return Holds(Later(Resolution.hold_strength, self, u))  # read when asked for, as a move's facts
+        return Holds(UNREAD, self, u)  # read when asked for, as a move's facts
 
     def hold_strength(self, u: int) -> Strength:
         """DATC 5.B.5: a unit that does not move holds with 1 plus its hold supports given."""
