@@ -10,10 +10,10 @@ order), prints and hashes as the pair of that word and the index. Importing this
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 __all__ = ["ATTACK", "BackupRule", "CONVOY", "DISLODGED", "Decision", "DecisionKind", "HEAD_TO_HEAD", "MOVE", "PATH",
            "PREVENT", "RESISTING", "SUPPORT", "TermKey", "TermKind", "decision_keys", "term_keys"]
@@ -59,32 +59,34 @@ TermKey: TypeAlias = tuple[TermKind, int]
 ATTACK, PREVENT, RESISTING, HEAD_TO_HEAD = (TermKind.ATTACK, TermKind.PREVENT, TermKind.RESISTING,
                                             TermKind.HEAD_TO_HEAD)
 
+_K = TypeVar("_K", DecisionKind, TermKind)
+
 PREMADE = 256
 """Keys made once, at import, for every index below this (more than a board of any map has
 units). A turn's result keeps the keys of its decisions and strengths (in its solution's
 values and strengths): premade, they are objects shared by every turn, not new memory in
 each (issue 22: batch mode holds 64 turns' results at once, and pays for their memory)."""
 
-_DECISION_KEYS: Mapping[DecisionKind, tuple[Decision, ...]] = MappingProxyType(
-    {kind: tuple((kind, i) for i in range(PREMADE)) for kind in DecisionKind})
-_TERM_KEYS: Mapping[TermKind, tuple[TermKey, ...]] = MappingProxyType(
-    {kind: tuple((kind, i) for i in range(PREMADE)) for kind in TermKind})
+
+def _keys(kinds: Iterable[_K], count: int) -> dict[_K, tuple[tuple[_K, int], ...]]:
+    """Each kind's keys ``(kind, 0)`` ... ``(kind, count - 1)``, by index."""
+    return {kind: tuple((kind, i) for i in range(count)) for kind in kinds}
+
+
+_DECISION_KEYS: Mapping[DecisionKind, tuple[Decision, ...]] = MappingProxyType(_keys(DecisionKind, PREMADE))
+_TERM_KEYS: Mapping[TermKind, tuple[TermKey, ...]] = MappingProxyType(_keys(TermKind, PREMADE))
 
 
 def decision_keys(units: int) -> Mapping[DecisionKind, tuple[Decision, ...]]:
     """Each kind's decision keys by index, ``keys[MOVE][m] == (MOVE, m)``, for a problem of
     `units` units (no index of a move, support or convoy reaches it: each is a unit's order):
     the premade ones where they are enough."""
-    if units <= PREMADE:
-        return _DECISION_KEYS
-    return {kind: tuple((kind, i) for i in range(units)) for kind in DecisionKind}
+    return _DECISION_KEYS if units <= PREMADE else _keys(DecisionKind, units)
 
 
 def term_keys(units: int) -> Mapping[TermKind, tuple[TermKey, ...]]:
     """Each kind's term keys by move index, as :func:`decision_keys` gives decisions'."""
-    if units <= PREMADE:
-        return _TERM_KEYS
-    return {kind: tuple((kind, i) for i in range(units)) for kind in TermKind}
+    return _TERM_KEYS if units <= PREMADE else _keys(TermKind, units)
 
 
 class BackupRule(StrEnum):
