@@ -170,7 +170,7 @@ def _accepted(state, order, rules) -> Order | None:
         return None
     if isinstance(order, Move):
         unit = state.unit_at(order.unit.province)
-        dest = scan.dest_of_order[0]
+        dest = scan.dest_of[scan.move_of[0]]  # the one order, legal: the unit's move (its coast settled)
         # where 'via convoy' does not bind the army to the convoy (4.A.3 a, b, ...), an
         # impossible one is the land move it names; a fleet's is always the move it names
         army = unit.kind is dipsat.UnitKind.ARMY

@@ -39,9 +39,8 @@ class _Prescan:
     move_of: dict[int, int] = field(default_factory=dict)  # order index -> move index
     support_of: dict[int, int] = field(default_factory=dict)
     convoy_of: dict[int, int] = field(default_factory=dict)
-    dest_of: dict[int, Location] = field(default_factory=dict)  # move index -> exact destination
+    dest_of: list[Location] = field(default_factory=list)  # by move index: its exact destination
     orders: list[Order] = field(default_factory=list)  # the orders given, then any implicit ones (4.E.3)
-    dest_of_order: dict[int, Location] = field(default_factory=dict)  # legal move order -> its destination
     convoyers: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)  # (origin, dest) -> fleets ordered to convoy
     may_convoy: list[tuple[Move, MoveOrder]] = field(default_factory=list, compare=False, repr=False)
     """The army moves that can go by land and that DATC 4.A.3 may yet send by convoy (written
@@ -94,7 +93,8 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
         except KeyError:  # a unit where none of its kind could stand (a position not checked)
             reach.append(None)
     scan = _new_scan(_new_problem(slots, [], [], [], index_of, {}))  # the problem's index: read, never changed
-    first, several, table_given = _legal_orders(state, orders, rules, silent, scan, index_of, reach)
+    dest_of_order: dict[int, Location] = {}  # each legal move order's destination (coast settled): read by _build_moves
+    first, several, table_given = _legal_orders(state, orders, rules, silent, scan, index_of, reach, dest_of_order)
     given: _Given | None = table_given  # None: read off the choice of orders
     chosen = scan.chosen
     if strict_designations(rules):
@@ -119,7 +119,7 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
         given = _given_orders(orders, scan)
     else:
         given.in_board_order()
-    _build_moves(state, given, rules, scan, units)
+    _build_moves(state, given, rules, scan, units, dest_of_order)
     _match_supports(state, orders, given, scan, units, rules)
     if given.convoys:
         match_convoys(given.convoys, scan, units)
@@ -131,13 +131,13 @@ _MOVEMENT_ORDERS = frozenset((Hold, Move, SupportHold, SupportMove, Convoy))
 
 
 def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None,
-                  scan: _Prescan, index_of: dict[str, int],
-                  reach: list[Reach | None]) -> tuple[dict[int, int], dict[int, list[int]], _Given]:
+                  scan: _Prescan, index_of: dict[str, int], reach: list[Reach | None],
+                  dest_of_order: dict[int, Location]) -> tuple[dict[int, int], dict[int, list[int]], _Given]:
     """Which orders are legal (DATC 4.E.1) and which unit each goes to, a verdict given for
     every other. Returns each unit's first legal order, the legal orders of each unit with
     more than one (4.D.3), and those first orders by kind (:class:`_Given`, in the order
     given), with what the tables found on the way: whether a move can go over land, the
-    unit a support or convoy names.
+    unit a support or convoy names; each legal move's destination goes into `dest_of_order`.
 
     The common case, an order that names its unit as it stands, is read from the map's
     tables (`reach`: each unit's row of :attr:`~dipsat.maps.Map.reach_table`, the provinces
@@ -154,7 +154,6 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
     several: dict[int, list[int]] = {}  # unit index -> its legal orders, where it has more than one
     given = _Given()
     moves, supports, convoys = given.moves, given.supports, given.convoys
-    dest_of_order = scan.dest_of_order
     by_table = () if silent else _MOVEMENT_ORDERS  # a silenced power's orders take every check
     for k, order in enumerate(orders):  # which orders are legal (DATC 4.E.1), and whose
         kind = type(order)
@@ -188,7 +187,7 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
                         found = dest.province in row  # a chain of fleets at sea could carry it (6.D.32; 'via convoy' may bind, 4.A.3)
                     if found is not None:
                         dest_of_order[k] = dest
-                    elif not _checked_order(state, unit, order, k, rules, scan):
+                    elif not _checked_order(state, unit, order, k, rules, scan, dest_of_order):
                         continue
                 elif kind is not Hold:  # a hold is legal
                     target = order.target.location.province  # type: ignore[union-attr]
@@ -208,10 +207,10 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
                           or convoy_problem_of(state, unit, order, units[found])  # type: ignore[arg-type, index]
                           is not None):  # the board, and legal (the unit it names: found above)
                         found = None
-                    if found is None and not _checked_order(state, unit, order, k, rules, scan):
+                    if found is None and not _checked_order(state, unit, order, k, rules, scan, dest_of_order):
                         continue
         if u is None:
-            u = _checked_unit(state, order, k, index_of, rules, silent, scan)  # every check
+            u = _checked_unit(state, order, k, index_of, rules, silent, scan, dest_of_order)  # every check
             if u is None:
                 continue  # illegal: its verdict is given
         if u in first:
@@ -228,7 +227,7 @@ def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mappi
 
 
 def _checked_unit(state: State, order: Order, k: int, index_of: dict[str, int], rules: Rules,
-                  silent: Mapping[Power, str] | None, scan: _Prescan) -> int | None:
+                  silent: Mapping[Power, str] | None, scan: _Prescan, dest_of_order: dict[int, Location]) -> int | None:
     """The unit `order` goes to (DATC 4.D.3, 4.C, 4.B.5) if the order is legal (4.E.1),
     every check made; else None, and the order's verdict given."""
     unit_index, reason = ordered_unit(state, order, index_of, rules)
@@ -239,31 +238,33 @@ def _checked_unit(state: State, order: Order, k: int, index_of: dict[str, int], 
             reason = Illegal(IllegalCode.SILENCED, silent[power])
     if reason is None:
         assert unit is not None and unit_index is not None  # a unit was found (ordered_unit)
-        reason = _legality(state, unit, order, k, rules, scan)
+        reason = _legality(state, unit, order, k, rules, dest_of_order)
     if reason is not None:
         scan.verdicts[k] = OrderResult(order, unit, reason)
         return None
     return unit_index
 
 
-def _checked_order(state: State, unit: Unit, order: Order, k: int, rules: Rules, scan: _Prescan) -> bool:
+def _checked_order(state: State, unit: Unit, order: Order, k: int, rules: Rules, scan: _Prescan,
+                   dest_of_order: dict[int, Location]) -> bool:
     """Is an order that names `unit` as it stands (what :func:`ordered_unit` checks but
     the areas it names) legal (DATC 4.E.1), every check made? If not, its verdict is given."""
     reason = impassable_problem(state.map, order)
     if reason is None:
-        reason = _legality(state, unit, order, k, rules, scan)
+        reason = _legality(state, unit, order, k, rules, dest_of_order)
     if reason is not None:
         scan.verdicts[k] = OrderResult(order, unit, reason)
     return reason is None
 
 
-def _legality(state: State, unit: Unit, order: Order, k: int, rules: Rules, scan: _Prescan) -> Illegal | None:
+def _legality(state: State, unit: Unit, order: Order, k: int, rules: Rules,
+              dest_of_order: dict[int, Location]) -> Illegal | None:
     """Why an order given to `unit` is illegal (:mod:`.legality`), or None: a move's
-    destination is kept (coast settled, DATC 4.B)."""
+    destination is kept in `dest_of_order` (coast settled, DATC 4.B)."""
     if isinstance(order, Move):
         dest, reason = move_destination(state, unit, order, rules)
         if dest is not None:
-            scan.dest_of_order[k] = dest
+            dest_of_order[k] = dest
         return reason
     return None if isinstance(order, Hold) else order_problem(state, unit, order, rules)
 
@@ -402,12 +403,14 @@ def _implicit_moves(state: State, orders: list[Order], scan: _Prescan, units: Se
     return out
 
 
-def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, units: Sequence[Unit]) -> None:
+def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, units: Sequence[Unit],
+                 dest_of_order: Mapping[int, Location]) -> None:
     """The moves of the problem, in board order, with their opposite moves and whether each
-    tries a convoy route (DATC 4.A.3)."""
+    tries a convoy route (DATC 4.A.3); `dest_of_order`: each legal move order's destination,
+    as :func:`_legal_orders` found it."""
     p = scan.problem
     moves, slots, moves_into, move_of, dest_of = p.moves, p.units, p.moves_into, scan.move_of, scan.dest_of
-    dest_of_order, unit_at = scan.dest_of_order, p.unit_at
+    unit_at = p.unit_at
     can_move = state.map.can_move
     convoyers = scan.convoyers
     for u, k, convoy, t in given.convoys:  # who is ordered to convoy which army where
@@ -438,7 +441,7 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
         else:
             into.append(m)
         move_of[k] = m
-        dest_of[m] = dest
+        dest_of.append(dest)
         other = unit_at.get(province)  # the opposite move, of a unit earlier on the board (else found from it)
         back = slots[other].move if other is not None else None
         if back is not None and moves[back].dest == origin:

@@ -17,6 +17,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from itertools import compress, repeat
 from operator import not_
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..board import Location, Unit
@@ -62,6 +63,9 @@ ALTERNATIVE_ROUTE_REFS = {
 fleet leaves the support unprotected (DATC 6.F.19 is the 2000 rulebook's figure 31)."""
 
 
+_NO_BACKUPS: Mapping[Decision, BackupRule] = MappingProxyType({})
+"""The backup rules of a turn that applied none (most): one read-only value, not an empty dict a turn."""
+
 _CONVOYS = Convoys()
 """DATC 5.B.3: a convoy that carries (an outcome with no fields: one value for every such order)."""
 
@@ -81,8 +85,8 @@ class Resolution:
         self.values = solved.values  # the decisions themselves: what every order reads, read directly
         self.options = options
         self.units = units
-        self.backup_keys: dict[Decision, BackupRule] = {key: rule for rule, keys in solved.backups for key in keys} \
-            if solved.backups else {}
+        self.backup_keys: Mapping[Decision, BackupRule] = {key: rule for rule, keys in solved.backups
+                                                           for key in keys} if solved.backups else _NO_BACKUPS
         moves = range(len(problem.moves))
         self.succeeded: list[bool] = list(map(solved.values.__getitem__, zip(repeat(MOVE), moves)))
         """DATC 5.B.1, by move: the move succeeds (:meth:`Values.moves`, read at once)."""
@@ -94,7 +98,7 @@ class Resolution:
             if u is not None and u not in dislodger and d.dislodged(u):
                 dislodger[u] = m
         self._refs: list[MoveRef | None] = [None] * len(problem.moves)
-        self._dislodgements: dict[int, Dislodgement] = {}
+        self._dislodgements: dict[int, Dislodgement] | None = None  # made when a dislodged unit is first read
 
     @functools.cached_property
     def supporter(self) -> set[int]:
@@ -364,13 +368,16 @@ class Resolution:
         m = self.dislodger.get(u)
         if m is None:
             return None
-        found = self._dislodgements.get(u)
+        made = self._dislodgements
+        if made is None:
+            made = self._dislodgements = {}
+        found = made.get(u)
         if found is None:
             move = self.p.moves[m]
             power = self.p.units[u].power
             counted = tuple(self.unit(self.p.supports[s].unit) for s in move.supports
                             if self.d.given(s) and self.p.supports[s].power != power)
-            found = self._dislodgements[u] = Dislodgement(self.unit(u), self.ref(m), self.s.get((ATTACK, m)),
+            found = made[u] = Dislodgement(self.unit(u), self.ref(m), self.s.get((ATTACK, m)),
                                                           counted)
         return found
 
@@ -383,7 +390,7 @@ class Resolution:
         return tuple([Dislodged(self.units[u], self.p.moves[m].origin, self.ref(m).by_convoy)
                       for u, m in sorted(self.dislodger.items())])
 
-    def units_after(self, dest_of: Mapping[int, Location]) -> tuple[Unit, ...]:
+    def units_after(self, dest_of: Sequence[Location]) -> tuple[Unit, ...]:
         """The units after the turn, in place order (as a state keeps them): each successful
         move's unit in its destination (`dest_of`: each move's exact one), a dislodged unit
         gone (DATC 5.A), the others where they stood."""
