@@ -23,7 +23,7 @@ class UnitSlot:
     power: str
     fleet: bool = False
     move: int | None = None  # its valid move order, if any
-    hold_supports: Sequence[int] = ()  # matched supports to hold it (a list once it has one: most have none)
+    hold_supports: Sequence[int] = ()  # matched supports to hold it (most have none)
 
 
 @dataclass(slots=True)
@@ -35,7 +35,7 @@ class MoveOrder:
     power: str
     convoyed: bool  # tries the convoy route (DATC 4.A.3 decided in the prescan)
     fallback: bool = False  # takes the land route when no convoy route is alive (4.A.3 options)
-    supports: Sequence[int] = ()  # matched supports of this move (a list once it has one: most have none)
+    supports: Sequence[int] = ()  # matched supports of this move (most have none)
     routes: Sequence[tuple[int, ...]] = ()  # convoy orders per minimal route
     opposite: int | None = None  # the move from our destination to our origin, by any route
 
@@ -75,7 +75,7 @@ class Problem:
     supports: list[SupportOrder]
     convoys: list[ConvoyOrder]
     unit_at: dict[str, int]  # province -> unit index
-    moves_into: dict[str, list[int]]  # province -> moves whose destination it is
+    moves_into: dict[str, Sequence[int]]  # province -> moves whose destination it is
 
     def decisions(self) -> list[Key]:
         return [(kind, i) for kind, indices in self.decision_indices() for i in indices]

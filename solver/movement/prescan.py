@@ -436,10 +436,7 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
             by_land.append((order, move))
         slot.move = m
         into = moves_into.get(province)
-        if into is None:
-            moves_into[province] = [m]
-        else:
-            into.append(m)
+        moves_into[province] = (m,) if into is None else (*into, m)  # a tuple: one block, not a list's two
         move_of[k] = m
         dest_of.append(dest)
         other = unit_at.get(province)  # the opposite move, of a unit earlier on the board (else found from it)
@@ -484,7 +481,7 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
             s = len(supports)
             supports.append(_new_hold_support(s, u, slot.province, slot.power, order.target.location.province))
             held = slots[target]
-            held.hold_supports = [*held.hold_supports, s]
+            held.hold_supports = (*held.hold_supports, s)
         else:
             if target_move is None:
                 verdicts[k] = new_result(order, units[u], _SUPPORTED_UNIT_STAYS)
@@ -503,7 +500,7 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
             s = len(supports)
             supports.append(_new_support(s, u, slot.province, slot.power, dest.province, target_move))
             supported = moves[target_move]
-            supported.supports = [*supported.supports, s]
+            supported.supports = (*supported.supports, s)
         support_of[k] = s
 
 

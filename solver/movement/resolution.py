@@ -78,7 +78,7 @@ class Resolution:
     succeeded (:attr:`succeeded`) and which move dislodged which unit (:attr:`dislodger`);
     the names of moves and the dislodgements, once each when first asked for."""
 
-    def __init__(self, problem: Problem, solved: Solved, options: ModelOptions, units: list[Unit]) -> None:
+    def __init__(self, problem: Problem, solved: Solved, options: ModelOptions, units: Sequence[Unit]) -> None:
         self.p = problem
         self.d = d = Values(problem, options, solved.values)  # the decisions, and the facts defined from them
         self.s = solved.strengths
@@ -395,7 +395,7 @@ class Resolution:
         move's unit in its destination (`dest_of`: each move's exact one), a dislodged unit
         gone (DATC 5.A), the others where they stood."""
         units, moves, dislodger = self.units, self.p.moves, self.dislodger
-        after = units.copy()  # an unmoved unit is the same value
+        after = list(units)  # an unmoved unit is the same value
         for m in compress(range(len(moves)), self.succeeded):
             move = moves[m]
             unit = units[move.unit]

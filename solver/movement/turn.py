@@ -32,7 +32,7 @@ class MovementTrace:
     orders: list[Order]
     scan: _Prescan
     solved: Solved
-    units: list[Unit]
+    units: Sequence[Unit]  # the state's, by the problem's unit index
 
 
 def adjudicate_movement(state: State, orders: list[Order], rules: Rules,
@@ -77,7 +77,7 @@ def reread(result: PhaseResult, rules: Rules) -> PhaseResult | None:
 
 def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, solved: Solved) -> PhaseResult:
     p = scan.problem
-    units = list(state.units)
+    units = state.units  # by the problem's unit index (the prescan's, in the state's order)
     reading = Resolution(p, solved, rules.model, units)
     results = _order_results(orders, scan, reading, units)
     dislodged = reading.dislodged_units()
@@ -94,7 +94,7 @@ def _result(state: State, orders: list[Order], rules: Rules, scan: _Prescan, sol
                        resolutions_capped=solved.resolutions is not None and solved.resolutions.capped)
 
 
-def _order_results(orders: list[Order], scan: _Prescan, reading: Resolution, units: list[Unit]) -> tuple[OrderResult, ...]:
+def _order_results(orders: list[Order], scan: _Prescan, reading: Resolution, units: Sequence[Unit]) -> tuple[OrderResult, ...]:
     """Each order's result: its verdict from the prescan, or its outcome read off the
     solution (:mod:`.resolution`), by kind: the moves, supports and convoys of the problem,
     then the holds (each unit's order that is none of those) and any identical copy of a
@@ -117,7 +117,7 @@ def _order_results(orders: list[Order], scan: _Prescan, reading: Resolution, uni
     return tuple(made)  # type: ignore[arg-type]  # every order has its result
 
 
-def _other_result(k: int, orders: list[Order], scan: _Prescan, reading: Resolution, units: list[Unit]) -> OrderResult:
+def _other_result(k: int, orders: list[Order], scan: _Prescan, reading: Resolution, units: Sequence[Unit]) -> OrderResult:
     """The result of an order that got no verdict and is not the order its unit acts on: an
     identical copy of the unit's kept order (with the kept order's outcome), else a hold."""
     order = orders[k]
@@ -136,7 +136,7 @@ def _other_result(k: int, orders: list[Order], scan: _Prescan, reading: Resoluti
     return OrderResult(order, units[u], outcome)
 
 
-def _describe_key(key: Decision, p: Problem, units: list[Unit]) -> str:
+def _describe_key(key: Decision, p: Problem, units: Sequence[Unit]) -> str:
     kind, i = key
     if kind is CONVOY:
         u = units[p.convoys[i].unit]
