@@ -190,13 +190,18 @@ class TurnReader(Protocol):
 
     def hold_strength(self, u: int) -> Strength: ...
 
+    def supported_move(self, s: int) -> MoveRef: ...
+
+    def attack_notes(self, s: int) -> tuple[AttackNote, ...]: ...
+
 
 UNREAD: Any = Later(lambda: None)
 """A lazy field not read yet: the outcome's reader (a :class:`TurnReader`) reads it, by the
 outcome's index, when it is first asked for, and the outcome keeps it. The outcomes a turn
-makes for every move and holding unit (:class:`Moves`, :class:`Bounced`, :class:`NoPath`,
-:class:`Holds`) read this way rather than through a :class:`Later` cell each: no second
-object an order, in a result that keeps them all. Equality, hashing and pickling read the
+makes for every move, support and holding unit (:class:`Moves`, :class:`Bounced`,
+:class:`NoPath`, :class:`Holds`, :class:`Given`, :class:`Cut`, :class:`SupportDislodged`)
+read this way rather than through a :class:`Later` cell each: no second object an order, in
+a result that keeps them all. Equality, hashing and pickling read the
 field first, as a cell's do."""
 
 
@@ -433,8 +438,8 @@ class Paradox(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True, slots=True)
-class Given(OutcomeBase):
+@dataclass(frozen=True, slots=True, eq=False)
+class Given(_ReadWhenAsked, OutcomeBase):
     """DATC 5.B.2: the support is neither cut nor dislodged."""
 
     _supported: MoveRef | Later[MoveRef] | None = None  # a support to move: the move
@@ -443,32 +448,42 @@ class Given(OutcomeBase):
     rivals: tuple[MoveRef, ...] = ()  # then: the moves it still helps to prevent
     kept_though_dislodged: Dislodgement | None = None  # the rulebook's convoy rule (DATC 4.A.2, 6.F.17)
     _attacks: Notes = ()
+    _reader: TurnReader | None = field(default=None, repr=False, compare=False)
+    _index: int = field(default=0, repr=False, compare=False)  # the support's
 
     @property
     def supported(self) -> MoveRef | None:
         """A support to move: the move it supports (named when asked for)."""
-        return _read_optional(self._supported)
+        return _read_optional(_lazy(self, "_supported", "supported_move"))
 
     @property
     def attacks(self) -> tuple[AttackNote, ...]:
         """The attacks on the supporting unit that did not cut the support, and why (read when asked for)."""
-        return _read(self._attacks)
+        return _read(_lazy(self, "_attacks", "attack_notes"))
+
+    def said(self) -> tuple[object, ...]:
+        return self.supported, self.held, self.not_counted_against, self.rivals, self.kept_though_dislodged, self.attacks
 
 
 @direct_init
-@dataclass(frozen=True, slots=True)
-class Cut(OutcomeBase):
+@dataclass(frozen=True, slots=True, eq=False)
+class Cut(_ReadWhenAsked, OutcomeBase):
     """DATC 5.B.2: an attack on the supporting unit cut the support."""
 
     succeeds: ClassVar[bool] = False
     code: ClassVar[Reason | None] = Reason.CUT
     by: tuple[Cutter, ...] = ()
     _attacks: Notes = ()
+    _reader: TurnReader | None = field(default=None, repr=False, compare=False)
+    _index: int = field(default=0, repr=False, compare=False)  # the support's
 
     @property
     def attacks(self) -> tuple[AttackNote, ...]:
         """The attacks on the supporting unit that did not cut the support, and why (read when asked for)."""
-        return _read(self._attacks)
+        return _read(_lazy(self, "_attacks", "attack_notes"))
+
+    def said(self) -> tuple[object, ...]:
+        return self.by, self.attacks
 
     @property
     def detail(self) -> str:
@@ -476,8 +491,8 @@ class Cut(OutcomeBase):
 
 
 @direct_init
-@dataclass(frozen=True, slots=True)
-class SupportDislodged(OutcomeBase):
+@dataclass(frozen=True, slots=True, eq=False)
+class SupportDislodged(_ReadWhenAsked, OutcomeBase):
     """DATC 5.B.2: the supporting unit was dislodged (the support fails)."""
 
     succeeds: ClassVar[bool] = False
@@ -485,11 +500,16 @@ class SupportDislodged(OutcomeBase):
     by: Dislodgement | None = None
     from_target: bool = False  # the attack came from the area the support is aimed at
     _attacks: Notes = ()
+    _reader: TurnReader | None = field(default=None, repr=False, compare=False)
+    _index: int = field(default=0, repr=False, compare=False)  # the support's
 
     @property
     def attacks(self) -> tuple[AttackNote, ...]:
         """The attacks on the supporting unit that did not cut the support, and why (read when asked for)."""
-        return _read(self._attacks)
+        return _read(_lazy(self, "_attacks", "attack_notes"))
+
+    def said(self) -> tuple[object, ...]:
+        return self.by, self.from_target, self.attacks
 
     @property
     def detail(self) -> str:

@@ -6,7 +6,10 @@ from __future__ import annotations
 import pickle
 
 from dipsat.formats.outcome_json import KINDS, outcome_json
-from dipsat.outcomes import OUTCOME_TYPES, UNREAD, Bounced, Holds, Later, Moves, NoPath, Opposition
+from dipsat.board import Location, Unit, UnitKind
+from dipsat.facts import AttackNote, MoveRef, NoCut
+from dipsat.outcomes import (OUTCOME_TYPES, UNREAD, Bounced, Cut, Given, Holds, Later, Moves, NoPath, Opposition,
+                             SupportDislodged)
 
 
 def test_every_outcome_class_has_exactly_one_json_kind() -> None:
@@ -53,6 +56,17 @@ class _Reader:
     def hold_strength(self, u: int) -> None:
         self.reads.append(("hold", u))
 
+    def supported_move(self, s: int) -> MoveRef:
+        self.reads.append(("supported", s))
+        return _REF
+
+    def attack_notes(self, s: int) -> tuple[AttackNote, ...]:
+        self.reads.append(("notes", s))
+        return (AttackNote(_REF, NoCut.SAME_POWER),)
+
+
+_REF = MoveRef(Unit("france", UnitKind.ARMY, Location("par")), "bur")
+
 
 def test_an_outcome_read_by_its_turn_is_the_outcome_made_with_its_values() -> None:
     """Moves, Bounced, NoPath and Holds read their facts through the turn's reader, by index,
@@ -70,3 +84,22 @@ def test_an_outcome_read_by_its_turn_is_the_outcome_made_with_its_values() -> No
     back = [pickle.loads(pickle.dumps(o)) for o in lazy]
     assert back == made and all(getattr(o, "_reader") is None for o in back)  # no reader crosses processes
     assert Moves(UNREAD, _Reader(), 2) != Bounced(UNREAD, UNREAD, _Reader(), 2)
+
+
+def test_a_support_outcome_read_by_its_turn_is_the_outcome_made_with_its_values() -> None:
+    """Given, Cut and SupportDislodged read the supported move's name and the attack notes
+    through the turn's reader, by the support's index: read once, only when asked for, and
+    equal, hashed and pickled as the same outcome made with the values."""
+    reader = _Reader()
+    notes = (AttackNote(_REF, NoCut.SAME_POWER),)
+    lazy = [Given(UNREAD, None, None, (), None, UNREAD, reader, 1), Given(None, "par", None, (), None, (), reader, 2),
+            Cut((), UNREAD, reader, 3), SupportDislodged(None, True, UNREAD, reader, 4)]
+    made = [Given(_REF, None, None, (), None, notes), Given(None, "par"), Cut((), notes),
+            SupportDislodged(None, True, notes)]
+    assert reader.reads == [] and [o.code for o in lazy] == [o.code for o in made]
+    assert lazy == made and [hash(o) for o in lazy] == [hash(o) for o in made]
+    assert sorted(reader.reads) == [("notes", 1), ("notes", 3), ("notes", 4), ("supported", 1)]
+    assert lazy[0].supported == _REF and lazy[2].attacks == notes and len(reader.reads) == 4  # read once each
+    back = [pickle.loads(pickle.dumps(o)) for o in lazy]
+    assert back == made and all(getattr(o, "_reader") is None for o in back)
+    assert Given(None, "par") != Given(None, "mun") and Cut((), ()) != SupportDislodged(None, False, ())

@@ -41,8 +41,10 @@ class _Prescan:
     convoy_of: dict[int, int] = field(default_factory=dict)
     dest_of: list[Location] = field(default_factory=list)  # by move index: its exact destination
     orders: list[Order] = field(default_factory=list)  # the orders given, then any implicit ones (4.E.3)
-    convoyers: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)  # (origin, dest) -> fleets ordered to convoy
-    may_convoy: list[tuple[Move, MoveOrder]] = field(default_factory=list, compare=False, repr=False)
+    convoyers: dict[tuple[str, str], list[Unit]] = field(default_factory=dict)
+    """(origin, dest) -> the fleets ordered to convoy an army there, kept where :attr:`may_convoy`
+    holds a move (a reading of DATC 4.A.3 asks about them again, :func:`rescan`); else none."""
+    may_convoy: Sequence[tuple[Move, MoveOrder]] = field(default=(), compare=False, repr=False)
     """The army moves that can go by land and that DATC 4.A.3 may yet send by convoy (written
     'via convoy', or a fleet is ordered to convoy them): the moves a reading of 4.A.3 decides
     (:func:`_build_moves`), the others go by land under every reading."""
@@ -412,11 +414,11 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
     moves, slots, moves_into, move_of, dest_of = p.moves, p.units, p.moves_into, scan.move_of, scan.dest_of
     unit_at = p.unit_at
     can_move = state.map.can_move
-    convoyers = scan.convoyers
+    convoyers: dict[tuple[str, str], list[Unit]] = {}
     for u, k, convoy, t in given.convoys:  # who is ordered to convoy which army where
         convoyers.setdefault((convoy.target.location.province, convoy.dest.province), []).append(units[u])
-    by_land = scan.may_convoy  # the army moves over land 4.A.3 may yet send by convoy: else by land in every
-    # reading of 4.A.3 (not 'via convoy', no fleet ordered to convoy it)
+    by_land: list[tuple[Move, MoveOrder]] = []  # the army moves over land 4.A.3 may yet send by convoy: else by
+    # land in every reading of 4.A.3 (not 'via convoy', no fleet ordered to convoy it)
     for u, k, order, land in given.moves:
         slot = slots[u]
         if land is None:  # checked in full: its destination (coast settled) kept, or an implicit move
@@ -444,8 +446,10 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
         if back is not None and moves[back].dest == origin:
             move.opposite = back
             moves[back].opposite = m
-    for order, move in by_land:  # once every opposite move is known
-        move.convoyed, move.fallback = adjacent_convoy(state, scan, units, order, move, rules)
+    if by_land:  # (most turns: none) kept for rescan, which asks 4.A.3 of them again
+        scan.convoyers, scan.may_convoy = convoyers, by_land
+        for order, move in by_land:  # once every opposite move is known
+            move.convoyed, move.fallback = adjacent_convoy(state, scan, units, order, move, rules)
 
 
 _SUPPORTED_UNIT_MOVES = Void(VoidCode.SUPPORTED_UNIT_MOVES, "the supported unit moves (DATC 6.D.7)")

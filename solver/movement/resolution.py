@@ -314,13 +314,14 @@ class Resolution:
     def support(self, s: int) -> Outcome:
         p = self.p
         support = p.supports[s]
-        # most are not attacked; the notes are read when asked for (result codes need none)
-        notes: Notes = Later(Resolution.attack_notes, self, s) if support.province in p.moves_into else ()
+        # most are not attacked; the notes are read when asked for (result codes need none), by
+        # this reader (attack_notes), as the supported move's name is (supported_move)
+        notes: Notes = UNREAD if support.province in p.moves_into else ()
         m = support.move
-        supported: MoveRef | Later[MoveRef] | None = None
+        supported: MoveRef | None = None
         held = support.target if m is None else None
         if m is not None:  # the move's name, made once a turn: when first asked for
-            supported = self._refs[m] or Later(Resolution.ref, self, m)
+            supported = self._refs[m] or UNREAD
         if self.values[(SUPPORT, s)]:  # DATC 5.B.2: given (Values.given)
             if m is not None:
                 occupant = p.unit_at.get(p.moves[m].dest)
@@ -328,15 +329,21 @@ class Resolution:
                     blocker = self.blocking_occupant(m)  # DATC 5.B.8: its own power's unit stays
                     if blocker is not None:
                         rivals = tuple(self.ref(o) for o in p.moves_into[support.target] if o != m)
-                        return Given(supported, held, self.unit(blocker), rivals, None, notes)
+                        return Given(supported, held, self.unit(blocker), rivals, None, notes, self, s)
             if support.unit in self.dislodger:
-                return Given(supported, held, None, (), self.dislodgement(support.unit), notes)
-            return Given(supported, held, None, (), None, notes)
+                return Given(supported, held, None, (), self.dislodgement(support.unit), notes, self, s)
+            return Given(supported, held, None, (), None, notes, self, s)
         m = self.dislodger.get(support.unit)
         if m is not None:
             from_target = support.move is not None and self.p.moves[m].origin == support.target
-            return SupportDislodged(self.dislodgement(support.unit), from_target, notes)
-        return Cut(self.cutters(s), notes)
+            return SupportDislodged(self.dislodgement(support.unit), from_target, notes, self, s)
+        return Cut(self.cutters(s), notes, self, s)
+
+    def supported_move(self, s: int) -> MoveRef:
+        """The move support s supports, named (a support to move's)."""
+        m = self.p.supports[s].move
+        assert m is not None  # asked only of a support to move
+        return self.ref(m)
 
     # --- convoys, holds, dislodgements ------------------------------------------------------
     def convoy(self, c: int) -> Outcome:
