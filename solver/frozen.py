@@ -1,4 +1,5 @@
-"""Frozen value classes made many times a phase, made fast: :func:`direct_init`, :func:`maker`.
+"""Frozen value classes made many times a phase, made fast: :func:`direct_init`, :func:`maker`,
+and what such a value works out once when first asked: :class:`once`.
 
 It imports nothing of dipsat, so every module of values (the board's, the facts', the
 outcomes') can use it."""
@@ -7,11 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
-__all__ = ["direct_init", "maker"]
+__all__ = ["direct_init", "maker", "once"]
 
 V = TypeVar("V")
+O = TypeVar("O")
 
 
 class _Factory:
@@ -118,3 +120,32 @@ def maker(cls: type[V], *given: str) -> Callable[..., V]:
          + "    return made\n", namespace)  # as dataclasses makes __init__
     made: Callable[..., V] = namespace[f"make_{cls.__name__}"]
     return made
+
+
+class once(Generic[O, V]):  # noqa: N801  (named as the decorator it stands for, like property)
+    """A property worked out on first read and kept in the instance's ``__dict__`` (which
+    then answers every later read: this is a non-data descriptor), past a frozen class's
+    guard: what :func:`functools.cached_property` does, less its lock. In Python 3.11 that
+    takes and releases a lock at every first read, a third of a microsecond made three times
+    slower; a state is read for the first time in every phase (its units by province, its
+    sea areas holding fleets), and a movement turn's reader is made every turn."""
+
+    def __init__(self, func: Callable[[O], V]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> once[O, V]: ...
+
+    @overload
+    def __get__(self, instance: O, owner: type | None = None) -> V: ...
+
+    def __get__(self, instance: O | None, owner: type | None = None) -> once[O, V] | V:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import operator
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .board import Location, Phase, PhaseKind, Power, Season, Unit, UnitKind
+from .frozen import once
 
 if TYPE_CHECKING:
     from .maps import Map, Variant
@@ -40,7 +40,7 @@ class State:
     def __post_init__(self) -> None:
         _normalize(self.__dict__, _SORTED)
 
-    @functools.cached_property
+    @once
     def _index(self) -> dict[str, Unit]:
         """The unit in each province: derived from ``units`` on first use, by each
         state for itself (``dataclasses.replace`` makes a new state, with its own)."""
@@ -69,11 +69,11 @@ class State:
     def units_of(self, power: Power) -> tuple[Unit, ...]:
         return tuple(u for u in self.units if u.power == power)
 
-    @functools.cached_property
+    @once
     def owner_of(self) -> dict[str, Power]:
         return dict(self.owners)
 
-    @functools.cached_property
+    @once
     def sea_fleets(self) -> frozenset[str]:
         """Sea areas holding a fleet (the fleets that could convoy, DATC 6.D.32)."""
         seas, fleet = self.map.sea_provinces, _FLEET

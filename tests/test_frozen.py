@@ -10,7 +10,7 @@ import pytest
 
 from dipsat.board import Location, Unit, UnitKind
 from dipsat.encodings import MoveOrder, Problem, SupportOrder, UnitSlot
-from dipsat.frozen import direct_init, maker
+from dipsat.frozen import direct_init, maker, once
 from dipsat.orders import Hold, UnitRef
 from dipsat.outcomes import Void, VoidCode
 from dipsat.results import OrderResult
@@ -112,3 +112,26 @@ def test_what_it_cannot_make_as_the_class_would_is_refused():
         maker(_Plain, "z")  # no such field
     with pytest.raises(TypeError):
         maker(_Plain, "b")  # `a` has no default and is not given
+
+
+@dataclass(frozen=True)
+class _Worked:
+    a: int
+    reads: list[int] = field(default_factory=list, compare=False)
+
+    @once
+    def double(self) -> int:
+        """Twice a."""
+        self.reads.append(self.a)
+        return 2 * self.a
+
+
+def test_once_works_a_property_out_on_first_read_and_keeps_it_in_a_frozen_value():
+    value = _Worked(3)
+    assert value.reads == [] and "double" not in value.__dict__
+    assert value.double == 6 and value.double == 6
+    assert value.reads == [3] and value.__dict__["double"] == 6  # worked out once, kept by the instance
+    assert _Worked(4).double == 8 and value.double == 6  # each instance its own
+    assert isinstance(_Worked.double, once) and _Worked.double.__doc__ == "Twice a."
+    back = pickle.loads(pickle.dumps(value))
+    assert back == value and back.double == 6 and back.reads == [3]  # kept, not worked out again

@@ -13,7 +13,6 @@ definitions the model was built from (:class:`dipsat.encodings.values.Values`).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from itertools import compress, repeat
 from operator import not_
@@ -21,6 +20,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..board import Location, Unit
+from ..frozen import once
 from ..state import Dislodged, in_place_order
 from ..encodings import Problem
 from ..encodings.decisions import ATTACK, CONVOY, MOVE, PATH, PREVENT, RESISTING, SUPPORT, BackupRule, Decision
@@ -100,11 +100,11 @@ class Resolution:
         self._refs: list[MoveRef | None] = [None] * len(problem.moves)
         self._dislodgements: dict[int, Dislodgement] | None = None  # made when a dislodged unit is first read
 
-    @functools.cached_property
+    @once
     def supporter(self) -> set[int]:
         return {sup.unit for sup in self.p.supports}
 
-    @functools.cached_property
+    @once
     def convoyer(self) -> set[int]:
         return {con.unit for con in self.p.convoys}
 
