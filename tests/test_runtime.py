@@ -62,6 +62,16 @@ def test_a_solving_process_starts_no_openblas_thread(setting, threads):
     assert int(out.stdout.strip().splitlines()[-1]) == threads
 
 
+def test_loading_the_solver_loads_what_the_first_model_would():
+    """import_solver (a pool worker's warm-up) leaves nothing for the first turn that needs
+    a model to load: numpy, which OR-Tools' extension loads when a model is first made, too."""
+    probe = ("import sys\nfrom dipsat.runners.runtime import SOLVER_MODULES, import_solver\n"
+             "assert 'numpy' not in sys.modules\nimport_solver()\n"
+             "print(all(m in sys.modules for m in (*SOLVER_MODULES, 'numpy')))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
+
+
 CORPUS = Path(__file__).resolve().parent.parent / "cases" / "corpus" / "random_games.jsonl.gz"
 
 
