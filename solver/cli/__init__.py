@@ -15,7 +15,7 @@ import click
 
 from .. import __version__
 from ..errors import DipsatError
-from ..runners.runtime import end_at_once, one_blas_thread, tune_for_batches
+from ..runners.runtime import end_at_once, import_solver, one_blas_thread, tune_for_batches
 from ..rules import DEFAULT_PROFILE, ISSUES, NOT_APPLICABLE, PROFILES, Profile, Rules
 from .draw import area_option, size_option
 from .positions import _initial_position, _input_or_exit, _load_position, _orders_position, _Position, \
@@ -402,6 +402,7 @@ def _bench_corpus(paths: list[str], workers: int, rules: Rules) -> None:
     gc.freeze()  # the loaded games live all along: keep them out of the collector's way
     click.echo(f"dipsat bench: {len(texts)} games, {len(phases)} phases from {', '.join(paths)} (rules {rules})"
                + ("; the same phases for both" if package is not None else ""))
+    import_solver()  # the solver and numpy loaded before any timing, whatever the first phases need
     time_phases(phases[:50])  # warm up
     single = time_phases(phases)
     single_rate = len(phases) / sum(s for _, s in single)
