@@ -205,15 +205,18 @@ def state_problems(state: State) -> list[str]:
     outside a retreat phase, centres that are not centres."""
     problems = []
     seen: dict[str, Unit] = {}
+    variant = state.variant
+    can_occupy, wings = variant.map.can_occupy, variant.wings  # (read once: asked of every unit of every case)
     for unit in state.units:
-        why = placement_problem(state.variant, unit.kind, unit.location)
-        if why is not None:
-            problems.append(f"{unit}: {why}")
-        if unit.kind is _WING and not state.variant.wings:
+        kind, loc = unit.kind, unit.location
+        if not can_occupy(kind, loc):  # (placement_problem's common case, inline)
+            problems.append(f"{unit}: {placement_problem(variant, kind, loc)}")
+        if kind is _WING and not wings:
             problems.append(f"{unit}: wings are not used in this variant")
-        if unit.province in seen:
-            problems.append(f"{unit}: {unit.province} already holds {seen[unit.province]}")
-        seen[unit.province] = unit
+        province = loc.province
+        if province in seen:
+            problems.append(f"{unit}: {province} already holds {seen[province]}")
+        seen[province] = unit
     dislodged_from: dict[str, Unit] = {}
     for d in state.dislodged:
         why = placement_problem(state.variant, d.unit.kind, d.unit.location)
@@ -225,8 +228,9 @@ def state_problems(state: State) -> list[str]:
         dislodged_from[d.unit.province] = d.unit
     if state.dislodged and state.phase.kind is not PhaseKind.RETREAT:
         problems.append(f"dislodged units only exist in a retreat phase (the phase is {state.phase})")
+    provinces = variant.map.provinces
     for centre, power in state.owners:
-        prov = state.map.provinces.get(centre)
+        prov = provinces.get(centre)
         if prov is None or not prov.centre:
             problems.append(f"{power} owns {centre}, which is not a supply centre")
     return problems
