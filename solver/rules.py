@@ -32,6 +32,7 @@ from typing import Any, cast
 from .encodings.options import (ConvoyParadox, DislodgedUnitEffect, Issued, ModelOptions, MultiRouteDisruption,
                                 Option, SelfAttackViaConvoy, Stage)
 from .errors import DipsatError
+from .frozen import once
 from .options import (AdjacentConvoy, BuildCoast, CivilDisorderHoldSupport, CivilDisorderRemoval,
                       ConvoyPathSpecification, DesignationReading, FleetBuildInland, IllegalOrders, ImplicitOrders,
                       ImpossibleCoast, MissingBuildDesignation, MissingNationality, MissingUnitDesignation,
@@ -203,7 +204,7 @@ class Rules:
         """The key of the reading of issue `number` (``"f"``): for catalogue code and reports."""
         return self.option(number).key
 
-    @functools.cached_property
+    @once
     def model(self) -> ModelOptions:
         """The options the movement model reads (the issues read by :attr:`Stage.MODEL`):
         made once per rules value (every movement turn asks)."""
@@ -214,7 +215,7 @@ class Rules:
         """Issue number -> option key, where these rules depart from their profile."""
         return dict(self._departures)
 
-    @functools.cached_property
+    @once
     def _departures(self) -> tuple[tuple[str, str], ...]:
         base = _profile(self.profile_name)
         return tuple((n, self.choice(n)) for n in ISSUES if self.option(n) is not base.option(n))
