@@ -170,3 +170,19 @@ def test_a_convoy_route_on_board_without_a_fleet_is_one_of_the_other_fleets(vari
                 possible += expected
                 assert convoy_route_on_board(state, src, dst, without) == expected, (src, dst, without, at_sea)
     assert possible > 20
+
+
+@pytest.mark.parametrize("variant", ["standard", "modern"])
+def test_the_reach_rows_are_the_reach_tables_rows_of_units_with_no_coast(variant):
+    """What the prescan reads for a unit with no coast named (`reach_rows`, by kind and
+    province) is the table's row for it, the same object; a location with no row in the
+    table (an army at sea) has none there either."""
+    the_map = load_variant(variant).map
+    table, rows = the_map.reach_table, the_map.reach_rows
+    seen = 0
+    for kind in UnitKind:
+        for province in the_map.provinces:
+            row = table.get((kind, province, None))
+            assert rows[kind].get(province) is row, (kind, province)
+            seen += row is not None
+    assert seen == sum(1 for _, _, coast in table if coast is None) > 100

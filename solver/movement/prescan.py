@@ -80,7 +80,8 @@ _IMPLICIT, _DISORDER_FAILS = ImplicitOrders.ALLOWED, CivilDisorderHoldSupport.FA
 
 def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None = None) -> _Prescan:
     units = state.units
-    reach_table = state.map.reach_table
+    the_map = state.map
+    reach_table, reach_rows = the_map.reach_table, the_map.reach_rows
     index_of: dict[str, int] = {}
     slots: list[UnitSlot] = []
     reach: list[Reach | None] = []  # each unit's row of the map's table (None: the full checks decide)
@@ -90,8 +91,9 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
         kind = unit.kind
         index_of[province] = i
         slots.append(_new_slot(i, province, unit.power, kind is _FLEET))
-        try:  # (a subscript, not a call of get: every unit of every turn)
-            reach.append(reach_table[kind, province, loc.coast])
+        coast = loc.coast
+        try:  # (subscripts, not calls of get: every unit of every turn)
+            reach.append(reach_rows[kind][province] if coast is None else reach_table[kind, province, coast])
         except KeyError:  # a unit where none of its kind could stand (a position not checked)
             reach.append(None)
     scan = _new_scan(_new_problem(slots, [], [], [], index_of, {}))  # the problem's index: read, never changed
