@@ -1,14 +1,18 @@
 """One entry point for every phase kind.
 
 The movement phase's solver (OR-Tools, half a second to import) is imported on the
-first movement phase, so that ``import dipsat`` and the command line start fast.
+first movement phase, so that ``import dipsat`` and the command line start fast: the
+:mod:`.movement` package loads it with its turn module, when its name is first read
+(read off the package, not imported in the call: a ``from`` import of a package's name
+runs importlib's Python code at every call).
 """
 
 from __future__ import annotations
 
-from .adjustments import adjudicate_adjustments
 from collections.abc import Mapping, Sequence
 
+from . import movement
+from .adjustments import adjudicate_adjustments
 from .board import PhaseKind, Power
 from .orders import Order
 from .results import PhaseResult
@@ -27,9 +31,7 @@ def adjudicate(state: State, orders: list[Order], rules: Rules | None = None,
     rules = rules or Rules.profile()
     kind = state.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        from .movement import adjudicate_movement
-
-        return adjudicate_movement(state, list(orders), rules, silent)
+        return movement.adjudicate_movement(state, list(orders), rules, silent)
     if kind is PhaseKind.RETREAT:
         return adjudicate_retreats(state, list(orders), rules, silent)
     return adjudicate_adjustments(state, list(orders), rules, silent)
@@ -41,14 +43,12 @@ def adjudicate_many(items: list[tuple[State, list[Order], Rules]], batch: int = 
     turns are solved `batch` at a time in one CP-SAT model. Same results as
     calling :func:`adjudicate` on each. `scans`: movement prescans made already
     (:func:`dipsat.movement.prescan`), by position in `items`."""
-    from .movement import adjudicate_movements
-
     out: list[PhaseResult | None] = [None] * len(items)
-    movement = [i for i, (state, _, _) in enumerate(items) if state.phase.kind is PhaseKind.MOVEMENT]
-    for start in range(0, len(movement), batch):
-        chunk = movement[start:start + batch]
+    turns = [i for i, (state, _, _) in enumerate(items) if state.phase.kind is PhaseKind.MOVEMENT]
+    for start in range(0, len(turns), batch):
+        chunk = turns[start:start + batch]
         made = [scans[i] for i in chunk] if scans is not None else None
-        for i, result in zip(chunk, adjudicate_movements([items[i] for i in chunk], made)):  # type: ignore[arg-type]
+        for i, result in zip(chunk, movement.adjudicate_movements([items[i] for i in chunk], made)):  # type: ignore[arg-type]
             out[i] = result
     for i, (state, orders, rules) in enumerate(items):
         if out[i] is None:

@@ -14,7 +14,7 @@ definitions the model was built from (:class:`dipsat.encodings.values.Values`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import compress, repeat
+from itertools import compress
 from operator import not_
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -23,7 +23,8 @@ from ..board import Location, Unit
 from ..frozen import once
 from ..state import Dislodged, in_place_order
 from ..encodings import Problem
-from ..encodings.decisions import ATTACK, CONVOY, MOVE, PATH, PREVENT, RESISTING, SUPPORT, BackupRule, Decision
+from ..encodings.decisions import (ATTACK, CONVOY, MOVE, PATH, PREVENT, RESISTING, SUPPORT, BackupRule, Decision,
+                                  decision_keys)
 from ..encodings.options import ConvoyParadox, ModelOptions
 from ..encodings.values import Values
 from ..outcomes import (AttackNote, Bounced, Later, NoCut, ConvoyDislodged, Convoys, Cut, Cutter, Dislodgement, Given,
@@ -88,7 +89,8 @@ class Resolution:
         self.backup_keys: Mapping[Decision, BackupRule] = {key: rule for rule, keys in solved.backups
                                                            for key in keys} if solved.backups else _NO_BACKUPS
         moves = range(len(problem.moves))
-        self.succeeded: list[bool] = list(map(solved.values.__getitem__, zip(repeat(MOVE), moves)))
+        self._keys = keys = decision_keys(len(problem.units))  # the keys the model kept its decisions under
+        self.succeeded: list[bool] = list(map(solved.values.__getitem__, keys[MOVE][:len(moves)]))
         """DATC 5.B.1, by move: the move succeeds (:meth:`Values.moves`, read at once)."""
         self.dislodger: dict[int, int] = {}
         """DATC 5.A: each dislodged unit, and the successful move into its area (the first one)."""
@@ -322,7 +324,7 @@ class Resolution:
         held = support.target if m is None else None
         if m is not None:  # the move's name, made once a turn: when first asked for
             supported = self._refs[m] or UNREAD
-        if self.values[(SUPPORT, s)]:  # DATC 5.B.2: given (Values.given)
+        if self.values[self._keys[SUPPORT][s]]:  # DATC 5.B.2: given (Values.given)
             if m is not None:
                 occupant = p.unit_at.get(p.moves[m].dest)
                 if occupant is not None and p.units[occupant].power == support.power:
@@ -355,7 +357,7 @@ class Resolution:
             return Paradox(rule, "the convoy is part of a paradox; Szykman rule (DATC 4.A.2, 5.B.9)"
                            if rule is BackupRule.SZYKMAN else rule.text, attacked_by=attacks,
                            hold=self.hold_strength(convoy.unit), dislodged_by=self.dislodgement(convoy.unit))
-        if self.values[(CONVOY, c)]:  # DATC 5.B.3: it carries (Values.convoys)
+        if self.values[self._keys[CONVOY][c]]:  # DATC 5.B.3: it carries (Values.convoys)
             return _CONVOYS
         return ConvoyDislodged(self.dislodgement(convoy.unit))
 
