@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, NamedTuple
 
 from .board import Location, Unit
 from .orders import Order
-from .frozen import direct_init, maker
+from .frozen import direct_init
 from .outcomes import DisorderRemoval, Outcome, Reason
 from .rules import Rules
 from .state import Dislodged, State
@@ -18,11 +20,14 @@ if TYPE_CHECKING:
 __all__ = ["OrderResult", "PhaseResult", "Reason"]
 
 
-@direct_init
-@dataclass(frozen=True, slots=True)
-class OrderResult:
+class OrderResult(NamedTuple):
     """One order as given, the unit it went to, and its outcome (a value naming what
-    decided it, :mod:`dipsat.outcomes`)."""
+    decided it, :mod:`dipsat.outcomes`).
+
+    A named tuple: a movement turn makes one for every order, and a tuple is made in C
+    (:data:`new_result`), where a dataclass's fields are set by a Python function, a frame
+    and a slot setter each; its fields are read in C too. Compared, hashed, printed and
+    pickled as a frozen dataclass of the same fields would be."""
 
     order: Order
     unit: Unit | None
@@ -47,9 +52,9 @@ class OrderResult:
         return "succeeds" if self.succeeded else f"fails ({self.reason})" if self.reason else "fails"
 
 
-new_result = maker(OrderResult, "order", "unit", "outcome")
-"""An :class:`OrderResult` made as :func:`~dipsat.frozen.maker` says: the prescan makes one
-for every order that does not reach the model."""
+new_result: Callable[[tuple[Order, Unit | None, Outcome]], OrderResult] = partial(tuple.__new__, OrderResult)
+"""An :class:`OrderResult` of ``(order, unit, outcome)``, made without a Python call (``tuple.__new__``
+on the class, as the named tuple's own ``_make`` does): a movement turn makes one for every order."""
 
 
 @direct_init

@@ -13,7 +13,7 @@ from dipsat.encodings import MoveOrder, Problem, SupportOrder, UnitSlot
 from dipsat.frozen import direct_init, maker, once
 from dipsat.orders import Hold, UnitRef
 from dipsat.outcomes import Void, VoidCode
-from dipsat.results import OrderResult
+from dipsat.results import OrderResult, new_result
 
 
 @dataclass
@@ -67,10 +67,23 @@ def test_the_prescans_values_are_what_their_classes_make():
           Problem([], [], [], [], {}, {}))
     void = maker(Void, "why", "text")(VoidCode.SUPPORTED_UNIT_MOVES, "why")
     _same(void, Void(VoidCode.SUPPORTED_UNIT_MOVES, "why"))
+
+
+def test_an_order_result_made_in_c_is_the_value_its_class_makes():
+    army = Unit(UnitKind.ARMY, Location("par"), "France")
+    void = Void(VoidCode.SUPPORTED_UNIT_MOVES, "why")
     order = Hold(UnitRef(army.location, army.kind, army.power))
-    result = maker(OrderResult, "order", "unit", "outcome")(order, army, void)
-    _same(result, OrderResult(order, army, void))
-    _same(pickle.loads(pickle.dumps(result)), result)
+    result = new_result((order, army, void))
+    called = OrderResult(order, army, void)
+    assert type(result) is OrderResult and result == called and hash(result) == hash(called)
+    assert (result.order, result.unit, result.outcome) == (order, army, void)
+    assert repr(result) == f"OrderResult(order={order!r}, unit={army!r}, outcome={void!r})"  # as a dataclass's
+    assert result != OrderResult(order, None, void)
+    back = pickle.loads(pickle.dumps(result))
+    assert type(back) is OrderResult and back == result
+    with pytest.raises(AttributeError):
+        result.unit = None  # type: ignore[misc]  # frozen
+    assert not result.succeeded and result.reason is void.code and result.status == f"fails ({void.code})"
 
 
 @dataclass

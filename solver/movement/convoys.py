@@ -100,10 +100,10 @@ def match_convoys(given: list[tuple[int, int, Convoy, int | None]], scan: Presca
     for u, k, order, t in given:
         target_move = slots[p.unit_at[order.target.location.province] if t is None else t].move
         if target_move is None or moves[target_move].dest != order.dest.province:
-            verdicts[k] = new_result(order, units[u], _NOT_THAT_DESTINATION)
+            verdicts[k] = new_result((order, units[u], _NOT_THAT_DESTINATION))
             continue
         if not moves[target_move].convoyed:
-            verdicts[k] = new_result(order, units[u], _BY_LAND)
+            verdicts[k] = new_result((order, units[u], _BY_LAND))
             continue
         c = len(convoys)
         convoys.append(_new_convoy(c, u, slots[u].province, target_move))
@@ -167,5 +167,5 @@ def drop_void_convoys(orders: list[Order], scan: Prescan, units: Sequence[Unit],
     p = scan.problem
     for k, c in scan.convoy_of.items():
         if c not in used:
-            scan.verdicts[k] = new_result(orders[k], units[p.convoys[c].unit], _NO_ROUTE)
+            scan.verdicts[k] = new_result((orders[k], units[p.convoys[c].unit], _NO_ROUTE))
     # keep indices stable: unused convoys stay in the problem, on no route

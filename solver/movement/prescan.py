@@ -474,7 +474,7 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
         target_move = slots[target].move
         if isinstance(order, SupportHold):
             if target_move is not None:
-                verdicts[k] = new_result(order, units[u], _SUPPORTED_UNIT_MOVES)
+                verdicts[k] = new_result((order, units[u], _SUPPORTED_UNIT_MOVES))
                 continue
             if disorder_fails:  # DATC 4.D.9 a
                 if ordering is None:
@@ -490,17 +490,17 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
             held.hold_supports = (*held.hold_supports, s)
         else:
             if target_move is None:
-                verdicts[k] = new_result(order, units[u], _SUPPORTED_UNIT_STAYS)
+                verdicts[k] = new_result((order, units[u], _SUPPORTED_UNIT_STAYS))
                 continue
             dest = order.dest
             if moves[target_move].dest != dest.province:  # the supported unit moves elsewhere
-                verdicts[k] = new_result(order, units[u], _new_void(
-                    _OTHER_DESTINATION, f"the supported unit moves to {dest_of[target_move]}, not {dest.province}"))
+                verdicts[k] = new_result((order, units[u], _new_void(
+                    _OTHER_DESTINATION, f"the supported unit moves to {dest_of[target_move]}, not {dest.province}")))
                 continue
             if dest.coast is not None or dest_of[target_move].coast is not None:  # else it matches: no coast
                 why = _coast_mismatch(state, order, target_move, scan, units[u], rules)  # named or moved to
                 if why is not None:
-                    verdicts[k] = new_result(order, units[u], why)
+                    verdicts[k] = new_result((order, units[u], why))
                     continue
             slot = slots[u]
             s = len(supports)

@@ -105,13 +105,13 @@ def _order_results(orders: list[Order], scan: _Prescan, reading: Resolution, uni
                            (p.convoys, reading.convoy, scan.convoy_of)):
         for k, i in of.items():
             if k < n:  # else an implicit order (DATC 4.E.3 a): no order given, no result
-                made[k] = new_result(orders[k], units[kind[i].unit], read(i))
+                made[k] = new_result((orders[k], units[kind[i].unit], read(i)))
     for k, verdict in scan.verdicts.items():  # the prescan's verdict first (a convoy on no route stays in the problem)
         if k < n:
             made[k] = verdict
     for u, kept in scan.chosen.items():  # the order a unit acts on that is no move, support or convoy: it holds
         if kept is not None and kept < n and made[kept] is None:
-            made[kept] = new_result(orders[kept], units[u], reading.hold(u))
+            made[kept] = new_result((orders[kept], units[u], reading.hold(u)))
     for k in [k for k, result in enumerate(made) if result is None]:  # (not `None in made`: that calls __eq__)
         made[k] = _other_result(k, orders, scan, reading, units)
     return tuple(made)  # type: ignore[arg-type]  # every order has its result
