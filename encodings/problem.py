@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import compress
-from operator import attrgetter
 
 from .decisions import CONVOY, DISLODGED, MOVE, PATH, SUPPORT, Decision, DecisionKind
 
@@ -83,10 +81,6 @@ class Problem:
     def decision_indices(self) -> tuple[tuple[DecisionKind, Sequence[int]], ...]:
         """The decisions of :meth:`decisions`, kind by kind: each kind and its indices, in order."""
         unit_at, moves = self.unit_at, self.moves  # the units some move enters, by index
-        moves_into = self.moves_into
-        entered = sorted([unit_at[p] for p in unit_at.keys() & moves_into.keys() if moves_into[p]])
+        entered = sorted([u for p, into in self.moves_into.items() if into and (u := unit_at.get(p)) is not None])
         return ((MOVE, range(len(moves))), (SUPPORT, range(len(self.supports))), (DISLODGED, entered),
-                (PATH, list(compress(range(len(moves)), map(_CONVOYED, moves)))), (CONVOY, range(len(self.convoys))))
-
-
-_CONVOYED = attrgetter("convoyed")  # MoveOrder.convoyed, read in C
+                (PATH, [move.index for move in moves if move.convoyed]), (CONVOY, range(len(self.convoys))))
