@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .decisions import BackupRule, Decision, DecisionKind, TermKey, TermKind
-from .problem import ConvoyOrder, Key, MoveOrder, Problem, SupportOrder, UnitSlot
+from .problem import ConvoyOrder, Key, MoveOrder, Problem, SupportOrder
 
 if TYPE_CHECKING:
     from .model import Encoding
 
 __all__ = ["BackupRule", "ConvoyOrder", "Decision", "DecisionKind", "Encoding", "Key", "MoveOrder", "Problem",
-           "SupportOrder", "TermKey", "TermKind", "UnitSlot"]
+           "SupportOrder", "TermKey", "TermKind"]
 
 
 def __getattr__(name: str) -> object:

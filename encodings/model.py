@@ -70,9 +70,9 @@ class Encoding:
         # its value once fixed (read at every :meth:`cond`: a list index, no hashing of the key).
         self._state: dict[DecisionKind, list[object]] = {
             MOVE: [None] * len(problem.moves), SUPPORT: [None] * len(problem.supports),
-            DISLODGED: [None] * len(problem.units), PATH: [None] * len(problem.moves),
+            DISLODGED: [None] * len(problem.provinces), PATH: [None] * len(problem.moves),
             CONVOY: [None] * len(problem.convoys)}
-        size = max(len(problem.units), len(problem.moves), len(problem.supports), len(problem.convoys))
+        size = max(len(problem.provinces), len(problem.moves), len(problem.supports), len(problem.convoys))
         self._keys = decision_keys(size)  # the keys a decision is kept under, made once (:func:`decision_keys`)
         terms = term_keys(size)
         self.attack_keys, self.resisting_keys, self.prevent_keys = terms[ATTACK], terms[RESISTING], terms[PREVENT]

@@ -15,8 +15,7 @@ def define_move(enc: Encoding, m: int) -> bool | None:
     """moves[m] <-> attack strength beats the resistance and every prevent strength (5.B.1)."""
     problem = enc.problem
     move = problem.moves[m]
-    u = problem.unit_at.get(move.dest)
-    occupant = None if u is None else problem.units[u]
+    occupant = problem.unit_at.get(move.dest)  # the unit in the destination, by index
     terms = enc.strengths  # the move's own strengths, read by this definition only: kept, not memoized
     attack = terms[enc.attack_keys[m]] = attack_strength(enc, m, move, occupant)
     # 5.B.1: the defend strength head to head, else the hold strength (5.B.5: 0 in an empty area)
@@ -52,14 +51,14 @@ def define_move(enc: Encoding, m: int) -> bool | None:
 def define_dislodged(enc: Encoding, u: int) -> bool | None:
     """dislodged[u] <-> u does not move away and some move into its area succeeds (5.A)."""
     problem = enc.problem
-    unit = problem.units[u]
     cond = enc.cond
     entering = []
-    for m in problem.moves_into.get(unit.province, ()):
+    for m in problem.moves_into.get(problem.provinces[u], ()):
         entering.append(cond((MOVE, m)))
-    if unit.move is None:
+    move = problem.unit_moves[u]
+    if move is None:
         return enc.iff_or((DISLODGED, u), entering)
-    moved = cond((MOVE, unit.move))
+    moved = cond((MOVE, move))
     if moved is True:
         return False  # it moved away
     entered = [e for e in entering if e is not False]
@@ -71,7 +70,7 @@ def define_dislodged(enc: Encoding, u: int) -> bool | None:
     dislodged = enc.var((DISLODGED, u))
     live = [e for e in entered if e is not True]
     if len(live) < len(entered):  # some move in surely succeeds: dislodged iff it stays
-        enc.add(dislodged + enc.var((MOVE, unit.move)) == 1)
+        enc.add(dislodged + enc.var((MOVE, move)) == 1)
         return None
     enc.add_bool_or(live).only_enforce_if(dislodged)
     enc.add_implication(dislodged, stays)

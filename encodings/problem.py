@@ -13,18 +13,6 @@ Key = Decision
 
 
 @dataclass(slots=True)
-class UnitSlot:
-    """A unit on the board at the start of the turn."""
-
-    index: int
-    province: str
-    power: str
-    fleet: bool = False
-    move: int | None = None  # its valid move order, if any
-    hold_supports: Sequence[int] = ()  # matched supports to hold it (most have none)
-
-
-@dataclass(slots=True)
 class MoveOrder:
     index: int
     unit: int
@@ -66,9 +54,15 @@ class ConvoyOrder:
 
 @dataclass(slots=True)
 class Problem:
-    """The turn's units, moves, supports and convoys, each at its index in its list."""
+    """The turn's moves, supports and convoys, each at its index in its list, and its units:
+    the facts of unit ``u`` at index ``u`` of each of the units' lists (no object a unit: a
+    turn makes none for the two dozen units it reads these of)."""
 
-    units: list[UnitSlot]
+    provinces: list[str]  # by unit index: the province the unit stands in
+    powers: list[str]  # by unit index: its power
+    fleets: list[bool]  # by unit index: is it a fleet?
+    unit_moves: list[int | None]  # by unit index: its valid move order, if any
+    hold_supports: list[Sequence[int]]  # by unit index: matched supports to hold it (most have none)
     moves: list[MoveOrder]
     supports: list[SupportOrder]
     convoys: list[ConvoyOrder]

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
     from .model import Encoding
-    from .problem import MoveOrder, UnitSlot
+    from .problem import MoveOrder
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,12 +152,12 @@ def vacated(enc: Reads, m: int) -> Condition:
     meeting m head to head (else it stays to face m: its power's supports do not count)."""
     move = enc.problem.moves[m]
     u = enc.problem.unit_at.get(move.dest)
-    return True if u is None else _vacated(enc, m, move, enc.problem.units[u])
+    return True if u is None else _vacated(enc, m, move, u)
 
 
-def _vacated(enc: Reads, m: int, move: MoveOrder, occupant: UnitSlot) -> Condition:
-    """:func:`vacated` of move m, whose destination holds `occupant`."""
-    moves = occupant.move
+def _vacated(enc: Reads, m: int, move: MoveOrder, occupant: int) -> Condition:
+    """:func:`vacated` of move m, whose destination holds unit `occupant` (by index)."""
+    moves = enc.problem.unit_moves[occupant]
     if moves is None:
         return False
     if moves == move.opposite:
@@ -170,19 +170,20 @@ def _vacated(enc: Reads, m: int, move: MoveOrder, occupant: UnitSlot) -> Conditi
 def hold_strength(enc: Reads, province: str) -> Term:
     """DATC 5.B.5: 0 if empty or its unit moves away, 1 if its move fails, else 1 + hold supports."""
     u = enc.problem.unit_at.get(province)
-    return _ZERO if u is None else _hold_strength(enc, enc.problem.units[u])  # empty area: 0
+    return _ZERO if u is None else _hold_strength(enc, u)  # empty area: 0
 
 
-def _hold_strength(enc: Reads, unit: UnitSlot) -> Term:
-    """:func:`hold_strength` of the area `unit` stands in."""
-    if unit.move is not None:
-        moved = enc.cond((MOVE, unit.move))  # moved away: 0; failed move: 1
+def _hold_strength(enc: Reads, u: int) -> Term:
+    """:func:`hold_strength` of the area unit `u` (by index) stands in."""
+    move = enc.problem.unit_moves[u]
+    if move is not None:
+        moved = enc.cond((MOVE, move))  # moved away: 0; failed move: 1
         if moved is True:
             return _ZERO
         if moved is False:
             return _ONE
         return Term(0, 1, 1, ((moved, -1),))
-    supports = unit.hold_supports
+    supports = enc.problem.hold_supports[u]
     return _count(enc, supports) if supports else _ONE
 
 
@@ -191,9 +192,9 @@ def defend_strength(enc: Encoding, m: int) -> Term:
     return _supports(enc, enc.problem.moves[m])
 
 
-def resisting_strength(enc: Encoding, m: int, move: MoveOrder, occupant: UnitSlot) -> Term:
+def resisting_strength(enc: Encoding, m: int, move: MoveOrder, occupant: int) -> Term:
     """5.B.1: the defend strength of a head-to-head opponent, else the hold strength of the
-    area `occupant` stands in (an empty area's is :data:`ZERO`, 5.B.5).
+    area unit `occupant` (by index) stands in (an empty area's is :data:`ZERO`, 5.B.5).
 
     Read once, by move m's own definition (which keeps it in the Encoding's strengths)."""
     if move.opposite is None:
@@ -239,11 +240,11 @@ def _prevent_strength(enc: Encoding, m: int) -> Term:
     return _variable(var, 0, full.hi)
 
 
-def attack_strength(enc: Encoding, m: int, move: MoveOrder, occupant: UnitSlot | None) -> Term:
+def attack_strength(enc: Encoding, m: int, move: MoveOrder, occupant: int | None) -> Term:
     """DATC 5.B.8: 0 without PATH; full support if the destination is empty or
     emptied (no head-to-head); 0 against a unit of the same power; else 1 +
-    supports of powers other than the defender's (`occupant`: the unit in move m's
-    destination, if any).
+    supports of powers other than the defender's (`occupant`: the index of the unit in move
+    m's destination, if any).
 
     Read once, by move m's own definition (which keeps it in the Encoding's strengths)."""
     path = has_path(enc, m) if move.convoyed else True  # a land route always has one (has_path)
@@ -254,8 +255,9 @@ def attack_strength(enc: Encoding, m: int, move: MoveOrder, occupant: UnitSlot |
             return full
         return _cases(enc, "attack_strength", m, [([negate(path)], _ZERO), ([path], full)])  # 5.B.8: no PATH: 0
     # 5.B.8: against another power's unit, its power's supports do not count.
-    own = occupant.power == move.power
-    full, others = _supports_against(enc, move, None if own else occupant.power) if move.supports else (_ONE, _ONE)
+    power = enc.problem.powers[occupant]
+    own = power == move.power
+    full, others = _supports_against(enc, move, None if own else power) if move.supports else (_ONE, _ONE)
     # 5.B.8: a unit never attacks its own power's unit.
     blocked = _ZERO if own else others
     emptied = _vacated(enc, m, move, occupant)

@@ -83,13 +83,13 @@ def protected_by_convoy_rule(problem: Problem, options: ModelOptions, attack: Mo
     if rule is ConvoyParadox.R1971:
         # 1971: not cut when the army attacks a fleet supporting a fleet attacking a convoying fleet.
         supported = p.moves[support.move] if support.move is not None else None
-        return (p.units[support.unit].fleet and supported is not None
-                and p.units[supported.unit].fleet and support.target in convoy_fleets)
+        return (p.fleets[support.unit] and supported is not None
+                and p.fleets[supported.unit] and support.target in convoy_fleets)
     if rule is ConvoyParadox.R1982:
         # 1982: not cut when the army attacks a fleet supporting an action in a body of water
         # that contains a convoying fleet.
         convoying = {c.province for c in p.convoys}
-        return p.units[support.unit].fleet and support.target in convoying
+        return p.fleets[support.unit] and support.target in convoying
     # 2000/2023 ("the 22 rules", 21-22): not cut when the support is for an attack on a
     # fleet the convoy needs, i.e. one on every route (DATC 6.F.19).
     return support.move is not None and bool(attack.routes) and all(

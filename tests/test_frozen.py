@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from dipsat.board import Location, Unit, UnitKind
-from dipsat.encodings import MoveOrder, Problem, SupportOrder, UnitSlot
+from dipsat.encodings import MoveOrder, Problem, SupportOrder
 from dipsat.frozen import direct_init, maker, once
 from dipsat.orders import Hold, UnitRef
 from dipsat.outcomes import Void, VoidCode
@@ -57,14 +57,14 @@ def test_a_frozen_dataclass_stays_frozen_equal_and_hashable():
 
 def test_the_prescans_values_are_what_their_classes_make():
     army = Unit(UnitKind.ARMY, Location("par"), "France")
-    _same(maker(UnitSlot, "index", "province", "power", "fleet")(3, "par", "France", False),
-          UnitSlot(3, "par", "France", False, None, ()))
     _same(maker(MoveOrder, "index", "unit", "origin", "dest", "power", "convoyed")(0, 3, "par", "bur", "France", False),
           MoveOrder(0, 3, "par", "bur", "France", False, False, (), ()))
     support = maker(SupportOrder, "index", "unit", "province", "power", "target")(1, 2, "pic", "France", 3)
     assert support.move is None
-    _same(maker(Problem, "units", "moves", "supports", "convoys", "unit_at", "moves_into")([], [], [], [], {}, {}),
-          Problem([], [], [], [], {}, {}))
+    fields = ("provinces", "powers", "fleets", "unit_moves", "hold_supports", "moves", "supports", "convoys",
+              "unit_at", "moves_into")
+    _same(maker(Problem, *fields)(["par"], ["France"], [False], [None], [()], [], [], [], {"par": 0}, {}),
+          Problem(**dict(zip(fields, (["par"], ["France"], [False], [None], [()], [], [], [], {"par": 0}, {})))))
     void = maker(Void, "why", "text")(VoidCode.SUPPORTED_UNIT_MOVES, "why")
     _same(void, Void(VoidCode.SUPPORTED_UNIT_MOVES, "why"))
 

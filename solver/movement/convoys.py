@@ -96,9 +96,9 @@ def match_convoys(given: list[tuple[int, int, Convoy, int | None]], scan: Presca
     convoys a move the army is ordered to make by convoy joins the problem; the others are
     void (DATC 4.A.3: an army that goes by land needs no convoy)."""
     p = scan.problem
-    slots, moves, convoys, verdicts = p.units, p.moves, p.convoys, scan.verdicts
+    unit_moves, moves, convoys, verdicts = p.unit_moves, p.moves, p.convoys, scan.verdicts
     for u, k, order, t in given:
-        target_move = slots[p.unit_at[order.target.location.province] if t is None else t].move
+        target_move = unit_moves[p.unit_at[order.target.location.province] if t is None else t]
         if target_move is None or moves[target_move].dest != order.dest.province:
             verdicts[k] = new_result((order, units[u], _NOT_THAT_DESTINATION))
             continue
@@ -106,7 +106,7 @@ def match_convoys(given: list[tuple[int, int, Convoy, int | None]], scan: Presca
             verdicts[k] = new_result((order, units[u], _BY_LAND))
             continue
         c = len(convoys)
-        convoys.append(_new_convoy(c, u, slots[u].province, target_move))
+        convoys.append(_new_convoy(c, u, p.provinces[u], target_move))
         scan.convoy_of[k] = c
 
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..board import Location, Power, Unit, UnitKind
-from ..encodings import MoveOrder, Problem, SupportOrder, UnitSlot
+from ..encodings import MoveOrder, Problem, SupportOrder
 from .convoys import MULTI_ROUTE, adjacent_convoy, drop_void_convoys, match_convoys, route_convoys
 from .designation import drop_weak_orders, one_order, ordered_unit, strict_designations
 from .legality import (Reach, can_move_somehow, convoy_problem_of, default_coast, impassable_problem, move_destination,
@@ -59,11 +59,11 @@ class _Prescan:
 Prescan = _Prescan
 """What the prescan decided, by its public name (read by validate to compare two readings of a turn)."""
 
-_new_slot = maker(UnitSlot, "index", "province", "power", "fleet")
 _new_move = maker(MoveOrder, "index", "unit", "origin", "dest", "power", "convoyed")
 _new_hold_support = maker(SupportOrder, "index", "unit", "province", "power", "target")
 _new_support = maker(SupportOrder, "index", "unit", "province", "power", "target", "move")
-_new_problem = maker(Problem, "units", "moves", "supports", "convoys", "unit_at", "moves_into")
+_new_problem = maker(Problem, "provinces", "powers", "fleets", "unit_moves", "hold_supports", "moves", "supports",
+                     "convoys", "unit_at", "moves_into")
 _new_void = maker(Void, "why", "text")
 """The problem's values and the verdicts, made as :func:`~dipsat.frozen.maker` says."""
 
@@ -83,20 +83,22 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     the_map = state.map
     reach_table, reach_rows = the_map.reach_table, the_map.reach_rows
     index_of: dict[str, int] = {}
-    slots: list[UnitSlot] = []
+    provinces: list[str] = []  # the problem's units, by index: lists, not an object a unit
     reach: list[Reach | None] = []  # each unit's row of the map's table (None: the full checks decide)
     for i, unit in enumerate(units):
         loc = unit.location
         province = loc.province
         kind = unit.kind
         index_of[province] = i
-        slots.append(_new_slot(i, province, unit.power, kind is _FLEET))
+        provinces.append(province)
         coast = loc.coast
         try:  # (subscripts, not calls of get: every unit of every turn)
             reach.append(reach_rows[kind][province] if coast is None else reach_table[kind, province, coast])
         except KeyError:  # a unit where none of its kind could stand (a position not checked)
             reach.append(None)
-    scan = _new_scan(_new_problem(slots, [], [], [], index_of, {}))  # the problem's index: read, never changed
+    n = len(provinces)
+    scan = _new_scan(_new_problem(provinces, [unit.power for unit in units], [unit.kind is _FLEET for unit in units],
+                                  [None] * n, [()] * n, [], [], [], index_of, {}))  # the problem's index: read, never changed
     dest_of_order: dict[int, Location] = {}  # each legal move order's destination (coast settled): read by _build_moves
     first, several, table_given = _legal_orders(state, orders, rules, silent, scan, index_of, reach, dest_of_order)
     given: _Given | None = table_given  # None: read off the choice of orders
@@ -413,8 +415,8 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
     tries a convoy route (DATC 4.A.3); `dest_of_order`: each legal move order's destination,
     as :func:`_legal_orders` found it."""
     p = scan.problem
-    moves, slots, moves_into, move_of, dest_of = p.moves, p.units, p.moves_into, scan.move_of, scan.dest_of
-    unit_at = p.unit_at
+    moves, unit_moves, moves_into, move_of, dest_of = p.moves, p.unit_moves, p.moves_into, scan.move_of, scan.dest_of
+    unit_at, provinces, powers = p.unit_at, p.provinces, p.powers
     can_move = state.map.can_move
     convoyers: dict[tuple[str, str], list[Unit]] = {}
     for u, k, convoy, t in given.convoys:  # who is ordered to convoy which army where
@@ -422,7 +424,6 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
     by_land: list[tuple[Move, MoveOrder]] = []  # the army moves over land 4.A.3 may yet send by convoy: else by
     # land in every reading of 4.A.3 (not 'via convoy', no fleet ordered to convoy it)
     for u, k, order, land in given.moves:
-        slot = slots[u]
         if land is None:  # checked in full: its destination (coast settled) kept, or an implicit move
             unit = units[u]
             dest = dest_of_order.get(k)
@@ -433,18 +434,18 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
         else:
             dest = order.dest  # as written (the tables read no coast to settle)
         m = len(moves)
-        origin, province = slot.province, dest.province
-        move = _new_move(m, u, origin, province, slot.power, not land)
+        origin, province = provinces[u], dest.province
+        move = _new_move(m, u, origin, province, powers[u], not land)
         moves.append(move)
         if land and units[u].kind is _ARMY and (order.via_convoy or (convoyers and (origin, province) in convoyers)):
             by_land.append((order, move))
-        slot.move = m
+        unit_moves[u] = m
         into = moves_into.get(province)
         moves_into[province] = (m,) if into is None else (*into, m)  # a tuple: one block, not a list's two
         move_of[k] = m
         dest_of.append(dest)
         other = unit_at.get(province)  # the opposite move, of a unit earlier on the board (else found from it)
-        back = slots[other].move if other is not None else None
+        back = unit_moves[other] if other is not None else None
         if back is not None and moves[back].dest == origin:
             move.opposite = back
             moves[back].opposite = m
@@ -464,14 +465,14 @@ _OTHER_DESTINATION = VoidCode.OTHER_DESTINATION
 def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Prescan, units: Sequence[Unit],
                     rules: Rules) -> None:
     p = scan.problem
-    slots, moves, supports = p.units, p.moves, p.supports
+    unit_moves, moves, supports = p.unit_moves, p.moves, p.supports
     disorder_fails = rules.civil_disorder_hold_support is _DISORDER_FAILS  # DATC 4.D.9 a
     ordering: set[Power] | None = None  # the powers that gave orders (DATC 4.D.9), when asked
     verdicts, support_of, dest_of = scan.verdicts, scan.support_of, scan.dest_of
     for u, k, order, target in given.supports:
         if target is None:
             target = p.unit_at[order.target.location.province]
-        target_move = slots[target].move
+        target_move = unit_moves[target]
         if isinstance(order, SupportHold):
             if target_move is not None:
                 verdicts[k] = new_result((order, units[u], _SUPPORTED_UNIT_MOVES))
@@ -483,11 +484,9 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
                     verdicts[k] = OrderResult(order, units[u], Void(
                         VoidCode.CIVIL_DISORDER, f"{units[target].power} is in civil disorder (DATC 4.D.9 a)"))
                     continue
-            slot = slots[u]
             s = len(supports)
-            supports.append(_new_hold_support(s, u, slot.province, slot.power, order.target.location.province))
-            held = slots[target]
-            held.hold_supports = (*held.hold_supports, s)
+            supports.append(_new_hold_support(s, u, p.provinces[u], p.powers[u], order.target.location.province))
+            p.hold_supports[target] = (*p.hold_supports[target], s)
         else:
             if target_move is None:
                 verdicts[k] = new_result((order, units[u], _SUPPORTED_UNIT_STAYS))
@@ -502,9 +501,8 @@ def _match_supports(state: State, orders: list[Order], given: _Given, scan: _Pre
                 if why is not None:
                     verdicts[k] = new_result((order, units[u], why))
                     continue
-            slot = slots[u]
             s = len(supports)
-            supports.append(_new_support(s, u, slot.province, slot.power, dest.province, target_move))
+            supports.append(_new_support(s, u, p.provinces[u], p.powers[u], dest.province, target_move))
             supported = moves[target_move]
             supported.supports = (*supported.supports, s)
         support_of[k] = s

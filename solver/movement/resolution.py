@@ -89,7 +89,7 @@ class Resolution:
         self.backup_keys: Mapping[Decision, BackupRule] = {key: rule for rule, keys in solved.backups
                                                            for key in keys} if solved.backups else _NO_BACKUPS
         moves = range(len(problem.moves))
-        self._keys = keys = decision_keys(len(problem.units))  # the keys the model kept its decisions under
+        self._keys = keys = decision_keys(len(problem.provinces))  # the keys the model kept its decisions under
         self.succeeded: list[bool] = list(map(solved.values.__getitem__, keys[MOVE][:len(moves)]))
         """DATC 5.B.1, by move: the move succeeds (:meth:`Values.moves`, read at once)."""
         self.dislodger: dict[int, int] = {}
@@ -129,9 +129,9 @@ class Resolution:
 
     def stance(self, u: int) -> Stance:
         """How a unit that faces an attack stays where it is."""
-        slot = self.p.units[u]
-        if slot.move is not None:
-            return Stance.MOVES_AWAY if self.d.moves(slot.move) else Stance.FAILS_TO_MOVE
+        move = self.p.unit_moves[u]
+        if move is not None:
+            return Stance.MOVES_AWAY if self.d.moves(move) else Stance.FAILS_TO_MOVE
         if u in self.supporter:
             return Stance.SUPPORTS
         if u in self.convoyer:
@@ -143,7 +143,7 @@ class Resolution:
         """Each support's part: counted, or not and why. `against`: the unit the strength
         attacks, whose own power's supports do not count against it (DATC 5.B.8), also when
         the move is of that power too (its attack strength is then 0 whatever counts)."""
-        power = self.p.units[against].power if against is not None else None
+        power = self.p.powers[against] if against is not None else None
         out = []
         for s in supports:
             support = self.p.supports[s]
@@ -179,7 +179,7 @@ class Resolution:
         u = self.p.unit_at.get(move.dest)
         if u is None:
             return Resistance()
-        slot = self.p.units[u]
+        occupant_move = self.p.unit_moves[u]
         occupant = self.unit(u)
         if self.d.head_to_head(m):
             assert move.opposite is not None
@@ -187,12 +187,12 @@ class Resolution:
             defend = Strength(StrengthKind.DEFEND, value, occupant, self.parts(opposite.supports),
                               self.ref(move.opposite))
             return Resistance(occupant, self.stance(u), defend, self.ref(move.opposite))
-        if slot.move is not None:
+        if occupant_move is not None:
             hold = Strength(StrengthKind.HOLD, self.d.hold_strength(move.dest), occupant)
-            return Resistance(occupant, self.stance(u), hold, opposite_by_convoy=slot.move == move.opposite)
+            return Resistance(occupant, self.stance(u), hold, opposite_by_convoy=occupant_move == move.opposite)
         if value is None:
             value = self.d.hold_strength(move.dest)
-        hold = Strength(StrengthKind.HOLD, value, occupant, self.parts(slot.hold_supports))
+        hold = Strength(StrengthKind.HOLD, value, occupant, self.parts(self.p.hold_supports[u]))
         return Resistance(occupant, self.stance(u), hold)
 
     def prevent_fact(self, other: int) -> PreventFact:
@@ -217,7 +217,7 @@ class Resolution:
         routes = self.routes(m) if move.convoyed else None
         prevents = tuple(self.prevent_fact(other) for other in self.p.moves_into[move.dest] if other != m)
         blocker = self.blocking_occupant(m)
-        own = blocker is not None and self.p.units[blocker].power == move.power
+        own = blocker is not None and self.p.powers[blocker] == move.power
         return MoveFacts(self.ref(m), self.attack(m), self.resistance(m), prevents, routes,
                          self.backup_keys.get((MOVE, m)), self.dislodgement(move.unit),
                          self.prevent(m) if own else None)
@@ -248,7 +248,7 @@ class Resolution:
         if attack is None:  # settled by a backup rule; its strengths were not needed
             return ()
         blocker = self.blocking_occupant(m)
-        if blocker is not None and self.p.units[blocker].power == move.power:
+        if blocker is not None and self.p.powers[blocker] == move.power:
             return (Opposition(None, self.unit(blocker), stance=self.stance(blocker),
                                head_to_head=self.d.head_to_head(m), own_unit=True),)
         out = []
@@ -327,7 +327,7 @@ class Resolution:
         if self.values[self._keys[SUPPORT][s]]:  # DATC 5.B.2: given (Values.given)
             if m is not None:
                 occupant = p.unit_at.get(p.moves[m].dest)
-                if occupant is not None and p.units[occupant].power == support.power:
+                if occupant is not None and p.powers[occupant] == support.power:
                     blocker = self.blocking_occupant(m)  # DATC 5.B.8: its own power's unit stays
                     if blocker is not None:
                         rivals = tuple(self.ref(o) for o in p.moves_into[support.target] if o != m)
@@ -353,7 +353,7 @@ class Resolution:
         rule = self.backup_keys.get((CONVOY, c)) if self.backup_keys else None
         if rule is not None:
             # the rule cancels the convoy; the fleet itself may still be attacked and dislodged
-            attacks = tuple(self.ref(m) for m in self.p.moves_into.get(self.p.units[convoy.unit].province, []))
+            attacks = tuple(self.ref(m) for m in self.p.moves_into.get(self.p.provinces[convoy.unit], []))
             return Paradox(rule, "the convoy is part of a paradox; Szykman rule (DATC 4.A.2, 5.B.9)"
                            if rule is BackupRule.SZYKMAN else rule.text, attacked_by=attacks,
                            hold=self.hold_strength(convoy.unit), dislodged_by=self.dislodgement(convoy.unit))
@@ -368,9 +368,8 @@ class Resolution:
 
     def hold_strength(self, u: int) -> Strength:
         """DATC 5.B.5: a unit that does not move holds with 1 plus its hold supports given."""
-        slot = self.p.units[u]
-        return Strength(StrengthKind.HOLD, self.d.hold_strength(slot.province), self.unit(u),
-                        self.parts(slot.hold_supports))
+        return Strength(StrengthKind.HOLD, self.d.hold_strength(self.p.provinces[u]), self.unit(u),
+                        self.parts(self.p.hold_supports[u]))
 
     def dislodgement(self, u: int) -> Dislodgement | None:
         """The unit that dislodged u, with its attack strength and the supports that counted."""
@@ -383,7 +382,7 @@ class Resolution:
         found = made.get(u)
         if found is None:
             move = self.p.moves[m]
-            power = self.p.units[u].power
+            power = self.p.powers[u]
             counted = tuple(self.unit(self.p.supports[s].unit) for s in move.supports
                             if self.d.given(s) and self.p.supports[s].power != power)
             found = made[u] = Dislodgement(self.unit(u), self.ref(m), self.s.get((ATTACK, m)),
@@ -431,5 +430,5 @@ class Resolution:
         u = self.p.unit_at.get(province)
         if u is None:
             return True
-        move = self.p.units[u].move
+        move = self.p.unit_moves[u]
         return move is not None and self.succeeded[move]

@@ -89,11 +89,11 @@ class _Words:
             self.text[(SUPPORT, s)] = format_order(trace.orders[k])
         for k, c in scan.convoy_of.items():
             self.text[(CONVOY, c)] = format_order(trace.orders[k])
-        for slot in scan.problem.units:
-            unit = trace.units[slot.index]
-            chosen = scan.chosen.get(slot.index)
-            self.text[(DISLODGED, slot.index)] = (format_order(trace.orders[chosen]) if chosen is not None
-                                                    else f"{unit.power}: {unit.kind} {unit.location} H")
+        for u in range(len(scan.problem.provinces)):
+            unit = trace.units[u]
+            chosen = scan.chosen.get(u)
+            self.text[(DISLODGED, u)] = (format_order(trace.orders[chosen]) if chosen is not None
+                                         else f"{unit.power}: {unit.kind} {unit.location} H")
 
     def order_of(self, key: Key) -> str:
         return self.text.get(key, f"{key[0]} {key[1]}")
