@@ -96,9 +96,9 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
             reach.append(reach_rows[kind][province] if coast is None else reach_table[kind, province, coast])
         except KeyError:  # a unit where none of its kind could stand (a position not checked)
             reach.append(None)
-    n = len(provinces)
+    n = len(provinces)  # each unit's move and hold supports: none until the moves and supports are made
     scan = _new_scan(_new_problem(provinces, [unit.power for unit in units], [unit.kind is _FLEET for unit in units],
-                                  [None] * n, [()] * n, [], [], [], index_of, {}))  # the problem's index: read, never changed
+                                  [None] * n, [()] * n, [], [], [], index_of, {}))  # index_of: read, never changed
     dest_of_order: dict[int, Location] = {}  # each legal move order's destination (coast settled): read by _build_moves
     first, several, table_given = _legal_orders(state, orders, rules, silent, scan, index_of, reach, dest_of_order)
     given: _Given | None = table_given  # None: read off the choice of orders
