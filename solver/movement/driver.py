@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from operator import attrgetter
 from collections.abc import Iterator, Mapping, Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, cast
@@ -46,7 +45,10 @@ with more is a :class:`SolverError`."""
 if TYPE_CHECKING:
     from ortools.sat.python.cp_model import CpModel
 
-Strengths = dict[TermKey, int]
+    from ..encodings.strength import Term
+
+Strengths = Mapping[TermKey, int]
+"""The value of each strength the model built, by kind and move (:func:`_strengths`)."""
 
 
 class Backup(NamedTuple):
@@ -543,13 +545,35 @@ def _read(enc: Encoding, solution: list[int]) -> tuple[dict[Decision, bool], Str
 
 def _strengths(enc: Encoding, solution: list[int] | None = None) -> Strengths:
     """The value of each strength the model built (by kind and move) in a solution (a list
-    indexed by variable index; None: the model has no variable, every strength is a constant)."""
+    indexed by variable index; None: the model has no variable, every strength is a constant,
+    read off its term when asked for: :class:`_Constants`)."""
     if solution is None:
-        return dict(zip(enc.strengths, map(_CONSTANT, enc.strengths.values())))
+        return _Constants(enc.strengths)
     return {k: term.value(solution) if term.coefs else term.const for k, term in enc.strengths.items()}
 
 
-_CONSTANT = attrgetter("const")  # a constant strength's value
+class _Constants(Mapping[TermKey, int]):
+    """The strengths of a model without a variable, each its term's constant, read when asked
+    for: a folded turn (most) has two or three a move, and the outcomes read a strength only
+    when their facts are asked for (a validator comparing result codes reads none), so the
+    terms are kept rather than a dict of their values made every turn. Equal to that dict."""
+
+    __slots__ = ("_terms",)
+
+    def __init__(self, terms: Mapping[TermKey, Term]) -> None:
+        self._terms = terms
+
+    def __getitem__(self, key: TermKey) -> int:
+        return self._terms[key].const
+
+    def __iter__(self) -> Iterator[TermKey]:
+        return iter(self._terms)
+
+    def __len__(self) -> int:
+        return len(self._terms)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 @dataclass
