@@ -4,6 +4,7 @@ enumeration per independent part with a reported cap, every solver status handle
 from __future__ import annotations
 
 import io
+import pickle
 
 import pytest
 from ortools.sat.python import cp_model, cp_model_helper
@@ -387,6 +388,22 @@ def test_a_folded_model_has_no_variable_and_an_open_one_is_solved():
     state, orders, rules = _seven_rings()
     enc = Encoding(prescan(state, orders, rules).problem, rules.model)
     assert not driver.folded(enc) and enc.lits and enc.made_model is not None
+
+
+def test_a_folded_turns_strengths_are_its_terms_values_read_when_asked_for():
+    # A turn whose model has no variable keeps its terms and reads a strength's constant when
+    # asked for: the mapping equals the dict of the values CP-SAT gives, and pickles as it.
+    state, orders, rules = _datc("6.D.2")  # a supported attack and a cut support: strengths 2 and 1
+    problem = prescan(state, orders, rules).problem
+    enc = Encoding(problem, rules.model)
+    solved = driver.solve(problem, rules)
+    assert enc.made_model is None and len(solved.strengths) == len(enc.strengths) == 4
+    values = {key: term.const for key, term in enc.strengths.items()}
+    assert dict(solved.strengths) == values == driver.solve(problem, rules, shortcut=False).strengths
+    assert solved.strengths == values and values == solved.strengths  # both ways round
+    assert sorted(solved.strengths.values()) == sorted(values.values()) and max(values.values()) == 2
+    again = pickle.loads(pickle.dumps(solved))
+    assert type(again.strengths) is dict and again == solved
 
 
 def test_a_model_whose_folding_fixed_a_literal_it_made_is_folded():

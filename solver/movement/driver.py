@@ -575,6 +575,9 @@ class _Constants(Mapping[TermKey, int]):
     def __repr__(self) -> str:
         return repr(dict(self))
 
+    def __reduce__(self) -> tuple[type[dict[TermKey, int]], tuple[dict[TermKey, int]]]:
+        return dict, (dict(self),)  # pickled as the dict it stands for: the values, not the terms
+
 
 @dataclass
 class _Found:
