@@ -6,6 +6,8 @@ that module-level code and parametrisations can use them too."""
 
 from __future__ import annotations
 
+import shutil
+import tomllib
 from functools import cache
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from dipsat.state import State
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "cases"
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
 def run(*args: str, input: str | bytes | None = None, columns: int | None = None) -> Result:
@@ -81,3 +84,16 @@ def case_position(case: Case) -> tuple[State, list[Order], Rules]:
 @pytest.fixture(scope="session")
 def variant() -> dipsat.Variant:
     return dipsat.load_variant("standard")
+
+
+@pytest.fixture(scope="session")
+def package_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the sources laid out as the installed package ``dipsat`` (``solver/`` is
+    ``dipsat``, ``encodings/`` is ``dipsat.encodings`` ...): the pure Python sources, whatever
+    the install compiled, for tools that cannot follow an editable install."""
+    root = tmp_path_factory.mktemp("package")
+    folders = PYPROJECT["tool"]["setuptools"]["package-dir"]
+    for package in sorted(folders, key=len):  # dipsat first, then the packages inside it
+        shutil.copytree(ROOT / folders[package], root.joinpath(*package.split(".")), dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so"))
+    return root

@@ -11,29 +11,15 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT
+from .conftest import PYPROJECT, ROOT
 
-PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 ERROR = re.compile(r"^(?P<path>[^:]+\.py):\d+: error: ")
-
-
-@pytest.fixture(scope="module")
-def package_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the sources laid out as the installed package ``dipsat``."""
-    root = tmp_path_factory.mktemp("package")
-    folders = PYPROJECT["tool"]["setuptools"]["package-dir"]
-    for package in sorted(folders, key=len):  # dipsat first, then the packages inside it
-        shutil.copytree(ROOT / folders[package], root.joinpath(*package.split(".")), dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    return root
 
 
 @pytest.mark.slow
