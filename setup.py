@@ -20,6 +20,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -38,7 +39,7 @@ def _say(message: str) -> None:
     print(f"dipsat build: {message}", file=sys.stderr)
 
 
-def _compiled_modules() -> list:  # type: ignore[type-arg]  # setuptools' Extension
+def _compiled_modules() -> list[Any]:  # setuptools' Extensions
     if os.environ.get("DIPSAT_PURE_PYTHON"):
         _say("DIPSAT_PURE_PYTHON is set: the encodings stay pure Python")
         return []
