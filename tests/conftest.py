@@ -1,5 +1,6 @@
 """What the tests share: the CLI runner, the bundled cases by file and id, the standard
-variant, and the ``slow`` marker (registered in pyproject.toml) on the long tests.
+variant, the sources laid out as the installed package, and the ``slow`` marker (registered
+in pyproject.toml) on the long tests.
 
 The helpers are plain functions, imported as ``from .conftest import run, datc_case``, so
 that module-level code and parametrisations can use them too."""
