@@ -67,7 +67,7 @@ def _compiled_modules() -> list[Any]:  # setuptools' Extensions
     options = ["--config-file", str(config), "--no-site-packages", "--ignore-missing-imports"]
     try:
         return mypycify(options + paths, opt_level="3", target_dir=str(ROOT / "build" / "mypyc"))
-    except BaseException as exc:  # mypyc reports a type error as SystemExit
+    except (Exception, SystemExit) as exc:  # mypyc reports a type error as SystemExit
         _say(f"mypyc could not compile the encodings ({exc!r}): they stay pure Python")
         return []
 
