@@ -12,7 +12,12 @@ Key = Decision
 ``(PATH, m)``, ``(CONVOY, c)``."""
 
 
-@dataclass(slots=True)
+# MoveOrder, SupportOrder and ConvoyOrder write their __init__ out, the one the dataclass would
+# make (tests/test_frozen.py checks it): compiled by mypyc (setup.py), a written __init__ is C,
+# where the dataclass's is Python, entered in a frame of its own for each of the turn's orders.
+
+
+@dataclass(slots=True, init=False)
 class MoveOrder:
     index: int
     unit: int
@@ -25,6 +30,20 @@ class MoveOrder:
     routes: Sequence[tuple[int, ...]] = ()  # convoy orders per minimal route
     opposite: int | None = None  # the move from our destination to our origin, by any route
 
+    def __init__(self, index: int, unit: int, origin: str, dest: str, power: str, convoyed: bool,
+                 fallback: bool = False, supports: Sequence[int] = (), routes: Sequence[tuple[int, ...]] = (),
+                 opposite: int | None = None) -> None:
+        self.index = index
+        self.unit = unit
+        self.origin = origin
+        self.dest = dest
+        self.power = power
+        self.convoyed = convoyed
+        self.fallback = fallback
+        self.supports = supports
+        self.routes = routes
+        self.opposite = opposite
+
     @property
     def land_only(self) -> bool:
         return not self.convoyed
@@ -34,7 +53,7 @@ class MoveOrder:
         return self.convoyed and not self.fallback
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class SupportOrder:
     index: int
     unit: int
@@ -43,13 +62,27 @@ class SupportOrder:
     target: str  # province supported into (move) or held (hold)
     move: int | None = None  # the supported move (None: support to hold)
 
+    def __init__(self, index: int, unit: int, province: str, power: str, target: str, move: int | None = None) -> None:
+        self.index = index
+        self.unit = unit
+        self.province = province
+        self.power = power
+        self.target = target
+        self.move = move
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class ConvoyOrder:
     index: int
     unit: int
     province: str
     move: int
+
+    def __init__(self, index: int, unit: int, province: str, move: int) -> None:
+        self.index = index
+        self.unit = unit
+        self.province = province
+        self.move = move
 
 
 @dataclass(slots=True)

@@ -96,8 +96,16 @@ def maker(cls: type[V], *given: str) -> Callable[..., V]:
     its own: most of the cost of a small object, and the prescan makes one a unit and one
     an order every turn. Made from the class's fields, so a field added with a default
     gets it here too. A frozen class is written past its guard as :func:`direct_init`
-    writes it: into its instance dict, or through its slots' own setters."""
+    writes it: into its instance dict, or through its slots' own setters.
+
+    A class compiled by mypyc (setup.py) is its own maker: its constructor is C, entered
+    without a frame, and ``object.__new__`` cannot make one. The fields `given` must then be
+    its first fields, in order."""
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a dataclass: fields() raises otherwise
+    if "__mypyc_attrs__" in vars(cls):  # a native class: what mypyc marks one with
+        if tuple(f.name for f in fields[:len(given)]) != given:
+            raise TypeError(f"{cls.__name__}: compiled, so made from its first fields in order, not {given}")
+        return cls
     missing = set(given) - {f.name for f in fields}
     slotted = "__slots__" in vars(cls)
     frozen = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]

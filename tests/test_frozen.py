@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+from typing import Any
 from dataclasses import dataclass, field
 
 import pytest
 
 from dipsat.board import Location, Unit, UnitKind
-from dipsat.encodings import MoveOrder, Problem, SupportOrder
+from dipsat.encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder
 from dipsat.frozen import direct_init, maker, once
 from dipsat.orders import Hold, UnitRef
 from dipsat.outcomes import Void, VoidCode
@@ -59,7 +60,7 @@ def test_the_prescans_values_are_what_their_classes_make():
     army = Unit(UnitKind.ARMY, Location("par"), "France")
     _same(maker(MoveOrder, "index", "unit", "origin", "dest", "power", "convoyed")(0, 3, "par", "bur", "France", False),
           MoveOrder(0, 3, "par", "bur", "France", False, False, (), ()))
-    support = maker(SupportOrder, "index", "unit", "province", "power", "target")(1, 2, "pic", "France", 3)
+    support = maker(SupportOrder, "index", "unit", "province", "power", "target")(1, 2, "pic", "France", "bur")
     assert support.move is None
     fields = ("provinces", "powers", "fleets", "unit_moves", "hold_supports", "moves", "supports", "convoys",
               "unit_at", "moves_into")
@@ -67,6 +68,28 @@ def test_the_prescans_values_are_what_their_classes_make():
           Problem(**dict(zip(fields, (["par"], ["France"], [False], [None], [()], [], [], [], {"par": 0}, {})))))
     void = maker(Void, "why", "text")(VoidCode.SUPPORTED_UNIT_MOVES, "why")
     _same(void, Void(VoidCode.SUPPORTED_UNIT_MOVES, "why"))
+
+
+@pytest.mark.parametrize("cls, given", [
+    (MoveOrder, (0, 3, "par", "bur", "France", True, True, (1,), ((2,),), 4)),
+    (SupportOrder, (1, 2, "pic", "France", "bur", 0)),
+    (ConvoyOrder, (2, 5, "eng", 0)),
+])
+def test_a_problem_value_written_init_takes_its_fields_in_order_with_their_defaults(cls: type, given: tuple[Any, ...]) -> None:
+    """MoveOrder, SupportOrder and ConvoyOrder write their ``__init__`` out (compiled, it is
+    C; the dataclass's own would be Python): it must be the one the dataclass would make.
+    `given`: a value for each field, none its default (a compiled class checks their types)."""
+    fields = dataclasses.fields(cls)
+    assert len(given) == len(fields)
+    made = cls(*given)
+    assert [getattr(made, f.name) for f in fields] == list(given)
+    assert cls(**{f.name: g for f, g in zip(fields, given)}) == made
+    least = cls(*[g for f, g in zip(fields, given) if f.default is dataclasses.MISSING])
+    for f, g in zip(fields, given):
+        assert f.default != g
+        assert getattr(least, f.name) == (g if f.default is dataclasses.MISSING else f.default)
+    with pytest.raises(TypeError):
+        cls(*given, None)  # no field more
 
 
 def test_an_order_result_made_in_c_is_the_value_its_class_makes():
@@ -125,6 +148,25 @@ def test_what_it_cannot_make_as_the_class_would_is_refused():
         maker(_Plain, "z")  # no such field
     with pytest.raises(TypeError):
         maker(_Plain, "b")  # `a` has no default and is not given
+
+
+@dataclass
+class _Compiled:
+    """Stands for a class mypyc compiled (setup.py): it carries the mark mypyc gives one."""
+    a: int
+    b: list[int] = field(default_factory=list)
+    __mypyc_attrs__ = ("a", "b")
+
+
+def test_a_compiled_class_is_its_own_maker_from_its_first_fields():
+    """``object.__new__`` cannot make a native class: the class itself is called, so the
+    fields given must be its first ones, in order."""
+    assert maker(_Compiled, "a") is _Compiled
+    assert maker(_Compiled, "a", "b") is _Compiled
+    with pytest.raises(TypeError):
+        maker(_Compiled, "b")  # not its first field
+    with pytest.raises(TypeError):
+        maker(_Compiled, "b", "a")  # not in order
 
 
 @dataclass(frozen=True)

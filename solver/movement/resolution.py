@@ -20,7 +20,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..board import Location, Unit
-from ..frozen import once
 from ..state import Dislodged, in_place_order
 from ..encodings import Problem
 from ..encodings.decisions import (ATTACK, CONVOY, MOVE, PATH, PREVENT, RESISTING, SUPPORT, BackupRule, Decision,
@@ -101,14 +100,23 @@ class Resolution:
                 dislodger[u] = m
         self._refs: list[MoveRef | None] = [None] * len(problem.moves)
         self._dislodgements: dict[int, Dislodgement] | None = None  # made when a dislodged unit is first read
+        self._supporters: set[int] | None = None
+        self._convoyers: set[int] | None = None
 
-    @once
+    @property
     def supporter(self) -> set[int]:
-        return {sup.unit for sup in self.p.supports}
+        """The units ordered to support, made when first asked for (an attribute set by
+        hand: a class compiled by mypyc has no instance dict for :class:`~dipsat.frozen.once`)."""
+        if self._supporters is None:
+            self._supporters = {sup.unit for sup in self.p.supports}
+        return self._supporters
 
-    @once
+    @property
     def convoyer(self) -> set[int]:
-        return {con.unit for con in self.p.convoys}
+        """The units ordered to convoy, made when first asked for."""
+        if self._convoyers is None:
+            self._convoyers = {con.unit for con in self.p.convoys}
+        return self._convoyers
 
     # --- names and values read off the model --------------------------------------------
     def unit(self, u: int) -> Unit:
