@@ -10,7 +10,10 @@ model building (encodings), the CP-SAT solve and the result building.
 passes`` times a first pass over the phases (as ``dipsat bench`` does) and a second one.
 
 Usage: ``python scripts/profile_phases.py [--mode single|batch|both|stages|passes] [--top 25] [--phases N] [PATHS...]``.
-The machine may be shared: compare shares and orderings, not absolute times.
+The machine may be shared: compare shares and orderings, not absolute times. cProfile does
+not see inside the modules an install compiles (setup.py's ``COMPILED``: the prescan, the
+encodings, the result building): profile the sources (an editable install, or one made
+with ``DIPSAT_PURE_PYTHON=1``) for functions, time the compiled install (``--mode stages``).
 """
 
 from __future__ import annotations
