@@ -48,7 +48,8 @@ def adjudicate_many(items: list[tuple[State, list[Order], Rules]], batch: int = 
     for start in range(0, len(turns), batch):
         chunk = turns[start:start + batch]
         made = [scans[i] for i in chunk] if scans is not None else None
-        for i, result in zip(chunk, movement.adjudicate_movements([items[i] for i in chunk], made)):  # type: ignore[arg-type]
+        turn_items = [(state, list(orders), rules) for state, orders, rules in (items[i] for i in chunk)]  # as adjudicate
+        for i, result in zip(chunk, movement.adjudicate_movements(turn_items, made)):  # type: ignore[arg-type]
             out[i] = result
     for i, (state, orders, rules) in enumerate(items):
         if out[i] is None:

@@ -125,6 +125,19 @@ def test_batch_mode_gives_the_same_results_as_one_by_one():
            [(r.results, r.after, r.backup_rules) for r in batched]
 
 
+def test_batch_mode_takes_orders_as_adjudicate_does_any_iterable():
+    """adjudicate takes a phase's orders as any iterable (it makes a list of them); batch
+    mode must too, though the movement turn it hands them to is compiled code that
+    checks for a list (setup.py)."""
+    from dipsat.adjudicator import adjudicate_many
+
+    items = [case_position(case) for case in all_cases(CASES / "datc")][:40]
+    single = [dipsat.adjudicate(state, tuple(orders), rules) for state, orders, rules in items]
+    batched = adjudicate_many(tuple((state, tuple(orders), rules) for state, orders, rules in items))  # type: ignore[arg-type]
+    assert [(r.results, r.after) for r in single] == [(r.results, r.after) for r in batched]
+    assert all(isinstance(r.results, tuple) for r in batched)
+
+
 # --- explanations name the culprit (read off the solved model) ---------------------------
 
 
