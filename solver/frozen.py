@@ -98,9 +98,10 @@ def maker(cls: type[V], *given: str) -> Callable[..., V]:
     gets it here too. A frozen class is written past its guard as :func:`direct_init`
     writes it: into its instance dict, or through its slots' own setters.
 
-    A class compiled by mypyc (setup.py) is its own maker: its constructor is C, entered
-    without a frame, and ``object.__new__`` cannot make one. The fields `given` must then be
-    its first fields, in order."""
+    A class compiled by mypyc (setup.py) is its own maker: ``object.__new__`` cannot make
+    one, and its constructor is C (its ``__init__`` too where the class writes it out; a
+    dataclass's generated one stays Python). The fields `given` must then be its first
+    fields, in order."""
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a dataclass: fields() raises otherwise
     if "__mypyc_attrs__" in vars(cls):  # a native class: what mypyc marks one with
         if tuple(f.name for f in fields[:len(given)]) != given:
