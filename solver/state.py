@@ -44,7 +44,7 @@ class State:
     def _index(self) -> dict[str, Unit]:
         """The unit in each province: derived from ``units`` on first use, by each
         state for itself (``dataclasses.replace`` makes a new state, with its own)."""
-        return {u.province: u for u in self.units}
+        return {u.location.province: u for u in self.units}
 
     @classmethod
     def initial(cls, variant: Variant) -> State:
