@@ -80,9 +80,10 @@ def _compiled_modules() -> list[Any]:  # setuptools' Extensions
         return []
     shutil.rmtree(STAGE, ignore_errors=True)
     _lay_out(STAGE)
-    for folder in (ROOT / "build").glob("lib.*"):  # an earlier build's extension modules: in a working tree,
-        for stale in folder.rglob("*.so"):  # a module no longer compiled or an older runtime library would
-            stale.unlink()  # be installed with this build (and a stale module imported instead of its source)
+    # An earlier build's extension modules go: setuptools packs build/lib.* whole, so in a working
+    # tree an older runtime library, or a module no longer compiled, would be installed too.
+    for stale in (ROOT / "build").glob("lib.*/**/*.so"):
+        stale.unlink()
     paths = [str(STAGE.joinpath("dipsat", *name.split(".")).with_suffix(".py").relative_to(ROOT)) for name in COMPILED]
     # OR-Tools (and numpy) are not looked up: their objects are Any to the compiled code, which
     # then leaves them to OR-Tools as the interpreter does (its stubs call a comparison of
