@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from .frozen import direct_init
 
@@ -46,13 +47,35 @@ class PhaseKind(enum.Enum):
     __hash__ = object.__hash__  # members are singletons: identity hashing (Enum's hashes the name, slowly)
 
 
-@direct_init  # made for every order and unit of every phase
+class Value:
+    """The base of the board's and the orders' values, frozen dataclasses, made for every unit
+    and order of every phase: pickled and copied as their class makes them from their fields.
+
+    setup.py compiles this module and :mod:`dipsat.orders`: a class compiled is native, its
+    fields read in C by the compiled movement turn (from an interpreted class, each read is a
+    lookup), and Python's default pickling, which sets a slotted object's fields one by one
+    past the frozen guard, cannot rebuild one. Each class writes its ``__init__`` out, with
+    ``object.__setattr__`` per field: compiled, each is a store in C (the dataclass's own
+    ``__init__`` would be Python). From the sources, :func:`~dipsat.frozen.direct_init` puts
+    a faster one in its place (called after the class, not as a decorator: mypyc compiles a
+    class with any decorator but ``dataclass`` as an interpreted one)."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
+        return type(self), tuple([getattr(self, name) for name in self.__dataclass_fields__])  # type: ignore[attr-defined]
+
+
 @dataclass(frozen=True, slots=True, order=True)
-class Location:
+class Location(Value):
     """A province, or one coast of a split-coast province (``spa/nc``)."""
 
     province: str
     coast: str | None = None
+
+    def __init__(self, province: str, coast: str | None = None) -> None:
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "coast", coast)
 
     def __str__(self) -> str:
         return f"{self.province}/{self.coast}" if self.coast else self.province
@@ -64,14 +87,21 @@ class Location:
         return cls(province, coast or None)
 
 
-@direct_init  # made for every order and unit of every phase
+direct_init(Location)
+
+
 @dataclass(frozen=True, slots=True, order=True)
-class Unit:
+class Unit(Value):
     """A unit on the board."""
 
     power: Power
     kind: UnitKind
     location: Location
+
+    def __init__(self, power: Power, kind: UnitKind, location: Location) -> None:
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "location", location)
 
     @property
     def province(self) -> str:
@@ -81,14 +111,21 @@ class Unit:
         return f"{self.power}: {self.kind} {self.location}"
 
 
-@direct_init  # made for every order and unit of every phase
+direct_init(Unit)
+
+
 @dataclass(frozen=True, slots=True)
-class Phase:
+class Phase(Value):
     """A phase of the game, written like ``S1901M`` in short form."""
 
     year: int
     season: Season
     kind: PhaseKind
+
+    def __init__(self, year: int, season: Season, kind: PhaseKind) -> None:
+        object.__setattr__(self, "year", year)
+        object.__setattr__(self, "season", season)
+        object.__setattr__(self, "kind", kind)
 
     def __str__(self) -> str:
         return f"{self.season} {self.year}, {self.kind}"
@@ -144,6 +181,8 @@ class Phase:
         except ValueError:
             return cls.parse_long(text)
 
+
+direct_init(Phase)
 
 _SHORT = re.compile(r"^\s*([SFW])\s*(\d+)\s*([MRAB])\s*$", re.I)
 _SHORT_STRICT = re.compile(r"^([SFW])(\d{1,4})([MRA])$")

@@ -47,9 +47,12 @@ def direct_init(cls: type[V]) -> type[V]:
     own setters. The one ``dataclass`` writes gets past the frozen guard with an
     ``object.__setattr__`` call per field, two to three times slower. The same parameters,
     order and defaults (factories too); the instance is as frozen as before. A class without
-    fields keeps its own (it sets nothing)."""
+    fields keeps its own (it sets nothing), and so does a class compiled by mypyc (setup.py:
+    its type cannot be given methods, and the ``__init__`` it writes out is C; applied by a
+    call after the class, not as a decorator, which would keep mypyc from compiling it
+    native: :class:`dipsat.board.Value`)."""
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # not a dataclass: fields() raises
-    if not fields:
+    if not fields or _compiled(cls):
         return cls
     if hasattr(cls, "__post_init__") or any(not f.init or f.kw_only for f in fields):
         raise TypeError(f"{cls.__name__}: direct_init takes plain positional fields only")
@@ -80,6 +83,11 @@ def direct_init(cls: type[V]) -> type[V]:
     return cls
 
 
+def _compiled(cls: type) -> bool:
+    """Is `cls` a native class, compiled by mypyc? (The mark mypyc gives one.)"""
+    return "__mypyc_attrs__" in vars(cls)
+
+
 def _slot(cls: type, name: str) -> Any:
     """The member descriptor of slot `name`, from the class in `cls`'s MRO that declares it."""
     for base in cls.__mro__:
@@ -103,7 +111,7 @@ def maker(cls: type[V], *given: str) -> Callable[..., V]:
     dataclass's generated one stays Python). The fields `given` must then be its first
     fields, in order."""
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]  # a dataclass: fields() raises otherwise
-    if "__mypyc_attrs__" in vars(cls):  # a native class: what mypyc marks one with
+    if _compiled(cls):
         if tuple(f.name for f in fields[:len(given)]) != given:
             raise TypeError(f"{cls.__name__}: compiled, so made from its first fields in order, not {given}")
         return cls

@@ -11,37 +11,49 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Union
 
-from .board import Location, Power, Unit, UnitKind
+from .board import Location, Power, Unit, UnitKind, Value
 from .frozen import direct_init
 
 if TYPE_CHECKING:
     from .state import State
 
 
-@direct_init  # made for the orders of every phase read (a record's, a case's, a paste's)
 @dataclass(frozen=True, slots=True)
-class UnitRef:
+class UnitRef(Value):
     """A unit as an order names it: ``A par``, ``F stp/sc``, ``Turkish F con``."""
 
     location: Location
     kind: UnitKind | None = None
     power: Power | None = None
 
+    def __init__(self, location: Location, kind: UnitKind | None = None, power: Power | None = None) -> None:
+        object.__setattr__(self, "location", location)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "power", power)
+
     @property
     def province(self) -> str:
         return self.location.province
 
 
-@direct_init
+direct_init(UnitRef)  # made for the orders of every phase read (a record's, a case's, a paste's)
+
+
 @dataclass(frozen=True, slots=True)
-class Hold:
+class Hold(Value):
     unit: UnitRef
     power: Power | None = None
 
+    def __init__(self, unit: UnitRef, power: Power | None = None) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "power", power)
 
-@direct_init
+
+direct_init(Hold)
+
+
 @dataclass(frozen=True, slots=True)
-class Move:
+class Move(Value):
     unit: UnitRef
     dest: Location
     via_convoy: bool = False
@@ -49,67 +61,129 @@ class Move:
     path: tuple[str, ...] = ()
     """Seas of a written-out convoy path, ``A yor - nth - bel`` (DATC 4.A.6)."""
 
+    def __init__(self, unit: UnitRef, dest: Location, via_convoy: bool = False, power: Power | None = None,
+                 path: tuple[str, ...] = ()) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "dest", dest)
+        object.__setattr__(self, "via_convoy", via_convoy)
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "path", path)
 
-@direct_init
+
+direct_init(Move)
+
+
 @dataclass(frozen=True, slots=True)
-class SupportHold:
+class SupportHold(Value):
     unit: UnitRef
     target: UnitRef
     power: Power | None = None
 
+    def __init__(self, unit: UnitRef, target: UnitRef, power: Power | None = None) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "power", power)
 
-@direct_init
+
+direct_init(SupportHold)
+
+
 @dataclass(frozen=True, slots=True)
-class SupportMove:
+class SupportMove(Value):
     unit: UnitRef
     target: UnitRef
     dest: Location
     power: Power | None = None
 
+    def __init__(self, unit: UnitRef, target: UnitRef, dest: Location, power: Power | None = None) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "dest", dest)
+        object.__setattr__(self, "power", power)
 
-@direct_init
+
+direct_init(SupportMove)
+
+
 @dataclass(frozen=True, slots=True)
-class Convoy:
+class Convoy(Value):
     unit: UnitRef
     target: UnitRef
     dest: Location
     power: Power | None = None
 
+    def __init__(self, unit: UnitRef, target: UnitRef, dest: Location, power: Power | None = None) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "dest", dest)
+        object.__setattr__(self, "power", power)
 
-@direct_init
+
+direct_init(Convoy)
+
+
 @dataclass(frozen=True, slots=True)
-class Retreat:
+class Retreat(Value):
     unit: UnitRef
     dest: Location
     power: Power | None = None
 
+    def __init__(self, unit: UnitRef, dest: Location, power: Power | None = None) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "dest", dest)
+        object.__setattr__(self, "power", power)
 
-@direct_init
+
+direct_init(Retreat)
+
+
 @dataclass(frozen=True, slots=True)
-class Disband:
+class Disband(Value):
     unit: UnitRef
     power: Power | None = None
 
+    def __init__(self, unit: UnitRef, power: Power | None = None) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "power", power)
 
-@direct_init
+
+direct_init(Disband)
+
+
 @dataclass(frozen=True, slots=True)
-class Build:
+class Build(Value):
     location: Location
     kind: UnitKind | None = None
     power: Power | None = None
 
+    def __init__(self, location: Location, kind: UnitKind | None = None, power: Power | None = None) -> None:
+        object.__setattr__(self, "location", location)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "power", power)
 
-@direct_init
+
+direct_init(Build)
+
+
 @dataclass(frozen=True, slots=True)
-class Remove:
+class Remove(Value):
     unit: UnitRef
     power: Power | None = None
 
+    def __init__(self, unit: UnitRef, power: Power | None = None) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "power", power)
 
-@direct_init
+
+direct_init(Remove)
+
+
 @dataclass(frozen=True, slots=True)
-class Waive:
+class Waive(Value):
     power: Power | None = None
+
+    def __init__(self, power: Power | None = None) -> None:
+        object.__setattr__(self, "power", power)
 
 
 Order = Union[Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Build, Remove, Waive]
@@ -174,3 +248,8 @@ def order_power(state: State, order: Order) -> Power | None:
         return state.variant.home_of.get(order.location.province)
     unit = order_unit(state, order)
     return unit.power if unit is not None else None
+
+
+direct_init(Waive)
+
+

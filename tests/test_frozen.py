@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from dipsat.board import Location, Unit, UnitKind
+from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind, Value
 from dipsat.encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder
 from dipsat.frozen import direct_init, maker, once
-from dipsat.orders import Hold, UnitRef
+from dipsat.orders import Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold, SupportMove, UnitRef, Waive
 from dipsat.outcomes import Void, VoidCode
 from dipsat.results import OrderResult, new_result
 
@@ -57,7 +57,7 @@ def test_a_frozen_dataclass_stays_frozen_equal_and_hashable():
 
 
 def test_the_prescans_values_are_what_their_classes_make():
-    army = Unit(UnitKind.ARMY, Location("par"), "France")
+    army = Unit("France", UnitKind.ARMY, Location("par"))
     _same(maker(MoveOrder, "index", "unit", "origin", "dest", "power", "convoyed")(0, 3, "par", "bur", "France", False),
           MoveOrder(0, 3, "par", "bur", "France", False, False, (), ()))
     support = maker(SupportOrder, "index", "unit", "province", "power", "target")(1, 2, "pic", "France", "bur")
@@ -70,14 +70,35 @@ def test_the_prescans_values_are_what_their_classes_make():
     _same(void, Void(VoidCode.SUPPORTED_UNIT_MOVES, "why"))
 
 
-@pytest.mark.parametrize("cls, given", [
+_PAR, _BUR = Location("par"), Location("bur")
+_REF, _OTHER = UnitRef(_PAR, UnitKind.ARMY, "France"), UnitRef(Location("mar"))
+_WRITTEN_INITS = [  # each class and a value for each of its fields, none its default
     (MoveOrder, (0, 3, "par", "bur", "France", True, True, (1,), ((2,),), 4)),
     (SupportOrder, (1, 2, "pic", "France", "bur", 0)),
     (ConvoyOrder, (2, 5, "eng", 0)),
-])
-def test_a_problem_value_written_init_takes_its_fields_in_order_with_their_defaults(cls: type, given: tuple[Any, ...]) -> None:
-    """MoveOrder, SupportOrder and ConvoyOrder write their ``__init__`` out (compiled, it is
-    C; the dataclass's own would be Python): it must be the one the dataclass would make.
+    (Location, ("spa", "nc")),
+    (Unit, ("France", UnitKind.FLEET, Location("spa", "sc"))),
+    (Phase, (1901, Season.FALL, PhaseKind.RETREAT)),
+    (UnitRef, (_PAR, UnitKind.ARMY, "France")),
+    (Hold, (_REF, "France")),
+    (Move, (_REF, _BUR, True, "France", ("eng",))),
+    (SupportHold, (_REF, _OTHER, "France")),
+    (SupportMove, (_REF, _OTHER, _BUR, "France")),
+    (Convoy, (_REF, _OTHER, _BUR, "France")),
+    (Retreat, (_REF, _BUR, "France")),
+    (Disband, (_REF, "France")),
+    (Build, (_PAR, UnitKind.ARMY, "France")),
+    (Remove, (_REF, "France")),
+    (Waive, ("France",)),
+]
+
+
+@pytest.mark.parametrize("cls, given", _WRITTEN_INITS)
+def test_a_written_init_takes_the_fields_in_order_with_their_defaults(cls: type, given: tuple[Any, ...]) -> None:
+    """The classes made many times a turn write their ``__init__`` out (compiled, it is C; the
+    dataclass's own would be Python): the prescan's values, the board's and the orders'. It
+    must be the one the dataclass would make. (From the sources, the board's and orders' one
+    is :func:`direct_init`'s, made from the fields: the same test holds it to them.)
     `given`: a value for each field, none its default (a compiled class checks their types)."""
     fields = dataclasses.fields(cls)
     assert len(given) == len(fields)
@@ -93,7 +114,7 @@ def test_a_problem_value_written_init_takes_its_fields_in_order_with_their_defau
 
 
 def test_an_order_result_made_in_c_is_the_value_its_class_makes():
-    army = Unit(UnitKind.ARMY, Location("par"), "France")
+    army = Unit("France", UnitKind.ARMY, Location("par"))
     void = Void(VoidCode.SUPPORTED_UNIT_MOVES, "why")
     order = Hold(UnitRef(army.location, army.kind, army.power))
     result = new_result((order, army, void))
@@ -190,3 +211,21 @@ def test_once_works_a_property_out_on_first_read_and_keeps_it_in_a_frozen_value(
     assert isinstance(_Worked.double, once) and _Worked.double.__doc__ == "Twice a."
     back = pickle.loads(pickle.dumps(value))
     assert back == value and back.double == 6 and back.reads == [3]  # kept, not worked out again
+
+
+def test_the_values_of_the_board_and_orders_are_frozen_and_pickle_and_copy_as_made():
+    """Compiled (setup.py), these classes are native: they pickle by :class:`Value`'s
+    ``__reduce__``, made again from their fields, not by Python's default for a slotted class."""
+    import copy
+
+    for cls, given in _WRITTEN_INITS:
+        if not issubclass(cls, Value):
+            continue
+        made = cls(*given)
+        for back in (pickle.loads(pickle.dumps(made)), copy.copy(made), copy.deepcopy(made)):
+            _same(back, made)
+            assert hash(back) == hash(made)
+        assert not hasattr(made, "__dict__")
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(made, dataclasses.fields(made)[0].name, given[0])
+        assert dataclasses.replace(made) == made
