@@ -32,17 +32,18 @@ ROOT = Path(__file__).resolve().parent
 COMPILED = ("encodings.literals", "encodings.strength", "encodings.path", "encodings.support", "encodings.move",
             "encodings.model", "encodings.values", "encodings.problem", "movement.prescan", "movement.legality",
             "movement.convoys", "movement.designation", "movement.resolution", "movement.turn", "phases", "board",
-            "orders")
+            "orders", "outcomes")
 """The modules of ``dipsat`` compiled: a movement turn from its orders to its next state
 but the CP-SAT call. The encodings' rule families, the model they build and the problem
 they read; the prescan, legality, convoy routes, the reading of the solution and the
-results; the state after the turn (``phases``); the values of the board and the orders
-(``board``, ``orders``: native classes, their fields read in C by the rest: the board's
-:class:`~dipsat.board.Value` says what that asks of them). Interpreted: the encodings'
-``decisions`` and ``options`` (enums and documented readings), ``phase_model`` (it
-subclasses OR-Tools' model), ``movement.driver`` and ``movement.cpsat`` (the tests put
-stand-ins in place of their functions, which compiled calls would not see: and the time is
-the solver's), and the other values a user holds (states, outcomes, results)."""
+results; the state after the turn (``phases``); the values of the board, the orders and
+the outcomes (``board``, ``orders``, ``outcomes``: native classes, their fields read and
+their instances made in C by the rest: the board's :class:`~dipsat.board.Value` says what
+that asks of them). Interpreted: the encodings' ``decisions`` and ``options`` (enums and
+documented readings), ``phase_model`` (it subclasses OR-Tools' model), ``movement.driver``
+and ``movement.cpsat`` (the tests put stand-ins in place of their functions, which compiled
+calls would not see: and the time is the solver's), and the other values a user holds
+(states, the outcomes' facts, results)."""
 STAGE = ROOT / "build" / "mypyc-src"
 """Where the package's sources are laid out as it is installed (``dipsat/``,
 ``dipsat/encodings/`` ...): mypyc names a module by its place in the tree, and type-checks

@@ -25,15 +25,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeAlias, TypeVar, Union, overload
+from typing import Any, Generic, Protocol, TypeAlias, TypeVar, Union
 
-from .board import Location, Unit
+from .board import Location, Unit, Value
 from .facts import (AttackNote, Cutter, Dislodgement, MoveFacts, MoveRef, NoCut, Opposition, PreventFact, Resistance,
                     Route, Stance, Strength, StrengthKind, SupportFailure, SupportPart, ZeroReason)
 from .frozen import direct_init
-
-if TYPE_CHECKING:
-    from .rules import CivilDisorderRemoval
+from .options import CivilDisorderRemoval
 
 __all__ = [
     "Reason", "IllegalCode", "VoidCode", "StrengthKind", "SupportFailure", "Stance", "ZeroReason", "NoCut", "TieBreak",
@@ -96,8 +94,6 @@ class VoidCode(enum.Enum):
 # --- outcomes ----------------------------------------------------------------------------
 
 T = TypeVar("T")
-A = TypeVar("A")
-B = TypeVar("B")
 
 
 _NO_ARG: object = object()
@@ -123,16 +119,9 @@ class Later(Generic[T]):
     _arg2: object
     _value: T
 
-    @overload
-    def __init__(self, read: Callable[[], T], /) -> None: ...
-
-    @overload
-    def __init__(self, read: Callable[[A], T], arg: A, /) -> None: ...
-
-    @overload
-    def __init__(self, read: Callable[[A, B], T], arg: A, arg2: B, /) -> None: ...
-
     def __init__(self, read: Callable[..., T], arg: object = _NO_ARG, arg2: object = _NO_ARG, /) -> None:
+        # one signature, not an overload by arity: mypyc (setup.py) makes a compiled class's
+        # constructor from the first overload's, which drops the arguments of the others
         self._read, self._arg, self._arg2 = read, arg, arg2
 
     @classmethod
@@ -216,7 +205,36 @@ def _lazy(outcome: Any, name: str, read: str) -> Any:
     return value
 
 
-class _ReadWhenAsked:
+@dataclass(frozen=True, slots=True)
+class OutcomeBase(Value):
+    """What every outcome says: whether the order succeeded, its result code and its short
+    note. The outcomes themselves are the closed set :data:`Outcome`. Every outcome is
+    slotted: a turn makes one an order, and a result keeps them all (an instance dict
+    would be a second object each, and twice the memory).
+
+    Compiled with the board's values (setup.py; :class:`~dipsat.board.Value` says what that
+    asks), and so the code is a property each class gives, not a class variable: a
+    dataclass compiled takes a class variable a subclass sets for a field of its own."""
+
+    @property
+    def code(self) -> Reason | None:
+        """The result code of a failed order (:class:`Reason`); None for one that succeeded."""
+        return None
+
+    @property
+    def succeeds(self) -> bool:
+        """Did the order succeed? Exactly when it has no result code."""
+        return self.code is None
+
+    @property
+    def detail(self) -> str:
+        return ""
+
+    def __str__(self) -> str:
+        return self.detail
+
+
+class _ReadWhenAsked(OutcomeBase):
     """An outcome with fields read when asked for (:data:`UNREAD`): it equals, hashes and
     pickles as what its fields say, read (:meth:`said`), not as how far they are read."""
 
@@ -237,59 +255,61 @@ class _ReadWhenAsked:
         return self.__class__, self.said()  # what it says, read: no reader crosses processes
 
 
-@direct_init
-@dataclass(frozen=True, slots=True)
-class OutcomeBase:
-    """What every outcome says: whether the order succeeded, its result code and its short
-    note. The outcomes themselves are the closed set :data:`Outcome`. Every outcome is
-    slotted: a turn makes one an order, and a result keeps them all (an instance dict
-    would be a second object each, and twice the memory)."""
-
-    succeeds: ClassVar[bool] = True
-    code: ClassVar[Reason | None] = None
-
-    @property
-    def detail(self) -> str:
-        return ""
-
-    def __str__(self) -> str:
-        return self.detail
+direct_init(OutcomeBase)
 
 
-@direct_init
 @dataclass(frozen=True, slots=True)
 class Succeeds(OutcomeBase):
     """An order that simply succeeds (a hold that stands, a retreat or build made ...)."""
 
 
-@direct_init
+direct_init(Succeeds)
+
+
 @dataclass(frozen=True, slots=True)
 class Illegal(OutcomeBase):
     """DATC 4.E.1: an order that cannot be carried out; it is ignored and the unit holds."""
 
-    succeeds: ClassVar[bool] = False
-    code: ClassVar[Reason | None] = Reason.ILLEGAL
     why: IllegalCode = IllegalCode.NO_UNIT
     text: str = ""
+
+    def __init__(self, why: IllegalCode = IllegalCode.NO_UNIT, text: str = "") -> None:
+        object.__setattr__(self, "why", why)
+        object.__setattr__(self, "text", text)
+
+    @property
+    def code(self) -> Reason:
+        return Reason.ILLEGAL
 
     @property
     def detail(self) -> str:
         return self.text
 
 
-@direct_init
+direct_init(Illegal)
+
+
 @dataclass(frozen=True, slots=True)
 class Void(OutcomeBase):
     """A support or convoy that matches no order: it has no effect (the unit holds)."""
 
-    succeeds: ClassVar[bool] = False
-    code: ClassVar[Reason | None] = Reason.VOID
     why: VoidCode = VoidCode.OTHER_DESTINATION
     text: str = ""
+
+    def __init__(self, why: VoidCode = VoidCode.OTHER_DESTINATION, text: str = "") -> None:
+        object.__setattr__(self, "why", why)
+        object.__setattr__(self, "text", text)
+
+    @property
+    def code(self) -> Reason:
+        return Reason.VOID
 
     @property
     def detail(self) -> str:
         return self.text
+
+
+direct_init(Void)
 
 
 def _strongest(facts: MoveFacts) -> tuple[int, str, str]:
@@ -323,15 +343,19 @@ def _facts_of(value: Facts) -> MoveFacts | None:
     return value.get() if isinstance(value, Later) else value
 
 
-@direct_init
 @dataclass(frozen=True, slots=True, eq=False)
-class Moves(_ReadWhenAsked, OutcomeBase):
+class Moves(_ReadWhenAsked):
     """DATC 5.B.1: the attack beats the resistance and every prevent strength (or a
     circular movement's backup rule moves it, DATC 5.B.9)."""
 
     _facts: Facts = None
     _reader: TurnReader | None = field(default=None, repr=False, compare=False)
     _index: int = field(default=0, repr=False, compare=False)
+
+    def __init__(self, _facts: Facts = None, _reader: TurnReader | None = None, _index: int = 0) -> None:
+        object.__setattr__(self, "_facts", _facts)
+        object.__setattr__(self, "_reader", _reader)
+        object.__setattr__(self, "_index", _index)
 
     @property
     def facts(self) -> MoveFacts | None:
@@ -346,17 +370,28 @@ class Moves(_ReadWhenAsked, OutcomeBase):
         return _note(self.facts) if self.facts else ""
 
 
-@direct_init
+direct_init(Moves)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
-class Bounced(_ReadWhenAsked, OutcomeBase):
+class Bounced(_ReadWhenAsked):
     """DATC 5.B.1: some opposing strength is at least the attack: `by` names them."""
 
-    succeeds: ClassVar[bool] = False
-    code: ClassVar[Reason | None] = Reason.BOUNCED
     _facts: Facts = None
     _by: tuple[Opposition, ...] | Later[tuple[Opposition, ...]] = ()
     _reader: TurnReader | None = field(default=None, repr=False, compare=False)
     _index: int = field(default=0, repr=False, compare=False)
+
+    def __init__(self, _facts: Facts = None, _by: tuple[Opposition, ...] | Later[tuple[Opposition, ...]] = (),
+                 _reader: TurnReader | None = None, _index: int = 0) -> None:
+        object.__setattr__(self, "_facts", _facts)
+        object.__setattr__(self, "_by", _by)
+        object.__setattr__(self, "_reader", _reader)
+        object.__setattr__(self, "_index", _index)
+
+    @property
+    def code(self) -> Reason:
+        return Reason.BOUNCED
 
     @property
     def by(self) -> tuple[Opposition, ...]:
@@ -376,16 +411,25 @@ class Bounced(_ReadWhenAsked, OutcomeBase):
         return _note(self.facts) if self.facts else ""
 
 
-@direct_init
+direct_init(Bounced)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
-class NoPath(_ReadWhenAsked, OutcomeBase):
+class NoPath(_ReadWhenAsked):
     """DATC 5.B.4: no convoy route of convoying fleets carries the army (attack 0)."""
 
-    succeeds: ClassVar[bool] = False
-    code: ClassVar[Reason | None] = Reason.NO_PATH
     _facts: Facts = None
     _reader: TurnReader | None = field(default=None, repr=False, compare=False)
     _index: int = field(default=0, repr=False, compare=False)
+
+    def __init__(self, _facts: Facts = None, _reader: TurnReader | None = None, _index: int = 0) -> None:
+        object.__setattr__(self, "_facts", _facts)
+        object.__setattr__(self, "_reader", _reader)
+        object.__setattr__(self, "_index", _index)
+
+    @property
+    def code(self) -> Reason:
+        return Reason.NO_PATH
 
     @property
     def facts(self) -> MoveFacts | None:
@@ -400,7 +444,9 @@ class NoPath(_ReadWhenAsked, OutcomeBase):
         return "no convoy route of undislodged convoying fleets"
 
 
-@direct_init
+direct_init(NoPath)
+
+
 @dataclass(frozen=True, slots=True)
 class Paradox(OutcomeBase):
     """Settled by a backup rule (DATC 4.A.2, 5.B.9): a move or convoy in a paradox.
@@ -410,14 +456,25 @@ class Paradox(OutcomeBase):
     supports that counted (`hold`), and who dislodged it, with what attack strength
     (`dislodged_by`; its retreats are the result's)."""
 
-    succeeds: ClassVar[bool] = False
-    code: ClassVar[Reason | None] = Reason.PARADOX
     rule: str = ""  # "szykman", "all hold", "dptg"
     text: str = ""
     _facts: Facts = None  # for a move
     attacked_by: tuple[MoveRef, ...] = ()  # for a convoy: the moves into the fleet's area
     hold: Strength | None = None  # for a convoy: the fleet's hold strength (DATC 5.B.5)
     dislodged_by: Dislodgement | None = None  # for a convoy: the fleet was dislodged (DATC 5.A)
+
+    def __init__(self, rule: str = "", text: str = "", _facts: Facts = None, attacked_by: tuple[MoveRef, ...] = (),
+                 hold: Strength | None = None, dislodged_by: Dislodgement | None = None) -> None:
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "_facts", _facts)
+        object.__setattr__(self, "attacked_by", attacked_by)
+        object.__setattr__(self, "hold", hold)
+        object.__setattr__(self, "dislodged_by", dislodged_by)
+
+    @property
+    def code(self) -> Reason:
+        return Reason.PARADOX
 
     @property
     def facts(self) -> MoveFacts | None:
@@ -437,9 +494,11 @@ class Paradox(OutcomeBase):
         return self.text
 
 
-@direct_init
+direct_init(Paradox)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
-class Given(_ReadWhenAsked, OutcomeBase):
+class Given(_ReadWhenAsked):
     """DATC 5.B.2: the support is neither cut nor dislodged."""
 
     _supported: MoveRef | Later[MoveRef] | None = None  # a support to move: the move
@@ -450,6 +509,19 @@ class Given(_ReadWhenAsked, OutcomeBase):
     _attacks: Notes = ()
     _reader: TurnReader | None = field(default=None, repr=False, compare=False)
     _index: int = field(default=0, repr=False, compare=False)  # the support's
+
+    def __init__(self, _supported: MoveRef | Later[MoveRef] | None = None, held: str | None = None,
+                 not_counted_against: Unit | None = None, rivals: tuple[MoveRef, ...] = (),
+                 kept_though_dislodged: Dislodgement | None = None, _attacks: Notes = (),
+                 _reader: TurnReader | None = None, _index: int = 0) -> None:
+        object.__setattr__(self, "_supported", _supported)
+        object.__setattr__(self, "held", held)
+        object.__setattr__(self, "not_counted_against", not_counted_against)
+        object.__setattr__(self, "rivals", rivals)
+        object.__setattr__(self, "kept_though_dislodged", kept_though_dislodged)
+        object.__setattr__(self, "_attacks", _attacks)
+        object.__setattr__(self, "_reader", _reader)
+        object.__setattr__(self, "_index", _index)
 
     @property
     def supported(self) -> MoveRef | None:
@@ -465,17 +537,28 @@ class Given(_ReadWhenAsked, OutcomeBase):
         return self.supported, self.held, self.not_counted_against, self.rivals, self.kept_though_dislodged, self.attacks
 
 
-@direct_init
+direct_init(Given)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
-class Cut(_ReadWhenAsked, OutcomeBase):
+class Cut(_ReadWhenAsked):
     """DATC 5.B.2: an attack on the supporting unit cut the support."""
 
-    succeeds: ClassVar[bool] = False
-    code: ClassVar[Reason | None] = Reason.CUT
     by: tuple[Cutter, ...] = ()
     _attacks: Notes = ()
     _reader: TurnReader | None = field(default=None, repr=False, compare=False)
     _index: int = field(default=0, repr=False, compare=False)  # the support's
+
+    def __init__(self, by: tuple[Cutter, ...] = (), _attacks: Notes = (), _reader: TurnReader | None = None,
+                 _index: int = 0) -> None:
+        object.__setattr__(self, "by", by)
+        object.__setattr__(self, "_attacks", _attacks)
+        object.__setattr__(self, "_reader", _reader)
+        object.__setattr__(self, "_index", _index)
+
+    @property
+    def code(self) -> Reason:
+        return Reason.CUT
 
     @property
     def attacks(self) -> tuple[AttackNote, ...]:
@@ -490,18 +573,30 @@ class Cut(_ReadWhenAsked, OutcomeBase):
         return ("cut by " + ", ".join(f"{c.move.unit.kind} {c.move.unit.location}" for c in self.by)) if self.by else "cut"
 
 
-@direct_init
+direct_init(Cut)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
-class SupportDislodged(_ReadWhenAsked, OutcomeBase):
+class SupportDislodged(_ReadWhenAsked):
     """DATC 5.B.2: the supporting unit was dislodged (the support fails)."""
 
-    succeeds: ClassVar[bool] = False
-    code: ClassVar[Reason | None] = Reason.DISLODGED
     by: Dislodgement | None = None
     from_target: bool = False  # the attack came from the area the support is aimed at
     _attacks: Notes = ()
     _reader: TurnReader | None = field(default=None, repr=False, compare=False)
     _index: int = field(default=0, repr=False, compare=False)  # the support's
+
+    def __init__(self, by: Dislodgement | None = None, from_target: bool = False, _attacks: Notes = (),
+                 _reader: TurnReader | None = None, _index: int = 0) -> None:
+        object.__setattr__(self, "by", by)
+        object.__setattr__(self, "from_target", from_target)
+        object.__setattr__(self, "_attacks", _attacks)
+        object.__setattr__(self, "_reader", _reader)
+        object.__setattr__(self, "_index", _index)
+
+    @property
+    def code(self) -> Reason:
+        return Reason.DISLODGED
 
     @property
     def attacks(self) -> tuple[AttackNote, ...]:
@@ -516,34 +611,51 @@ class SupportDislodged(_ReadWhenAsked, OutcomeBase):
         return "the supporting unit was dislodged"
 
 
-@direct_init
+direct_init(SupportDislodged)
+
+
 @dataclass(frozen=True, slots=True)
 class Convoys(OutcomeBase):
     """DATC 5.B.3: the convoying fleet is not dislodged."""
 
 
-@direct_init
+direct_init(Convoys)
+
+
 @dataclass(frozen=True, slots=True)
 class ConvoyDislodged(OutcomeBase):
     """DATC 5.B.3: the convoying fleet was dislodged."""
 
-    succeeds: ClassVar[bool] = False
-    code: ClassVar[Reason | None] = Reason.DISLODGED
     by: Dislodgement | None = None
+
+    def __init__(self, by: Dislodgement | None = None) -> None:
+        object.__setattr__(self, "by", by)
+
+    @property
+    def code(self) -> Reason:
+        return Reason.DISLODGED
 
     @property
     def detail(self) -> str:
         return "the convoying fleet was dislodged"
 
 
-@direct_init
+direct_init(ConvoyDislodged)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
-class Holds(_ReadWhenAsked, OutcomeBase):
+class Holds(_ReadWhenAsked):
     """A unit that holds (or whose move, support or convoy order left it in place) stands."""
 
     _hold: Strength | Later[Strength] | None = None
     _reader: TurnReader | None = field(default=None, repr=False, compare=False)
     _index: int = field(default=0, repr=False, compare=False)  # the unit's
+
+    def __init__(self, _hold: Strength | Later[Strength] | None = None, _reader: TurnReader | None = None,
+                 _index: int = 0) -> None:
+        object.__setattr__(self, "_hold", _hold)
+        object.__setattr__(self, "_reader", _reader)
+        object.__setattr__(self, "_index", _index)
 
     @property
     def hold(self) -> Strength | None:
@@ -554,14 +666,24 @@ class Holds(_ReadWhenAsked, OutcomeBase):
         return (self.hold,)
 
 
-@direct_init
+direct_init(Holds)
+
+
 @dataclass(frozen=True, slots=True)
 class HoldDislodged(OutcomeBase):
     """The unit was dislodged where it held (DATC 5.A)."""
 
-    succeeds: ClassVar[bool] = False
-    code: ClassVar[Reason | None] = Reason.DISLODGED
     by: Dislodgement | None = None
+
+    def __init__(self, by: Dislodgement | None = None) -> None:
+        object.__setattr__(self, "by", by)
+
+    @property
+    def code(self) -> Reason:
+        return Reason.DISLODGED
+
+
+direct_init(HoldDislodged)
 
 
 # --- retreats and adjustments ----------------------------------------------------------------
@@ -578,37 +700,57 @@ class RetreatCode(enum.Enum):
     CONTESTED = "contested"  # several units retreat to one area: all are disbanded
 
 
-@direct_init
 @dataclass(frozen=True, slots=True)
 class RetreatRefused(Illegal):
     """A retreat to an area the unit may not go to: an illegal order, the unit is disbanded."""
 
     refused: RetreatCode = RetreatCode.NOT_ADJACENT
 
+    def __init__(self, why: IllegalCode = IllegalCode.NO_UNIT, text: str = "",
+                 refused: RetreatCode = RetreatCode.NOT_ADJACENT) -> None:
+        object.__setattr__(self, "why", why)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "refused", refused)
 
-@direct_init
+
+direct_init(RetreatRefused)
+
+
 @dataclass(frozen=True, slots=True)
 class Retreats(OutcomeBase):
     """The unit retreats to `to`."""
 
     to: Location | None = None
 
+    def __init__(self, to: Location | None = None) -> None:
+        object.__setattr__(self, "to", to)
 
-@direct_init
+
+direct_init(Retreats)
+
+
 @dataclass(frozen=True, slots=True)
 class Disbands(OutcomeBase):
     """The dislodged unit is disbanded as ordered."""
 
 
-@direct_init
+direct_init(Disbands)
+
+
 @dataclass(frozen=True, slots=True)
 class RetreatBounced(OutcomeBase):
     """Several units retreat to one area: all are disbanded (DATC 6.H)."""
 
-    succeeds: ClassVar[bool] = False
-    code: ClassVar[Reason | None] = Reason.BOUNCED
     area: str = ""
     others: tuple[Unit, ...] = ()
+
+    def __init__(self, area: str = "", others: tuple[Unit, ...] = ()) -> None:
+        object.__setattr__(self, "area", area)
+        object.__setattr__(self, "others", others)
+
+    @property
+    def code(self) -> Reason:
+        return Reason.BOUNCED
 
     @property
     def detail(self) -> str:
@@ -630,58 +772,84 @@ class BuildRefusedCode(enum.Enum):
     WAIVE = "waive forbidden"  # DATC 4.D.7 b
 
 
-@direct_init
+direct_init(RetreatBounced)
+
+
 @dataclass(frozen=True, slots=True)
 class BuildRefused(Illegal):
     """A build that cannot be made (an illegal order: nothing is built)."""
 
     refused: BuildRefusedCode = BuildRefusedCode.NOT_HOME
 
+    def __init__(self, why: IllegalCode = IllegalCode.NO_UNIT, text: str = "",
+                 refused: BuildRefusedCode = BuildRefusedCode.NOT_HOME) -> None:
+        object.__setattr__(self, "why", why)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "refused", refused)
 
-@direct_init
+
+direct_init(BuildRefused)
+
+
 @dataclass(frozen=True, slots=True)
 class Built(OutcomeBase):
     """A unit is built (or a build waived)."""
 
     unit: Unit | None = None
 
+    def __init__(self, unit: Unit | None = None) -> None:
+        object.__setattr__(self, "unit", unit)
 
-@direct_init
+
+direct_init(Built)
+
+
 @dataclass(frozen=True, slots=True)
 class NoBuildsLeft(OutcomeBase):
     """A legal build beyond the power's builds (DATC 4.D.4)."""
 
-    succeeds: ClassVar[bool] = False
-    code: ClassVar[Reason | None] = Reason.BLOCKED
+    @property
+    def code(self) -> Reason:
+        return Reason.BLOCKED
 
     @property
     def detail(self) -> str:
         return "no builds left (DATC 4.D.4)"
 
 
-@direct_init
+direct_init(NoBuildsLeft)
+
+
 @dataclass(frozen=True, slots=True)
 class Removed(OutcomeBase):
     """The unit is removed as ordered."""
 
 
-@direct_init
+direct_init(Removed)
+
+
 @dataclass(frozen=True, slots=True)
 class NoRemovalsLeft(OutcomeBase):
     """A removal beyond the removals the power must make (DATC 4.D.6)."""
 
-    succeeds: ClassVar[bool] = False
-    code: ClassVar[Reason | None] = Reason.BLOCKED
+    @property
+    def code(self) -> Reason:
+        return Reason.BLOCKED
 
     @property
     def detail(self) -> str:
         return "no more removals needed (DATC 4.D.6)"
 
 
-@direct_init
+direct_init(NoRemovalsLeft)
+
+
 @dataclass(frozen=True, slots=True)
 class Waived(OutcomeBase):
     """A build waived (DATC 4.D.7 a)."""
+
+
+direct_init(Waived)
 
 
 Outcome: TypeAlias = Union[Succeeds, Illegal, RetreatRefused, BuildRefused, Void, Moves, Bounced, NoPath, Paradox,

@@ -13,7 +13,10 @@ from dipsat.board import Location, Phase, PhaseKind, Season, Unit, UnitKind, Val
 from dipsat.encodings import ConvoyOrder, MoveOrder, Problem, SupportOrder
 from dipsat.frozen import direct_init, maker, once
 from dipsat.orders import Build, Convoy, Disband, Hold, Move, Remove, Retreat, SupportHold, SupportMove, UnitRef, Waive
-from dipsat.outcomes import Void, VoidCode
+from dipsat.facts import AttackNote, Cutter, Dislodgement, MoveFacts, MoveRef, NoCut, Resistance, Strength, StrengthKind
+from dipsat.outcomes import (Bounced, BuildRefused, BuildRefusedCode, Built, ConvoyDislodged, Cut, Given, HoldDislodged,
+                             Holds, Illegal, IllegalCode, Later, Moves, NoPath, Paradox, RetreatBounced, RetreatCode,
+                             RetreatRefused, Retreats, SupportDislodged, Void, VoidCode)
 from dipsat.results import OrderResult, new_result
 
 
@@ -90,6 +93,32 @@ _WRITTEN_INITS = [  # each class and a value for each of its fields, none its de
     (Build, (_PAR, UnitKind.ARMY, "France")),
     (Remove, (_REF, "France")),
     (Waive, ("France",)),
+]
+_ARMY = Unit("France", UnitKind.ARMY, _PAR)
+_MOVE = MoveRef(_ARMY, "bur")
+_DISLODGEMENT = Dislodgement(_ARMY, _MOVE, 2)
+_HOLD = Strength(StrengthKind.HOLD, 1, _ARMY)
+_READER = object()  # an outcome's reader of the turn; then fields read already:
+_FACTS, _HELD = Later.ready(MoveFacts(_MOVE, None, Resistance())), Later.ready(_HOLD)
+_NOTES = Later.ready((AttackNote(_MOVE, NoCut.SAME_POWER),))
+_WRITTEN_INITS += [  # the outcomes, with fields
+    (Illegal, (IllegalCode.ADJUSTMENT, "why")),
+    (Void, (VoidCode.BY_LAND, "why")),
+    (Moves, (_FACTS, _READER, 3)),
+    (Bounced, (_FACTS, (_MOVE,), _READER, 4)),
+    (NoPath, (_FACTS, _READER, 5)),
+    (Paradox, ("szykman", "why", _FACTS, (_MOVE,), _HOLD, _DISLODGEMENT)),
+    (Given, (_MOVE, "par", _ARMY, (_MOVE,), _DISLODGEMENT, _NOTES, _READER, 6)),
+    (Cut, ((Cutter(_MOVE),), _NOTES, _READER, 7)),
+    (SupportDislodged, (_DISLODGEMENT, True, _NOTES, _READER, 8)),
+    (ConvoyDislodged, (_DISLODGEMENT,)),
+    (Holds, (_HELD, _READER, 9)),
+    (HoldDislodged, (_DISLODGEMENT,)),
+    (RetreatRefused, (IllegalCode.ADJUSTMENT, "why", RetreatCode.OCCUPIED)),
+    (Retreats, (_BUR,)),
+    (RetreatBounced, ("bur", (_ARMY,))),
+    (BuildRefused, (IllegalCode.ADJUSTMENT, "why", BuildRefusedCode.OCCUPIED)),
+    (Built, (_ARMY,)),
 ]
 
 
@@ -213,13 +242,14 @@ def test_once_works_a_property_out_on_first_read_and_keeps_it_in_a_frozen_value(
     assert back == value and back.double == 6 and back.reads == [3]  # kept, not worked out again
 
 
-def test_the_values_of_the_board_and_orders_are_frozen_and_pickle_and_copy_as_made():
+def test_the_values_of_the_board_orders_and_outcomes_are_frozen_and_pickle_and_copy_as_made():
     """Compiled (setup.py), these classes are native: they pickle by :class:`Value`'s
-    ``__reduce__``, made again from their fields, not by Python's default for a slotted class."""
+    ``__reduce__``, made again from their fields, not by Python's default for a slotted class.
+    (An outcome with fields read when asked for pickles as what it says, read: its own test.)"""
     import copy
 
     for cls, given in _WRITTEN_INITS:
-        if not issubclass(cls, Value):
+        if not issubclass(cls, Value) or cls.__reduce__ is not Value.__reduce__:
             continue
         made = cls(*given)
         for back in (pickle.loads(pickle.dumps(made)), copy.copy(made), copy.deepcopy(made)):

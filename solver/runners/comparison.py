@@ -187,12 +187,13 @@ def _class_of(kind: int, succeeded: bool, reason: Reason | None) -> str:
 
 
 _AGREEING: Mapping[tuple[int, str], frozenset[type]] = MappingProxyType({
-    (kind, recorded): frozenset(c for c in get_args(Outcome) if _class_of(kind, c.succeeds, c.code) == recorded)
+    (kind, recorded): frozenset(c for c in get_args(Outcome) if _class_of(kind, c().succeeds, c().code) == recorded)
     for kind in (_MOVE, _SUPPORT, _CONVOY, _OTHER)
     for recorded in ("moves", "bounce", "no convoy", "void", "supports", "cut", "convoys", "dislodged", "disrupted",
                      "holds")})
 """The outcome classes whose order of a kind (:func:`_kind_of`) we class as the record does
-(an outcome's success and code are those of its class): most orders are compared by one
+(an outcome's success and code are those of its class, read off one made with its defaults,
+as every outcome can be): most orders are compared by one
 look-up, the rest by :func:`_class_of`."""
 
 
