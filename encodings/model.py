@@ -16,7 +16,7 @@ is DATC 5.E's partial-information step taken again with what the first step lear
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set as AbstractSet
-from typing import TYPE_CHECKING, TypeAlias, TypeVar, TypeVarTuple, cast
+from typing import cast, Final, TYPE_CHECKING, TypeAlias, TypeVar, TypeVarTuple
 
 from . import move, path, support
 from .decisions import (ATTACK, CONVOY, DISLODGED, MOVE, PATH, PREVENT, RESISTING, SUPPORT, Decision, DecisionKind,
@@ -30,9 +30,9 @@ __all__ = ["Condition", "Encoding", "negate"]
 
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
-_MISSING = object()  # no term cached under a key yet
-_NO_EDGES: frozenset[Decision] = frozenset()  # the edges of a decision that has read no open one yet
-_OPEN = object()  # the state of a decision being defined, or defined without being fixed
+_MISSING: Final = object()  # no term cached under a key yet
+_NO_EDGES: Final[frozenset[Decision]] = frozenset()  # the edges of a decision that has read no open one yet
+_OPEN: Final = object()  # the state of a decision being defined, or defined without being fixed
 if TYPE_CHECKING:
     import numpy as np
     from ortools.sat.python import cp_model
@@ -352,7 +352,7 @@ def _unsettled(conditions: Sequence[Condition], decisive: bool) -> list[cp_model
     return live or not decisive
 
 
-_DEFINITIONS: dict[DecisionKind, Callable[[Encoding, int], bool | None]] = {
+_DEFINITIONS: Final[dict[DecisionKind, Callable[[Encoding, int], bool | None]]] = {
     # The rule family defining each kind of decision (they read the Encoding only through its
     # methods). A definition returns the constant the decision folds to, or None when it
     # encoded the decision with its literal.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Final, TYPE_CHECKING
 
 from .decisions import HEAD_TO_HEAD, MOVE, PATH, SUPPORT
 from .literals import Condition, Reads, negate
@@ -51,10 +51,11 @@ class Term:
         return self.const + sum(coef * solution[var.index] for var, coef in self.coefs)
 
 
-_MADE = 36
-_CONSTANTS = tuple(Term(v, v, v) for v in range(_MADE))
+_MADE: Final = 36
+_CONSTANTS: Final = tuple(Term(v, v, v) for v in range(_MADE))
 """The constant strengths up to 1 + 34 supports, made once: most strengths fold to one (immutable values)."""
-_ZERO, _ONE = _CONSTANTS[0], _CONSTANTS[1]
+_ZERO: Final = _CONSTANTS[0]
+_ONE: Final = _CONSTANTS[1]
 ZERO = _ZERO
 """The strength 0 (DATC 5.B.5: the hold strength of an empty area)."""
 

@@ -8,18 +8,24 @@ adjustment phase follows.
 from __future__ import annotations
 
 from operator import itemgetter
+from typing import Final
 
 from .board import Location, Phase, PhaseKind, Season, Unit, UnitKind
 from .rules import RetreatAfterConvoy, Rules
 from .state import Dislodged, State, in_place_order
 
-_SPRING, _FALL = Season.SPRING, Season.FALL
-_MOVEMENT, _RETREAT, _ADJUSTMENT = PhaseKind.MOVEMENT, PhaseKind.RETREAT, PhaseKind.ADJUSTMENT
-_ARMY, _FLEET, _WING = UnitKind.ARMY, UnitKind.FLEET, UnitKind.WING
+_SPRING: Final = Season.SPRING
+_FALL: Final = Season.FALL
+_MOVEMENT: Final = PhaseKind.MOVEMENT
+_RETREAT: Final = PhaseKind.RETREAT
+_ADJUSTMENT: Final = PhaseKind.ADJUSTMENT
+_ARMY: Final = UnitKind.ARMY
+_FLEET: Final = UnitKind.FLEET
+_WING: Final = UnitKind.WING
 """Read once: an enum member read off its class goes through the metaclass's attribute hook
 each time (Python 3.11), and every phase asks for these."""
 
-_CENTRE = itemgetter(0)
+_CENTRE: Final = itemgetter(0)
 
 
 def after_movement(state: State, units: tuple[Unit, ...], dislodged: tuple[Dislodged, ...],

@@ -5,7 +5,7 @@ routes of each convoyed move (4.A.1, 4.A.6): chains of its convoying fleets."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Final, TYPE_CHECKING
 
 from ..board import Unit
 from ..encodings import ConvoyOrder, MoveOrder
@@ -19,11 +19,12 @@ from ..state import State
 if TYPE_CHECKING:
     from .prescan import Prescan
 
-_new_convoy = maker(ConvoyOrder, "index", "unit", "province", "move")
+_new_convoy: Final = maker(ConvoyOrder, "index", "unit", "province", "move")
 """A convoy of the problem, made as :func:`~dipsat.frozen.maker` says."""
 
-_PATH_ALLOWED, _PATH_REQUIRED = ConvoyPathSpecification.ALLOWED, ConvoyPathSpecification.REQUIRED
-_OWN_ROUTES_FIRST = MultiRouteDisruption.DPTG
+_PATH_ALLOWED: Final = ConvoyPathSpecification.ALLOWED
+_PATH_REQUIRED: Final = ConvoyPathSpecification.REQUIRED
+_OWN_ROUTES_FIRST: Final = MultiRouteDisruption.DPTG
 """The readings of DATC 4.A.6 and 4.A.1 asked about every turn with a convoy, read once (a
 member read off its enum goes through the metaclass's attribute hook)."""
 MULTI_ROUTE = ISSUES["4.A.1"].field
@@ -110,9 +111,9 @@ def match_convoys(given: list[tuple[int, int, Convoy, int | None]], scan: Presca
         scan.convoy_of[k] = c
 
 
-_NOT_THAT_DESTINATION = Void(VoidCode.OTHER_DESTINATION, "the army is not ordered to that destination")
-_BY_LAND = Void(VoidCode.BY_LAND, "the army goes by land (DATC 4.A.3)")
-_NO_ROUTE = Void(VoidCode.NO_ROUTE, "the fleet is on no complete convoy route")
+_NOT_THAT_DESTINATION: Final = Void(VoidCode.OTHER_DESTINATION, "the army is not ordered to that destination")
+_BY_LAND: Final = Void(VoidCode.BY_LAND, "the army goes by land (DATC 4.A.3)")
+_NO_ROUTE: Final = Void(VoidCode.NO_ROUTE, "the fleet is on no complete convoy route")
 """The outcomes of void convoys, values made once."""
 
 

@@ -5,6 +5,8 @@ options) and a unit with several orders (4.D.3). Part of the movement prescan
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..board import Unit
 from ..orders import Build, Convoy, Hold, Move, Order, SupportHold, SupportMove, Waive, kind_name
 from ..outcomes import Illegal, IllegalCode
@@ -71,7 +73,7 @@ def strict_designations(rules: Rules) -> bool:
         rules.missing_nationality in _WEAKENING or rules.wrong_nationality in _WEAKENING
 
 
-_WEAKENING: frozenset[DesignationReading] = frozenset(
+_WEAKENING: Final[frozenset[DesignationReading]] = frozenset(
     o for kind in (MissingUnitDesignation, WrongUnitDesignation, MissingNationality, WrongNationality)
     for o in list[DesignationReading](kind) if o.invalid or o.yields)
 """The readings of the DATC 4.C issues under which a flawed designation weakens an order

@@ -9,6 +9,8 @@ these checks of every other order.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..board import Location, Unit, UnitKind
 from ..maps import Map, ProvinceKind
 from ..orders import (Build, Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef, Waive, kind_name,
@@ -19,7 +21,8 @@ from ..rules import (ImpossibleCoast, MissingUnitDesignation, OmittedCoastOne, O
 from ..state import State
 
 
-_ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
+_ARMY: Final = UnitKind.ARMY
+_FLEET: Final = UnitKind.FLEET
 """Read once (a member read off its enum goes through the metaclass's attribute hook)."""
 
 

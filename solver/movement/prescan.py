@@ -14,6 +14,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..board import Location, Power, Unit, UnitKind
 from ..encodings import MoveOrder, Problem, SupportOrder
@@ -59,22 +60,24 @@ class _Prescan:
 Prescan = _Prescan
 """What the prescan decided, by its public name (read by validate to compare two readings of a turn)."""
 
-_new_move = maker(MoveOrder, "index", "unit", "origin", "dest", "power", "convoyed")
-_new_hold_support = maker(SupportOrder, "index", "unit", "province", "power", "target")
-_new_support = maker(SupportOrder, "index", "unit", "province", "power", "target", "move")
+_new_move: Final = maker(MoveOrder, "index", "unit", "origin", "dest", "power", "convoyed")
+_new_hold_support: Final = maker(SupportOrder, "index", "unit", "province", "power", "target")
+_new_support: Final = maker(SupportOrder, "index", "unit", "province", "power", "target", "move")
 _new_problem = maker(Problem, "provinces", "powers", "fleets", "unit_moves", "hold_supports", "moves", "supports",
                      "convoys", "unit_at", "moves_into")
-_new_void = maker(Void, "why", "text")
+_new_void: Final = maker(Void, "why", "text")
 """The problem's values and the verdicts, made as :func:`~dipsat.frozen.maker` says."""
 
 
-_new_scan = maker(_Prescan, "problem")
+_new_scan: Final = maker(_Prescan, "problem")
 
-_ARMY, _FLEET = UnitKind.ARMY, UnitKind.FLEET
+_ARMY: Final = UnitKind.ARMY
+_FLEET: Final = UnitKind.FLEET
 """Read once: an enum member read off its class goes through the metaclass's attribute
 hook each time (Python 3.11), and the prescan asks for these for every unit."""
 
-_IMPLICIT, _DISORDER_FAILS = ImplicitOrders.ALLOWED, CivilDisorderHoldSupport.FAILS
+_IMPLICIT: Final = ImplicitOrders.ALLOWED
+_DISORDER_FAILS: Final = CivilDisorderHoldSupport.FAILS
 """The readings the prescan asks about every turn (DATC 4.E.3, 4.D.9), read once as well."""
 
 
@@ -133,7 +136,7 @@ def prescan(state: State, orders: list[Order], rules: Rules, silent: Mapping[Pow
     return scan
 
 
-_MOVEMENT_ORDERS = frozenset((Hold, Move, SupportHold, SupportMove, Convoy))
+_MOVEMENT_ORDERS: Final = frozenset((Hold, Move, SupportHold, SupportMove, Convoy))
 
 
 def _legal_orders(state: State, orders: list[Order], rules: Rules, silent: Mapping[Power, str] | None,
@@ -293,7 +296,7 @@ def _via_binding_matters(state: State, order: Order) -> bool:
     return via_convoy_problem(state, unit, order.dest.province) is not None
 
 
-_UNIT = operator.itemgetter(0)
+_UNIT: Final = operator.itemgetter(0)
 
 
 @dataclass
@@ -339,9 +342,9 @@ these and on 4.A.3 give the same prescan (a test checks every other option again
 DATC cases)."""
 
 
-_prescan_readings = operator.attrgetter(*PRESCAN_OPTIONS)  # Rules -> its readings of PRESCAN_OPTIONS
+_prescan_readings: Final = operator.attrgetter(*PRESCAN_OPTIONS)  # Rules -> its readings of PRESCAN_OPTIONS
 
-_SUPPORT_COAST = ISSUES["4.B.4"].field  # the option :func:`_coast_mismatch` reads
+_SUPPORT_COAST: Final = ISSUES["4.B.4"].field  # the option :func:`_coast_mismatch` reads
 READ_WHEN_ASKED = frozenset((MULTI_ROUTE, _SUPPORT_COAST))
 """The options of :data:`PRESCAN_OPTIONS` that only some turns make the prescan ask about, and
 that it notes in :attr:`_Prescan.read` when they do: DATC 4.B.4, asked where a support
@@ -455,10 +458,10 @@ def _build_moves(state: State, given: _Given, rules: Rules, scan: _Prescan, unit
             move.convoyed, move.fallback = adjacent_convoy(state, scan, units, order, move, rules)
 
 
-_SUPPORTED_UNIT_MOVES = Void(VoidCode.SUPPORTED_UNIT_MOVES, "the supported unit moves (DATC 6.D.7)")
-_SUPPORTED_UNIT_STAYS = Void(VoidCode.SUPPORTED_UNIT_STAYS, "the supported unit does not move (DATC 6.D.9)")
+_SUPPORTED_UNIT_MOVES: Final = Void(VoidCode.SUPPORTED_UNIT_MOVES, "the supported unit moves (DATC 6.D.7)")
+_SUPPORTED_UNIT_STAYS: Final = Void(VoidCode.SUPPORTED_UNIT_STAYS, "the supported unit does not move (DATC 6.D.9)")
 """The outcomes of the commonest void supports, values made once (an outcome is immutable)."""
-_OTHER_DESTINATION = VoidCode.OTHER_DESTINATION
+_OTHER_DESTINATION: Final = VoidCode.OTHER_DESTINATION
 """The code of a support of a move elsewhere, read once (as :data:`_ARMY`: it is common)."""
 
 

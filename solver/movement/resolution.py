@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from itertools import compress
 from operator import not_
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import Final, TYPE_CHECKING
 
 from ..board import Location, Unit
 from ..state import Dislodged, in_place_order
@@ -63,10 +63,10 @@ ALTERNATIVE_ROUTE_REFS = {
 fleet leaves the support unprotected (DATC 6.F.19 is the 2000 rulebook's figure 31)."""
 
 
-_NO_BACKUPS: Mapping[Decision, BackupRule] = MappingProxyType({})
+_NO_BACKUPS: Final[Mapping[Decision, BackupRule]] = MappingProxyType({})
 """The backup rules of a turn that applied none (most): one read-only value, not an empty dict a turn."""
 
-_CONVOYS = Convoys()
+_CONVOYS: Final = Convoys()
 """DATC 5.B.3: a convoy that carries (an outcome with no fields: one value for every such order)."""
 
 
