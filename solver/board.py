@@ -48,17 +48,19 @@ class PhaseKind(enum.Enum):
 
 
 class Value:
-    """The base of the board's and the orders' values, frozen dataclasses, made for every unit
-    and order of every phase: pickled and copied as their class makes them from their fields.
+    """The base of the board's, the orders' and the outcomes' values, frozen dataclasses made
+    for every unit and order of every phase: pickled and copied as their class makes them from
+    their fields.
 
-    setup.py compiles this module and :mod:`dipsat.orders`: a class compiled is native, its
-    fields read in C by the compiled movement turn (from an interpreted class, each read is a
-    lookup), and Python's default pickling, which sets a slotted object's fields one by one
-    past the frozen guard, cannot rebuild one. Each class writes its ``__init__`` out, with
-    ``object.__setattr__`` per field: compiled, each is a store in C (the dataclass's own
-    ``__init__`` would be Python). From the sources, :func:`~dipsat.frozen.direct_init` puts
-    a faster one in its place (called after the class, not as a decorator: mypyc compiles a
-    class with any decorator but ``dataclass`` as an interpreted one)."""
+    setup.py compiles this module, :mod:`dipsat.orders` and :mod:`dipsat.outcomes`: a class
+    compiled is native, its fields read in C by the compiled movement turn (from an
+    interpreted class, each read is a lookup), and Python's default pickling, which sets a
+    slotted object's fields one by one past the frozen guard, cannot rebuild one. Each class
+    with fields writes its ``__init__`` out, with ``object.__setattr__`` per field: compiled,
+    each is a store in C (the dataclass's own ``__init__`` would be Python). From the sources,
+    :func:`~dipsat.frozen.direct_init` puts a faster one in its place (called after the
+    class, not as a decorator: mypyc compiles a class with any decorator but ``dataclass`` as
+    an interpreted one)."""
 
     __slots__ = ()
 
