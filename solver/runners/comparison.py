@@ -186,14 +186,17 @@ def _class_of(kind: int, succeeded: bool, reason: Reason | None) -> str:
     return "holds"
 
 
+_SAID: dict[type, tuple[bool, Reason | None]] = {c: (made.succeeds, made.code) for c in get_args(Outcome)
+                                                 for made in (c(),)}
+"""Each outcome class's success and code, read off one made with its defaults (as every outcome can be)."""
+
 _AGREEING: Mapping[tuple[int, str], frozenset[type]] = MappingProxyType({
-    (kind, recorded): frozenset(c for c in get_args(Outcome) if _class_of(kind, c().succeeds, c().code) == recorded)
+    (kind, recorded): frozenset(c for c, said in _SAID.items() if _class_of(kind, *said) == recorded)
     for kind in (_MOVE, _SUPPORT, _CONVOY, _OTHER)
     for recorded in ("moves", "bounce", "no convoy", "void", "supports", "cut", "convoys", "dislodged", "disrupted",
                      "holds")})
 """The outcome classes whose order of a kind (:func:`_kind_of`) we class as the record does
-(an outcome's success and code are those of its class, read off one made with its defaults,
-as every outcome can be): most orders are compared by one
+(an outcome's success and code are those of its class, :data:`_SAID`): most orders are compared by one
 look-up, the rest by :func:`_class_of`."""
 
 
